@@ -1,0 +1,34 @@
+# Two commands on a fresh machine: `make project` (set up, then `spacy project run all`)
+# and `make test`. `make setup` only builds the environment in .venv.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.spacy-negation-installed
+PYTEST_ARGS ?=
+
+.PHONY: setup project test test-fast bench clean
+
+setup: $(STAMP)
+
+$(STAMP): setup.py setup.cfg requirements.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	# torch first, the exact CPU build: a loose requirement would pull CUDA packages.
+	$(PY) -m pip install --quiet torch==2.13.0
+	$(PY) -m pip install --quiet -r requirements.txt -e .
+	touch $(STAMP)
+
+project: setup
+	$(VENV)/bin/spacy project run all
+
+test: setup
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+test-fast: setup
+	$(PY) -m pytest -m "not slow" $(PYTEST_ARGS)
+
+bench: setup
+	$(PY) bench/bench_metrics.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

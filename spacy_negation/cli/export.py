@@ -1,0 +1,26 @@
+"""``export``: a ``.spacy`` file's docs and their negations to a *SEM CoNLL file."""
+import argparse
+import sys
+from pathlib import Path
+
+from ..errors import Errors
+
+
+def add_parser(sub: "argparse._SubParsersAction") -> None:
+    p = sub.add_parser("export", help="write a .spacy file as *SEM CoNLL",
+                       description="Write the docs of a .spacy file, with the negations they "
+                                   "carry (gold or predicted), in the *SEM 2012 CoNLL format.")
+    p.add_argument("input", type=Path, help="the .spacy (DocBin) file")
+    p.add_argument("output", type=Path, help="the *SEM CoNLL file to write")
+    p.add_argument("--lang", default="en", help="language of the vocab (default: en)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..corpus import write_starsem_docs
+    from ..io import read_docbin
+
+    docs = read_docbin(args.input, lang=args.lang)
+    n = write_starsem_docs(docs, args.output)
+    print(f"wrote {n} sentences to {args.output}", file=sys.stderr)
+    return 0

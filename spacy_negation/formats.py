@@ -1,0 +1,31 @@
+"""Input formats of ``convert``: name → reader, imported on use.
+
+A reader takes ``(path, vocab, n_sents)`` and returns an iterable of ``Doc`` objects
+with gold negations.
+"""
+import importlib
+from pathlib import Path
+from typing import Callable, Dict, Iterable
+
+from spacy.tokens import Doc
+from spacy.vocab import Vocab
+
+from .errors import Errors
+
+FORMATS: Dict[str, str] = {
+    "starsem": "spacy_negation.corpus:read_starsem_docs",
+}
+
+Reader = Callable[[Path, Vocab, int], Iterable[Doc]]
+
+
+def get_reader(name: str) -> Reader:
+    """The reader of a format.
+
+    name (str): the format name, a key of FORMATS.
+    RETURNS (Reader): the reader function.
+    """
+    if name not in FORMATS:
+        raise ValueError(Errors.E131.format(fmt=name, available=", ".join(sorted(FORMATS))))
+    module, func = FORMATS[name].split(":")
+    return getattr(importlib.import_module(module), func)

@@ -1,0 +1,280 @@
+"""The *SEM 2012 / CD-SCO CoNLL format at the level of lines and cells.
+
+This module knows nothing about spaCy: it parses a file into :class:`Sentence` records
+(token rows plus negation instances as ``(token position, cell string)`` lists) and writes
+them back. :mod:`spacy_negation.corpus` turns the records into ``Doc`` objects; the
+metrics in :mod:`spacy_negation.metrics` score the records directly.
+
+Format (see ``specs/metrics.md`` §0): one token per line, TAB-separated, a blank line
+between sentences. Columns: document id, sentence number, token number (from 0), form,
+lemma, POS, parse fragment, then ``***`` (no negation) or 3 columns per negation
+instance (cue, scope, negated event); ``_`` marks a token outside that element, otherwise
+the cell holds the part of the form that belongs to it.
+"""
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple, Union
+
+from .errors import Errors, NegationFormatError
+
+EMPTY = "_"
+NO_NEGATION = "***"
+N_TOKEN_COLUMNS = 7
+
+Cell = Tuple[int, str]  # (token position in the sentence, cell string)
+
+
+@dataclass
+class TokenRow:
+    """The seven token columns of one line."""
+
+    doc_id: str
+    sent_no: str
+    tok_no: int
+    form: str
+    lemma: str
+    pos: str
+    parse: str
+
+
+@dataclass
+class Instance:
+    """One negation instance of a sentence: its cue, scope and event cells.
+
+    cue (List[Tuple[int, str]]): (token position, cell) pairs in token order; never empty.
+    scope (List[Tuple[int, str]]): (token position, cell) pairs, possibly empty.
+    event (List[Tuple[int, str]]): (token position, cell) pairs, possibly empty.
+    """
+
+    cue: List[Cell] = field(default_factory=list)
+    scope: List[Cell] = field(default_factory=list)
+    event: List[Cell] = field(default_factory=list)
+
+
+@dataclass
+class Sentence:
+    """A sentence of a *SEM file.
+
+    rows (List[TokenRow]): the token lines.
+    instances (List[Instance]): the negation instances in column order.
+    line (int): the 1-based line number of the first token line (0 if not from a file).
+    """
+
+    rows: List[TokenRow]
+    instances: List[Instance] = field(default_factory=list)
+    line: int = 0
+
+    @property
+    def doc_id(self) -> str:
+        return self.rows[0].doc_id if self.rows else ""
+
+    @property
+    def sent_no(self) -> str:
+        return self.rows[0].sent_no if self.rows else ""
+
+    @property
+    def forms(self) -> List[str]:
+        return [row.form for row in self.rows]
+
+
+def read_starsem(
+    path: Union[str, Path], *, check_sequence: bool = True
+) -> List[Sentence]:
+    """Read a *SEM CoNLL file into sentences, validating it.
+
+    path (Union[str, Path]): the file.
+    check_sequence (bool): require token numbers 0, 1, 2, ... within each sentence.
+    RETURNS (List[Sentence]): the sentences in file order.
+    RAISES (NegationFormatError): malformed input, with file and line in the message.
+    """
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as err:
+        raise NegationFormatError(Errors.E112.format(path=path, reason=err), path) from err
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = raw[: err.start].count(b"\n") + 1
+        raise NegationFormatError(
+            Errors.E111.format(path=path, line=line, reason=err.reason), path, line
+        ) from err
+    sentences = list(parse_starsem(text.split("\n"), path=str(path), check_sequence=check_sequence))
+    if not sentences:
+        raise NegationFormatError(Errors.E108.format(path=path), path)
+    return sentences
+
+
+def parse_starsem(
+    lines: Iterable[str], *, path: str = "<string>", check_sequence: bool = True
+) -> Iterator[Sentence]:
+    """Parse *SEM lines (without line terminators) into sentences.
+
+    lines (Iterable[str]): the lines; blank (whitespace-only) lines separate sentences.
+    path (str): the name used in error messages.
+    check_sequence (bool): require token numbers 0, 1, 2, ... within each sentence.
+    YIELDS (Sentence): each sentence once complete.
+    """
+    block: List[Tuple[int, List[str]]] = []
+    line_no = 0
+    for line_no, line in enumerate(lines, 1):
+        line = line.rstrip("\r")
+        if not line.strip():
+            if block:
+                yield _parse_block(block, path, check_sequence)
+                block = []
+            continue
+        block.append((line_no, line.split("\t")))
+    if block:
+        yield _parse_block(block, path, check_sequence)
+
+
+def _parse_block(block: List[Tuple[int, List[str]]], path: str, check_sequence: bool) -> Sentence:
+    first_line, first = block[0]
+    n_cols = len(first)
+    rows: List[TokenRow] = []
+    for line, cols in block:
+        n = len(cols)
+        if n < N_TOKEN_COLUMNS + 1 or (n != N_TOKEN_COLUMNS + 1 and (n - N_TOKEN_COLUMNS) % 3):
+            raise NegationFormatError(
+                Errors.E101.format(path=path, line=line, n=n, content="\t".join(cols)), path, line
+            )
+        if n != n_cols:
+            raise NegationFormatError(
+                Errors.E102.format(path=path, line=line, n=n, first_line=first_line, m=n_cols),
+                path, line,
+            )
+        tok = cols[2]
+        if not tok.isdigit() or not tok.isascii():
+            raise NegationFormatError(Errors.E105.format(path=path, line=line, value=tok), path, line)
+        tok_no = int(tok)
+        if check_sequence and tok_no != len(rows):
+            raise NegationFormatError(
+                Errors.E106.format(path=path, line=line, value=tok_no, expected=len(rows)), path, line
+            )
+        if cols[3] == "":
+            raise NegationFormatError(Errors.E110.format(path=path, line=line), path, line)
+        if cols[0] != first[0] or cols[1] != first[1]:
+            raise NegationFormatError(
+                Errors.E109.format(path=path, line=line, first_line=first_line,
+                                   a=f"{first[0]} {first[1]}", b=f"{cols[0]} {cols[1]}"),
+                path, line,
+            )
+        rows.append(TokenRow(cols[0], cols[1], tok_no, cols[3], cols[4], cols[5], cols[6]))
+    extra = [cols[N_TOKEN_COLUMNS:] for _, cols in block]
+    if n_cols == N_TOKEN_COLUMNS + 1:
+        # One extra column: must be '***' on every token (a 1-column instance is impossible).
+        for (line, _), cells in zip(block, extra):
+            if cells[0] != NO_NEGATION:
+                raise NegationFormatError(
+                    Errors.E104.format(path=path, line=line, first_line=first_line), path, line
+                )
+        return Sentence(rows=rows, instances=[], line=first_line)
+    for (line, _), cells in zip(block, extra):
+        if NO_NEGATION in cells:
+            raise NegationFormatError(
+                Errors.E104.format(path=path, line=line, first_line=first_line), path, line
+            )
+    instances: List[Instance] = []
+    n_inst = (n_cols - N_TOKEN_COLUMNS) // 3
+    for k in range(n_inst):
+        inst = Instance()
+        for pos, ((line, _), row, cells) in enumerate(zip(block, rows, extra)):
+            for role, cell in zip(("cue", "scope", "event"), cells[3 * k: 3 * k + 3]):
+                if cell == EMPTY:
+                    continue
+                if cell not in row.form:
+                    raise NegationFormatError(
+                        Errors.E107.format(path=path, line=line, role=role, cell=cell, form=row.form),
+                        path, line,
+                    )
+                getattr(inst, role).append((pos, cell))
+        if not inst.cue:
+            line = block[-1][0]
+            raise NegationFormatError(
+                Errors.E103.format(path=path, line=line, k=k + 1, col=N_TOKEN_COLUMNS + 3 * k + 1,
+                                   first_line=first_line),
+                path, line,
+            )
+        instances.append(inst)
+    return Sentence(rows=rows, instances=instances, line=first_line)
+
+
+def format_sentence(sentence: Sentence) -> str:
+    """Format one sentence as *SEM lines (no trailing blank line).
+
+    sentence (Sentence): the sentence; instance cells index rows by position.
+    RETURNS (str): the lines joined by newlines.
+    """
+    n = len(sentence.rows)
+    columns: List[List[str]] = []
+    for inst in sentence.instances:
+        for role in ("cue", "scope", "event"):
+            col = [EMPTY] * n
+            for pos, cell in getattr(inst, role):
+                col[pos] = cell
+            columns.append(col)
+    out = []
+    for i, row in enumerate(sentence.rows):
+        cells = [row.doc_id, row.sent_no, str(row.tok_no), row.form, row.lemma, row.pos, row.parse]
+        cells.extend(col[i] for col in columns) if columns else cells.append(NO_NEGATION)
+        out.append("\t".join(cells))
+    return "\n".join(out)
+
+
+def write_starsem(sentences: Iterable[Sentence], output: Union[str, Path, TextIO]) -> int:
+    """Write sentences to a *SEM CoNLL file (a blank line between sentences, a newline
+    after the last token line). A path is written atomically: nothing is left behind if
+    formatting fails.
+
+    sentences (Iterable[Sentence]): the sentences.
+    output (Union[str, Path, TextIO]): a path or an open text stream.
+    RETURNS (int): the number of sentences written.
+    """
+    from .util import atomic_write_text
+
+    text, count = _format_all(sentences)
+    if hasattr(output, "write"):
+        output.write(text)  # type: ignore[union-attr]
+    else:
+        atomic_write_text(Path(output), text)
+    return count
+
+
+def _format_all(sentences: Iterable[Sentence]) -> Tuple[str, int]:
+    blocks = [format_sentence(s) for s in sentences]
+    return ("\n\n".join(blocks) + "\n" if blocks else ""), len(blocks)
+
+
+def is_punct_pos(pos: str) -> bool:
+    """The *SEM scorer's punctuation rule on a gold POS tag (metrics spec §1.2, Q-7):
+    no character of [A-Za-z0-9_], or -LRB- / -RRB-.
+    """
+    if pos in ("-LRB-", "-RRB-"):
+        return True
+    return not any(c.isascii() and (c.isalnum() or c == "_") for c in pos)
+
+
+def locate(form: str, cell: str, avoid: Optional[Tuple[int, int]] = None) -> Tuple[int, int]:
+    """Character range of a cell inside its token's form.
+
+    A cue cell is located at its first occurrence (prefixes such as ``un`` in
+    ``unfortunate``). A scope or event cell on a token that also holds a cue part of the
+    same instance is placed at its first occurrence that does not overlap the cue
+    (``rest`` beside ``less`` in ``restlessly``).
+
+    form (str): the token's form.
+    cell (str): the cell, a substring of the form.
+    avoid (Optional[Tuple[int, int]]): a character range to avoid overlapping.
+    RETURNS (Tuple[int, int]): start and end offset within the form.
+    """
+    if cell == form:
+        return 0, len(form)
+    start = form.find(cell)
+    if avoid is not None:
+        s = start
+        while s != -1:
+            if s + len(cell) <= avoid[0] or s >= avoid[1]:
+                return s, s + len(cell)
+            s = form.find(cell, s + 1)
+    return start, start + len(cell)
