@@ -6,6 +6,7 @@ registered by the components, the readers, or :func:`register_extensions`.
 """
 from .about import __version__
 from .negation import Negation, Part, SPANS_KEY, get_negations, register_extensions, set_negations
+from .visualize import displacy_data, render
 
 __all__ = [
     "__version__",
@@ -15,4 +16,6 @@ __all__ = [
     "get_negations",
     "register_extensions",
     "set_negations",
+    "displacy_data",
+    "render",
 ]
