@@ -18,6 +18,14 @@ from .starsem import Instance, Sentence, TokenRow, locate, read_starsem, write_s
 
 META_KEY = "spacy_negation.starsem"
 
+#: The official *SEM 2012 CD-SCO release files, by split.
+CDSCO_FILES = {
+    "training": "SEM-2012-SharedTask-CD-SCO-training-09032012.txt",
+    "dev": "SEM-2012-SharedTask-CD-SCO-dev-09032012.txt",
+    "cardboard": "SEM-2012-SharedTask-CD-SCO-test-cardboard-GOLD.txt",
+    "circle": "SEM-2012-SharedTask-CD-SCO-test-circle-GOLD.txt",
+}
+
 _NO_SPACE_BEFORE = {",", ".", ";", ":", "!", "?", ")", "]", "}", "”", "’", "''", "%", "…", "-RRB-"}
 _NO_SPACE_AFTER = {"(", "[", "{", "“", "‘", "``", "$", "-LRB-"}
 _CLITICS = {"n't", "n’t", "'s", "’s", "'re", "’re", "'ll", "’ll", "'ve", "’ve", "'d", "’d", "'m", "’m"}

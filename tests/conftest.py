@@ -4,13 +4,6 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = (REPO / ".." / "shared").resolve()
-CDSCO = SHARED / "corpora" / "cd-sco"
-CDSCO_FILES = {
-    "training": "SEM-2012-SharedTask-CD-SCO-training-09032012.txt",
-    "dev": "SEM-2012-SharedTask-CD-SCO-dev-09032012.txt",
-    "cardboard": "SEM-2012-SharedTask-CD-SCO-test-cardboard-GOLD.txt",
-    "circle": "SEM-2012-SharedTask-CD-SCO-test-circle-GOLD.txt",
-}
 
 
 @pytest.fixture(scope="session")
