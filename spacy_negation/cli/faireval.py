@@ -1,0 +1,124 @@
+"""``faireval``: FairEval (Ortmann 2022) of system spans against target spans, from the
+FairEval tool's own input files (span files or CoNLL2000; see
+:mod:`spacy_negation.metrics.faireval_io`)."""
+import argparse
+import json
+from pathlib import Path
+from typing import Any, List, Mapping, Optional, Sequence
+
+from ..metrics.faireval import (METHODS, PAPER_WEIGHTS_FORMULA, TRADITIONAL_TYPES,
+                                format_weights, parse_weights, scores_from_counts)
+from ..metrics.faireval_io import DEFAULT_EXCLUDE, count_files
+
+_TITLES = {"traditional": "Traditional", "fair": "Fair", "weighted": "Weighted"}
+
+
+def add_parser(sub: "argparse._SubParsersAction") -> None:
+    p = sub.add_parser(
+        "faireval", help="FairEval span scores (traditional, fair, weighted)",
+        description="FairEval (Ortmann 2022): traditional, fair and weighted precision, recall "
+                    "and F1 per label, and the confusion matrix, from FairEval span files "
+                    "(label TAB begin TAB end TAB tok, tok, ...) or CoNLL2000 files (form POS "
+                    "BIO-tag). Two files are compared whatever their names; two folders file "
+                    "by file (same names).")
+    p.add_argument("target", type=Path, help="target (gold) file or folder")
+    p.add_argument("system", type=Path, help="system file or folder")
+    p.add_argument("--focus", choices=("target", "system"), default="target",
+                   help="count LE and LBE per label under the target's or the system's label "
+                        "(default: target)")
+    p.add_argument("--weights", default=PAPER_WEIGHTS_FORMULA,
+                   help="weights of the weighted evaluation, e.g. 'LE = 0.5 FP + 0.5 FN, "
+                        "BE = 0.5 TP + 0.25 FP + 0.25 FN, LBE = 0.5 FP + 0.5 FN' "
+                        "(default: the paper's weights)")
+    p.add_argument("--ignore-punct", action="store_true",
+                   help="remove punctuation tokens (by POS) from CoNLL2000 spans")
+    p.add_argument("--punct-compat", action="store_true",
+                   help="with --ignore-punct: remove punctuation exactly as the reference tool "
+                        "(its tag list; an end on two trailing punctuation tokens stays on the "
+                        "first)")
+    p.add_argument("--labels", default=None,
+                   help="comma-separated labels to evaluate (default: all)")
+    p.add_argument("--exclude", default=",".join(DEFAULT_EXCLUDE),
+                   help="comma-separated labels to ignore (default: NONE,EMPTY)")
+    p.add_argument("--json", action="store_true", help="print the scores as JSON (fractions)")
+    p.set_defaults(func=run)
+
+
+def _split(value: Optional[str]) -> Optional[List[str]]:
+    if value is None:
+        return None
+    return [v.strip() for v in value.split(",") if v.strip()]
+
+
+def run(args: argparse.Namespace) -> int:
+    weights = parse_weights(args.weights)
+    counts = count_files(args.target, args.system, focus=args.focus,
+                         ignore_punct=args.ignore_punct, punct_compat=args.punct_compat,
+                         labels=_split(args.labels), exclude=_split(args.exclude) or [])
+    result = scores_from_counts(counts, weights)
+    settings = {"target": str(args.target), "system": str(args.system), "focus": args.focus,
+                "weights": format_weights(weights), "ignore_punct": args.ignore_punct,
+                "punct_compat": args.punct_compat, "labels": _split(args.labels) or "all",
+                "exclude": _split(args.exclude) or [], "sentences": counts.n_sentences}
+    if args.json:
+        out = dict(result)
+        out["target_labels"] = dict(counts.target_labels)
+        out["settings"] = settings
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+    else:
+        print(format_report(result, weights, counts.target_labels, settings))
+    return 0
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    lines = []
+    for r in [header, *rows]:
+        cells = [str(r[0]).ljust(widths[0])] + [str(c).rjust(w) for c, w in zip(r[1:], widths[1:])]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines)
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.2f}"
+
+
+def format_report(result: Mapping[str, Any], weights: Mapping[str, Any],
+                  target_labels: Mapping[str, int], settings: Mapping[str, Any]) -> str:
+    """The readable report: settings, one table per method (counts, P/R/F1 in percent),
+    the comparison, the confusion matrix and the target label frequencies.
+
+    result (Mapping[str, Any]): the scores (``scores_from_counts``).
+    weights (Mapping[str, Any]): the weights of the weighted evaluation (column order).
+    target_labels (Mapping[str, int]): target span frequencies per label.
+    settings (Mapping[str, Any]): settings printed at the top.
+    RETURNS (str): the report.
+    """
+    out = ["FairEval (Ortmann 2022)"]
+    out += [f"{k}: {v}" for k, v in settings.items()]
+    extra = [k for k in weights if k not in TRADITIONAL_TYPES]
+    columns = {
+        "traditional": list(TRADITIONAL_TYPES),
+        "fair": ["TP", "FP", "LE", "BE", "LBE", "FN"],
+        "weighted": extra + list(TRADITIONAL_TYPES),
+    }
+    for method in METHODS:
+        cols = columns[method]
+        rows = [[label] + [str(d[c]) for c in cols] + [_pct(d[k]) for k in ("p", "r", "f")]
+                for label, d in sorted(result["per_label"][method].items())]
+        d = result[method]
+        rows.append(["overall"] + [str(d[c]) for c in cols] + [_pct(d[k]) for k in ("p", "r", "f")])
+        out += ["", f"{_TITLES[method]} evaluation", _table(["Label", *cols, "P", "R", "F1"], rows)]
+    out += ["", "Comparison", _table(
+        ["Method", "P", "R", "F1"],
+        [[_TITLES[m]] + [_pct(result[m][k]) for k in ("p", "r", "f")] for m in METHODS])]
+    conf = result["confusion"]
+    labels = list(conf)
+    out += ["", "Confusion matrix (rows: target, columns: system, _ = none; TP not counted)",
+            _table(["Target\\System", *labels], [[t] + [str(conf[t][s]) for s in labels]
+                                                 for t in labels])]
+    total = sum(target_labels.values())
+    out += ["", "Target label frequencies", _table(
+        ["Label", "Freq", "%"],
+        [[lab, str(n), _pct(n / total)] for lab, n in target_labels.items()])]
+    return "\n".join(out)
