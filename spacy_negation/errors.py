@@ -84,8 +84,6 @@ class Errors(metaclass=ErrorsWithCodes):
     E200 = ("Gold and system files are not token-aligned (columns 0-3 must agree): "
             "first mismatch at {gold_path}:{gold_line} ({gold}) and "
             "{system_path}:{system_line} ({system}).")
-    E201 = ("The FairEval module spacy_negation.metrics.faireval is not available "
-            "({reason}); cannot compute the FairEval scores.")
     # --- FairEval (E250-E299) ----------------------------------------------------------
     E250 = ("Invalid FairEval span {span!r}: needs a label, 1 <= begin <= end and a non-empty "
             "token set inside [begin, end].")
@@ -162,8 +160,7 @@ class Errors(metaclass=ErrorsWithCodes):
             "(a trailing tab allowed), found {n}: {content!r}")
     E412 = ("{path}:{line}: this token has {n} columns but the sentence's first token (line "
             "{first_line}) has {m}; every token of a sentence needs the same columns.")
-    E413 = ("{path}:{line}: token number {value!r} out of sequence; expected {expected} "
-            "(token numbers start at 1 and increase by one within a sentence).")
+    E413 = ("{path}:{line}: token number {value!r} is not a positive integer.")
     E414 = ("{path}:{line}: the sentence starting at line {first_line} mixes document ids or "
             "sentence numbers ({a!r} vs {b!r}).")
     E415 = ("{path}:{line}: '***' mixed with negation columns in one sentence (sentence "
@@ -175,6 +172,7 @@ class Errors(metaclass=ErrorsWithCodes):
     E432 = ("{path}: not a valid split file: {reason}")
     E433 = ("{path}: {n} document id(s) of split {name}/{split} are not in the corpus "
             "(e.g. {examples}); wrong corpus file or stale split file?")
+    E434 = ("Cannot split documents: {n} document id(s) occur more than once.")
 
 
 class NegationFormatError(ValueError):
