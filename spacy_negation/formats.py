@@ -14,6 +14,10 @@ from .errors import Errors
 
 FORMATS: Dict[str, str] = {
     "starsem": "spacy_negation.corpus:read_starsem_docs",
+    "bioscope": "spacy_negation.readers.bioscope:read_bioscope",
+    "sfu": "spacy_negation.readers.sfu:read_sfu",
+    "neges2018": "spacy_negation.readers.neges:read_neges2018",
+    "neges2019": "spacy_negation.readers.neges:read_neges2019",
 }
 
 Reader = Callable[[Path, Vocab, int], Iterable[Doc]]

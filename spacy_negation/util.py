@@ -17,6 +17,9 @@ def atomic_write(path: Path, write: Callable[[IO[bytes]], None]) -> None:
     try:
         with os.fdopen(fd, "wb") as f:
             write(f)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; give the usual file mode
         os.replace(tmp, path)
     except BaseException:
         try:

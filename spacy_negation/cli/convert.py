@@ -11,14 +11,15 @@ from ..util import atomic_write_bytes
 def add_parser(sub: "argparse._SubParsersAction") -> None:
     p = sub.add_parser("convert", help="convert a corpus file to a .spacy file",
                        description="Convert a negation corpus file to a .spacy (DocBin) file.")
-    p.add_argument("input", type=Path, help="the corpus file")
+    p.add_argument("input", type=Path, help="the corpus file (or folder, for the XML corpora)")
     p.add_argument("output", type=Path, help="the .spacy file to write")
     p.add_argument("--format", default="starsem", choices=sorted(FORMATS),
                    help="input format (default: starsem, the *SEM 2012 CD-SCO CoNLL format)")
     p.add_argument("--n-sents", type=int, default=10,
                    help="sentences per doc; docs never cross document ids; 0 = whole documents "
                         "(default: 10)")
-    p.add_argument("--lang", default="en", help="language of the vocab (default: en)")
+    p.add_argument("--lang", default="en",
+                   help="language of the vocab (default: en; use es for neges2018/neges2019)")
     p.add_argument("--quiet", action="store_true", help="no progress output")
     p.set_defaults(func=run)
 

@@ -1,0 +1,158 @@
+"""Document-level 80/10/10 splits of BioScope abstracts and the SFU Review Corpus, and
+per-split corpus statistics.
+
+Writes data/splits/bioscope_abstracts.json and data/splits/sfu.json (the document ids of
+train/dev/test, seed and method), results/corpus_stats.json and results/corpus_stats.md
+(documents, sentences, tokens, sentences with negation and negation instances per split).
+
+    python scripts/make_splits.py [--corpora ../shared/corpora] [--check]
+
+With --check nothing is written; the exit code is 1 if the committed split files differ
+from what the seed gives.
+
+Splits: :func:`spacy_negation.readers.make_document_split` with SEED. BioScope abstracts:
+the 1,273 abstracts (DocIDs) as one stratum; SFU: stratified by domain folder (8 × 50
+reviews -> 40/5/5 per domain). Statistics are counted on the docs the readers build
+(:func:`spacy_negation.readers.negation_statistics`).
+"""
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from spacy_negation.readers import (SPLIT_NAMES, STAT_KEYS, document_ids, make_document_split,  # noqa: E402
+                                    negation_statistics, select_documents)
+from spacy_negation.util import atomic_write_text  # noqa: E402
+
+SEED = 1273_400
+FRACTIONS = (0.8, 0.1, 0.1)
+
+#: Split name -> (reader format, corpus path relative to the corpora folder, stratify by domain)
+CORPORA: Dict[str, Tuple[str, str, bool]] = {
+    "bioscope_abstracts": ("bioscope", "bioscope/abstracts.xml", False),
+    "sfu": ("sfu", "sfu-review-en/SFU_Review_Corpus_Negation_Speculation", True),
+}
+
+#: Whole-corpus numbers stated in each corpus's PROVENANCE.md ("Statistics computed from the
+#: copied files"), for the side-by-side check. PROVENANCE.md gives no per-split numbers.
+PROVENANCE_TOTALS: Dict[str, Dict[str, int]] = {
+    "bioscope_abstracts": {"documents": 1273, "sentences": 11871, "negation_sentences": 1597,
+                           "negations": 1719},
+    "sfu": {"documents": 400, "sentences": 17263, "tokens": 322117, "negation_sentences": 3119,
+            "negations": 3528},
+}
+
+
+def split_corpus(name: str, corpora: Path) -> Tuple[Dict[str, Any], Dict[str, Dict[str, int]]]:
+    """Split one corpus and count per split.
+
+    name (str): a key of CORPORA.
+    corpora (Path): the corpora folder.
+    RETURNS (Tuple[Dict[str, Any], Dict[str, Dict[str, int]]]): the split file content and
+        the statistics per split (plus 'total').
+    """
+    import spacy
+    from spacy_negation.formats import get_reader
+
+    fmt, rel, stratified = CORPORA[name]
+    docs = list(get_reader(fmt)(corpora / rel, spacy.blank("en").vocab, 0))
+    ids = document_ids(docs)
+    strata = {d: d.split("/")[0] for d in ids} if stratified else None
+    splits = make_document_split(ids, SEED, FRACTIONS, strata)
+    content = {
+        "corpus": name,
+        "source": rel,
+        "format": fmt,
+        "seed": SEED,
+        "fractions": list(FRACTIONS),
+        "stratified_by": "domain folder" if stratified else None,
+        "method": "spacy_negation.readers.make_document_split (scripts/make_splits.py)",
+        "splits": splits,
+    }
+    stats = {split: negation_statistics(select_documents(docs, splits[split])) for split in SPLIT_NAMES}
+    stats["total"] = negation_statistics(docs)
+    return content, stats
+
+
+def render_markdown(all_stats: Dict[str, Dict[str, Dict[str, int]]]) -> str:
+    """The statistics as a Markdown document.
+
+    all_stats (Dict[str, Dict[str, Dict[str, int]]]): corpus -> split -> counts.
+    RETURNS (str): the Markdown text.
+    """
+    lines = [
+        "# Corpus statistics per split",
+        "",
+        "Written by `scripts/make_splits.py` (document-level 80/10/10 splits, seed "
+        f"{SEED}; ids in `data/splits/`). Counted on the docs the readers build: a sentence "
+        "with negation has at least one negation instance; an instance is one cue with its "
+        "scope (BioScope: one distinct cue `ref`; SFU: one negation `<cue>` element).",
+        "",
+        "**Published per-split numbers:** none. The corpora's PROVENANCE.md files give no "
+        "per-split figures (no \"Table 10\"), and neither corpus has an official split; "
+        "nothing is compared per split. The line under each table compares the whole corpus with the "
+        "totals stated in PROVENANCE.md (counted there from the same files).",
+        "",
+    ]
+    for name, stats in all_stats.items():
+        ref = PROVENANCE_TOTALS.get(name, {})
+        lines += [f"## {name}", "",
+                  "| split | documents | sentences | tokens | sentences w/ negation | negation instances |",
+                  "|---|---|---|---|---|---|"]
+        for split in (*SPLIT_NAMES, "total"):
+            s = stats[split]
+            share = 100.0 * s["negation_sentences"] / s["sentences"] if s["sentences"] else 0.0
+            lines.append(f"| {split} | {s['documents']:,} | {s['sentences']:,} | {s['tokens']:,} | "
+                         f"{s['negation_sentences']:,} ({share:.1f}%) | {s['negations']:,} |")
+        checks = []
+        for key, value in ref.items():
+            ours = stats["total"][key]
+            checks.append(f"{key} {ours:,} vs {value:,} ({'equal' if ours == value else 'DIFFERENT'})")
+        lines += ["", "Whole corpus vs PROVENANCE.md: " + "; ".join(checks) + ".", ""]
+    return "\n".join(lines)
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpora", type=Path, default=REPO / ".." / "shared" / "corpora",
+                        help="the corpora folder (default: ../shared/corpora)")
+    parser.add_argument("--splits-dir", type=Path, default=REPO / "data" / "splits")
+    parser.add_argument("--results-dir", type=Path, default=REPO / "results")
+    parser.add_argument("--check", action="store_true",
+                        help="only compare the committed split files with a fresh split")
+    args = parser.parse_args(argv)
+    all_stats: Dict[str, Dict[str, Dict[str, int]]] = {}
+    differ = []
+    for name in CORPORA:
+        content, stats = split_corpus(name, args.corpora)
+        all_stats[name] = stats
+        path = args.splits_dir / f"{name}.json"
+        text = json.dumps(content, indent=1, ensure_ascii=False) + "\n"
+        if args.check:
+            if not path.exists() or json.loads(path.read_text(encoding="utf-8")) != content:
+                differ.append(str(path))
+        else:
+            atomic_write_text(path, text)
+        counts = {split: len(content["splits"][split]) for split in SPLIT_NAMES}
+        print(f"{name}: {counts}", file=sys.stderr)
+    if args.check:
+        for path in differ:
+            print(f"differs from a fresh split: {path}", file=sys.stderr)
+        return 1 if differ else 0
+    payload = {"seed": SEED, "fractions": list(FRACTIONS), "keys": list(STAT_KEYS),
+               "provenance_totals": PROVENANCE_TOTALS, "published_per_split": None,
+               "note": "PROVENANCE.md gives no per-split numbers (no 'Table 10'); provenance_totals are the "
+                       "whole-corpus counts stated there.",
+               "corpora": all_stats}
+    atomic_write_text(args.results_dir / "corpus_stats.json", json.dumps(payload, indent=1) + "\n")
+    atomic_write_text(args.results_dir / "corpus_stats.md", render_markdown(all_stats))
+    print(f"wrote {args.results_dir / 'corpus_stats.md'} and .json", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

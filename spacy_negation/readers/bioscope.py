@@ -1,0 +1,262 @@
+"""BioScope (Vincze et al. 2008) abstracts and full papers: negation cues and scopes.
+
+Input: ``abstracts.xml`` / ``full_papers.xml`` (``Annotation/DocumentSet/Document/
+DocumentPart/sentence`` with nested ``<xcope id>`` and ``<cue type ref>``), or a folder:
+every ``*.xml`` below it, in name order.
+
+What the reader does:
+
+- **Negation only.** Speculation cues and their scopes are ignored. One negation instance
+  per distinct ``ref`` of the negation ``<cue>`` elements of a sentence; several ``<cue>``
+  elements with one ``ref`` form one (multiword or discontinuous) cue, e.g. neither … nor.
+- **Text.** The sentence text is the concatenated character data of ``<sentence>``; every
+  run of whitespace characters (``str.isspace``: newlines, tabs, no-break spaces U+00A0,
+  repeated spaces) becomes one space and leading/trailing whitespace is removed
+  (8 sentences of the release are affected: abstracts S128.10, S131.4, S184.8, S513.7;
+  full papers S2.356, S2.359, S4.196, S7.133). Nothing else changes.
+- **Tokens.** Each sentence is tokenized on its own with spaCy's English tokenizer
+  (``spacy.blank("en").tokenizer`` of spaCy 3.8: its rules and exceptions, e.g.
+  "cannot" -> "can" "not"); tokens never cross sentences. Sentences of a doc are joined
+  by one space.
+- **Parts from characters.** Cue and scope are character ranges in the XML; a token all
+  of whose characters belong to a role is a whole part, a token only partly covered gets
+  a :class:`~spacy_negation.negation.Part` with the covered character range (with
+  spaCy 3.8 this occurs only in scopes ending before a period the tokenizer keeps on the
+  token, e.g. ``B`` of ``B.``: 27 parts in the release; no cue is partial).
+- **CD-SCO convention.** BioScope scopes include their cue; here the scope of an
+  instance is its ``<xcope>`` characters *minus the characters of its own cue* (cue
+  elements with the same ``ref``), as in the *SEM 2012 / CD-SCO annotation. Cues of
+  *other* instances inside the scope stay in the scope. BioScope annotates no negated
+  events: ``event`` is always empty. Subjects are mostly outside BioScope scopes and are
+  not added (the CD-SCO guidelines would include them). Annotations are otherwise taken
+  as they are (e.g. abstracts S415.16 links "can not" to the scope of "failure").
+- **Ids.** ``doc.user_data[spacy_negation.corpus.META_KEY]`` holds the ``<DocID>`` text
+  per sentence (``doc_ids``), the sentence ``id`` attribute (``sent_nos``, e.g. ``S1.4``)
+  and ``_`` parse fragments, so the *SEM writer emits them. Docs never cross documents.
+- No lemmas or POS tags (written as ``_`` in *SEM files). A sentence whose text is empty
+  after normalisation would be skipped (none in the release).
+"""
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Dict, Iterator, List, Optional, Set, Tuple, Union
+from xml.etree.ElementTree import Element
+
+from spacy.attrs import IDX, SPACY
+from spacy.vocab import Vocab
+from spacy.tokens import Doc
+
+from ..errors import Errors, NegationFormatError
+from . import SentenceRecord, XMLTree, chars_to_parts, input_files, parse_xml, records_to_docs
+
+ROOT_TAG = "Annotation"
+
+
+@dataclass
+class BioScopeNegation:
+    """One negation instance of a BioScope sentence, as character offsets in the
+    (whitespace-normalised) sentence text.
+
+    ref (str): the scope id the cue elements refer to.
+    cue (Set[int]): the cue characters.
+    scope (Set[int]): the scope characters without the cue characters (CD-SCO convention).
+    n_cue_elements (int): the number of ``<cue>`` elements of the instance.
+    line (int): the line of the first cue element.
+    """
+
+    ref: str
+    cue: Set[int]
+    scope: Set[int]
+    n_cue_elements: int
+    line: int
+
+
+@dataclass
+class BioScopeSentence:
+    """A BioScope sentence with its negations.
+
+    doc_id (str): the ``<DocID>`` text.
+    sent_id (str): the sentence ``id`` attribute.
+    text (str): the whitespace-normalised text.
+    negations (List[BioScopeNegation]): the negation instances, by first cue element.
+    line (int): the line of the ``<sentence>`` tag.
+    """
+
+    doc_id: str
+    sent_id: str
+    text: str
+    negations: List[BioScopeNegation] = field(default_factory=list)
+    line: int = 0
+
+
+@lru_cache(maxsize=1)
+def _tokenizer() -> Any:
+    import spacy
+
+    return spacy.blank("en").tokenizer
+
+
+def flatten(el: Element) -> Tuple[str, List[Tuple[Element, int, int]]]:
+    """The character data of an element and the character range of each descendant.
+
+    el (Element): the element.
+    RETURNS (Tuple[str, List[Tuple[Element, int, int]]]): the text and, per descendant in
+        document order, (element, start, end).
+    """
+    chunks: List[str] = []
+    ranges: List[Tuple[Element, int, int]] = []
+    pos = 0
+
+    def visit(node: Element) -> None:
+        nonlocal pos
+        if node.text:
+            chunks.append(node.text)
+            pos += len(node.text)
+        for child in node:
+            k = len(ranges)
+            ranges.append((child, pos, pos))
+            visit(child)
+            ranges[k] = (child, ranges[k][1], pos)
+            if child.tail:
+                chunks.append(child.tail)
+                pos += len(child.tail)
+
+    visit(el)
+    return "".join(chunks), ranges
+
+
+def normalize_space(text: str) -> Tuple[str, List[int]]:
+    """Collapse whitespace runs into one space and strip the ends.
+
+    text (str): the raw text.
+    RETURNS (Tuple[str, List[int]]): the new text and, per raw character, its offset in the
+        new text (-1 for removed whitespace).
+    """
+    out: List[str] = []
+    mapping = [-1] * len(text)
+    pending = False
+    for i, ch in enumerate(text):
+        if ch.isspace():
+            pending = bool(out)
+            continue
+        if pending:
+            out.append(" ")
+            pending = False
+        mapping[i] = len(out)
+        out.append(ch)
+    return "".join(out), mapping
+
+
+def parse_bioscope(path: Union[str, Path]) -> Iterator[BioScopeSentence]:
+    """Parse one BioScope XML file into sentences with negation character ranges.
+
+    path (Union[str, Path]): the XML file.
+    YIELDS (BioScopeSentence): the sentences in file order.
+    RAISES (NegationFormatError): malformed XML or annotation, with file and line.
+    """
+    tree = parse_xml(path, ROOT_TAG)
+    n = 0
+    for document in tree.root.iter("Document"):
+        doc_id = _doc_id(tree, document)
+        for sent in document.iter("sentence"):
+            n += 1
+            yield _parse_sentence(tree, sent, doc_id)
+    if not n:
+        raise NegationFormatError(Errors.E410.format(path=tree.path), tree.path)
+
+
+def _doc_id(tree: XMLTree, document: Element) -> str:
+    el = document.find("DocID")
+    value = (el.text or "") if el is not None else ""
+    stripped = value.strip()
+    if not stripped or any(c.isspace() for c in stripped):
+        raise tree.error(Errors.E408, document, value=value)
+    return stripped
+
+
+def _parse_sentence(tree: XMLTree, sent: Element, doc_id: str) -> BioScopeSentence:
+    sent_id = sent.get("id")
+    if sent_id is None:
+        raise tree.error(Errors.E406, sent, tag="sentence", attr="id")
+    raw, ranges = flatten(sent)
+    text, mapping = normalize_space(raw)
+    xcopes: Dict[str, Tuple[int, int]] = {}
+    cues: Dict[str, List[Tuple[Element, int, int]]] = {}
+    for el, start, end in ranges:
+        if el.tag == "xcope":
+            xid = el.get("id")
+            if xid is None:
+                raise tree.error(Errors.E406, el, tag="xcope", attr="id")
+            xcopes[xid] = (start, end)
+        elif el.tag == "cue":
+            ctype = el.get("type")
+            if ctype is None:
+                raise tree.error(Errors.E406, el, tag="cue", attr="type")
+            if ctype != "negation":
+                continue
+            ref = el.get("ref")
+            if ref is None:
+                raise tree.error(Errors.E406, el, tag="cue", attr="ref")
+            cues.setdefault(ref, []).append((el, start, end))
+    negations: List[BioScopeNegation] = []
+    for ref, elements in cues.items():
+        if ref not in xcopes:
+            raise tree.error(Errors.E407, elements[0][0], ref=ref)
+        cue_raw = {i for _, start, end in elements for i in range(start, end)}
+        x_start, x_end = xcopes[ref]
+        cue = {mapping[i] for i in cue_raw if mapping[i] >= 0}
+        scope = {mapping[i] for i in range(x_start, x_end) if i not in cue_raw and mapping[i] >= 0}
+        if not cue:
+            raise tree.error(Errors.E409, elements[0][0], id=ref)
+        negations.append(BioScopeNegation(ref, cue, scope, len(elements), tree.line(elements[0][0])))
+    return BioScopeSentence(doc_id, sent_id, text, negations, tree.line(sent))
+
+
+def sentence_record(sent: BioScopeSentence) -> SentenceRecord:
+    """Tokenize a BioScope sentence and project its negations onto the tokens.
+
+    sent (BioScopeSentence): the sentence.
+    RETURNS (SentenceRecord): the sentence record.
+    """
+    text = sent.text
+    # token offsets and trailing-space flags as arrays: much faster than Token objects
+    array = _tokenizer()(text).to_array([IDX, SPACY]).tolist()
+    spaces = [bool(flag) for _, flag in array]
+    ends = [start for start, _ in array[1:]] + [len(text)]
+    spans = [(start, end - flag) for (start, flag), end in zip(array, ends)]
+    words = [text[start:end] for start, end in spans]
+    negations = []
+    for neg in sent.negations:
+        negations.append({"cue": chars_to_parts(spans, neg.cue), "scope": chars_to_parts(spans, neg.scope),
+                          "event": []})
+    return SentenceRecord(
+        doc_id=sent.doc_id, sent_id=sent.sent_id, words=words, spaces=spaces,
+        negations=negations, line=sent.line,
+    )
+
+
+def iter_bioscope_records(path: Union[str, Path]) -> Iterator[SentenceRecord]:
+    """The sentence records of a BioScope file or of every XML file below a folder.
+
+    path (Union[str, Path]): a file or a folder.
+    YIELDS (SentenceRecord): the sentences.
+    """
+    for file in input_files(path, ".xml"):
+        for sent in parse_bioscope(file):
+            if sent.text:
+                yield sentence_record(sent)
+
+
+def read_bioscope(path: Union[str, Path], vocab: Optional[Vocab] = None, n_sents: int = 10) -> Iterator[Doc]:
+    """Read BioScope into docs with gold negations (the ``bioscope`` format of convert).
+
+    path (Union[str, Path]): abstracts.xml, full_papers.xml, or a folder of such files.
+    vocab (Optional[Vocab]): the vocab; a new English one if None.
+    n_sents (int): sentences per doc (docs never cross documents); 0 = whole documents.
+    YIELDS (Doc): the docs.
+    """
+    if vocab is None:
+        import spacy
+
+        vocab = spacy.blank("en").vocab
+    yield from records_to_docs(vocab, iter_bioscope_records(path), n_sents)

@@ -1,0 +1,107 @@
+"""Document-level splits, split loading, statistics and the format registry (tiny data)."""
+import json
+from pathlib import Path
+
+import pytest
+import spacy
+
+from spacy_negation.corpus import META_KEY
+from spacy_negation.errors import NegationFormatError
+from spacy_negation.formats import FORMATS, get_reader
+from spacy_negation.readers import (SPLIT_NAMES, chars_to_parts, load_split, make_document_split,
+                                    negation_statistics, read_split_ids, select_documents)
+
+from .test_sfu_reader import SAMPLE as SFU_SAMPLE
+from .test_sfu_reader import write as write_sfu
+
+
+def test_make_document_split_fractions_and_determinism():
+    ids = [f"d{i}" for i in range(1273)]
+    split = make_document_split(ids, seed=7)
+    assert [len(split[s]) for s in SPLIT_NAMES] == [1018, 127, 128]
+    assert sorted(sum(split.values(), [])) == sorted(ids)  # disjoint and complete
+    assert split["dev"] == sorted(split["dev"], key=ids.index)  # corpus order kept
+    assert make_document_split(ids, seed=7) == split
+    assert make_document_split(ids, seed=8) != split
+
+
+def test_make_document_split_stratified():
+    ids = [f"{dom}/{k}" for dom in ("A", "B") for k in range(50)]
+    split = make_document_split(ids, seed=1, strata={d: d.split("/")[0] for d in ids})
+    for dom in ("A", "B"):
+        assert [sum(d.startswith(dom) for d in split[s]) for s in SPLIT_NAMES] == [40, 5, 5]
+
+
+def test_make_document_split_rejects_duplicates():
+    with pytest.raises(ValueError, match=r"\[E434\]"):
+        make_document_split(["a", "b", "a"], seed=1)
+
+
+def test_chars_to_parts_whole_partial_and_longest_run():
+    spans = [(0, 3), (4, 11), (12, 16)]  # tokens of 3, 7 and 4 characters
+    assert chars_to_parts(spans, set(range(0, 3)) | set(range(6, 11))) == [(0, 0, 3), (1, 2, 7)]
+    assert chars_to_parts(spans, {4, 5, 8, 9, 10}) == [(1, 4, 7)]
+    assert chars_to_parts(spans, set()) == []
+
+
+def _sfu_corpus(tmp_path: Path) -> Path:
+    root = tmp_path / "sfu"
+    for name in ("BOOKS/no1done.xml", "BOOKS/no2done.xml", "CARS/yes1done.xml"):
+        write_sfu(root, SFU_SAMPLE, name)
+    return root
+
+
+def _split_dir(tmp_path: Path, splits: dict) -> Path:
+    folder = tmp_path / "splits"
+    folder.mkdir()
+    (folder / "sfu.json").write_text(json.dumps({"splits": splits}), encoding="utf-8")
+    return folder
+
+
+def test_load_split_selects_documents(tmp_path):
+    root = _sfu_corpus(tmp_path)
+    splits = {"train": ["BOOKS/no1done", "CARS/yes1done"], "dev": ["BOOKS/no2done"], "test": []}
+    folder = _split_dir(tmp_path, splits)
+    assert read_split_ids("sfu", "dev", folder) == ["BOOKS/no2done"]
+    train = load_split("sfu", "train", root, spacy.blank("en").vocab, n_sents=2, splits_dir=folder)
+    assert [d.user_data[META_KEY]["doc_ids"][0] for d in train] == ["BOOKS/no1done"] * 2 + ["CARS/yes1done"] * 2
+    assert negation_statistics(train)["documents"] == 2
+    assert load_split("sfu", "test", root, splits_dir=folder) == []
+
+
+def test_load_split_errors(tmp_path):
+    root = _sfu_corpus(tmp_path)
+    folder = _split_dir(tmp_path, {"train": ["BOOKS/no9done"], "dev": [], "test": []})
+    with pytest.raises(NegationFormatError, match=r"\[E433\].*BOOKS/no9done"):
+        load_split("sfu", "train", root, splits_dir=folder)
+    with pytest.raises(ValueError, match=r"\[E430\]"):
+        load_split("cdsco", "train", root, splits_dir=folder)
+    with pytest.raises(ValueError, match=r"\[E431\]"):
+        load_split("sfu", "validation", root, splits_dir=folder)
+    (folder / "sfu.json").write_text("{not json", encoding="utf-8")
+    with pytest.raises(NegationFormatError, match=r"\[E432\]"):
+        read_split_ids("sfu", "train", folder)
+    (folder / "sfu.json").write_text(json.dumps({"splits": {"train": "BOOKS/no1done"}}), encoding="utf-8")
+    with pytest.raises(NegationFormatError, match=r"\[E432\]"):
+        read_split_ids("sfu", "train", folder)
+
+
+def test_select_documents_ignores_docs_without_metadata():
+    nlp = spacy.blank("en")
+    assert select_documents([nlp("no ids")], ["x"]) == []
+
+
+def test_formats_registered():
+    for name, func in (("bioscope", "read_bioscope"), ("sfu", "read_sfu"), ("neges2018", "read_neges2018"),
+                       ("neges2019", "read_neges2019")):
+        assert name in FORMATS and get_reader(name).__name__ == func
+
+
+def test_committed_split_files_are_well_formed():
+    folder = Path(__file__).resolve().parents[2] / "data" / "splits"
+    for name, n_docs in (("bioscope_abstracts", 1273), ("sfu", 400)):
+        data = json.loads((folder / f"{name}.json").read_text(encoding="utf-8"))
+        ids = [d for s in SPLIT_NAMES for d in data["splits"][s]]
+        assert len(ids) == len(set(ids)) == n_docs
+        assert [len(data["splits"][s]) for s in SPLIT_NAMES] == [round(n_docs * 0.8), round(n_docs * 0.1),
+                                                                 n_docs - round(n_docs * 0.8) - round(n_docs * 0.1)]
