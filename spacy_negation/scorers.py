@@ -31,7 +31,7 @@ ScoreFunc = Callable[..., Dict[str, Any]]
 def make_negation_scorer() -> ScoreFunc:
     """The negation scorer: *SEM 2012 (Morante & Blanco 2012, "*SEM 2012 Shared Task:
     Resolving the Scope and Focus of Negation", *SEM 2012; scorer eval.cd-sco.pl v2.2),
-    NIS (Sineva, Grünewald, Strötgen & Friedrich 2021, "Negation-Instance Based Evaluation
+    NIS (Sineva, Grünewald, Friedrich & Kuhn 2021, "Negation-Instance Based Evaluation
     of End-to-End Negation Resolution", CoNLL 2021) and FairEval on negation spans
     (Ortmann 2022, "Fine-Grained Error Analysis and Fair Evaluation of Labeled Spans",
     LREC 2022). See :func:`score_negations`.

@@ -1,4 +1,4 @@
-"""Negation-instance based scores (NIS; Sineva, Grünewald, Strötgen, Friedrich 2021,
+"""Negation-instance based scores (NIS; Sineva, Grünewald, Friedrich, Kuhn 2021,
 "Negation-Instance Based Evaluation of End-to-End Negation Resolution", CoNLL 2021), with
 the semantics of the authors' ``instance_based_eval`` run on a correct Python (metrics spec
 §2, Part A.3).
