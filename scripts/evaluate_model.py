@@ -1,0 +1,77 @@
+"""Evaluate a trained negation pipeline on a gold .spacy file.
+
+python scripts/evaluate_model.py MODEL GOLD.spacy SYSTEM_OUT.txt SCORES_OUT.json [--gold-cues]
+
+End to end (default): the pipeline runs on the gold tokens and sentence boundaries and
+predicts cues, scopes and events. With --gold-cues the doc carries the gold cues and only
+the scope component (and the transformer it listens to) runs: scope resolution on gold
+cues. Writes the system *SEM file and a JSON with the spaCy scorer's flat ``neg_*``
+scores, the full ``evaluate --json`` document and the speed.
+"""
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import List
+
+import spacy
+import srsly
+from spacy.tokens import Doc
+from spacy.training import Example
+
+from spacy_negation import register_extensions, set_negations
+from spacy_negation.cli.evaluate import evaluate_sentences, to_json
+from spacy_negation.corpus import doc_to_sentences, write_starsem_docs
+from spacy_negation.io import read_docbin
+from spacy_negation.scorers import score_negations
+from spacy_negation.util import atomic_write_text
+
+CUE_COMPONENT = "negation_cue"
+
+
+def blank_copy(nlp: spacy.Language, gold: Doc, with_cues: bool) -> Doc:
+    """The gold doc's tokens, spaces and sentence starts in the pipeline's vocab; with the
+    gold cues (no scopes, no events) if asked."""
+    doc = Doc(nlp.vocab, words=[t.text for t in gold], spaces=[bool(t.whitespace_) for t in gold],
+              sent_starts=[bool(t.is_sent_start) for t in gold])
+    if with_cues:
+        negs = sorted(gold._.negations, key=lambda n: n.id)
+        set_negations(doc, [{"cue": list(n.cue)} for n in negs])
+    return doc
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("model", type=Path)
+    parser.add_argument("gold", type=Path)
+    parser.add_argument("system_out", type=Path)
+    parser.add_argument("scores_out", type=Path)
+    parser.add_argument("--gold-cues", action="store_true", help="scope resolution on gold cues")
+    parser.add_argument("--batch-size", type=int, default=32)
+    args = parser.parse_args()
+    register_extensions()
+    nlp = spacy.load(args.model)
+    gold = read_docbin(args.gold, vocab=nlp.vocab)
+    inputs = [blank_copy(nlp, g, args.gold_cues) for g in gold]
+    disable: List[str] = [CUE_COMPONENT] if args.gold_cues else []
+    start = time.perf_counter()
+    system = list(nlp.pipe(inputs, batch_size=args.batch_size, disable=disable))
+    seconds = time.perf_counter() - start
+    n_words = sum(len(d) for d in system)
+    write_starsem_docs(system, args.system_out)
+    scores = score_negations([Example(p, g) for p, g in zip(system, gold)])
+    gold_s = [s for i, d in enumerate(gold) for s in doc_to_sentences(d, i)]
+    sys_s = [s for i, d in enumerate(system) for s in doc_to_sentences(d, i)]
+    detail = to_json(evaluate_sentences(gold_s, sys_s))
+    speed = {"words": n_words, "seconds": seconds, "words_per_second": n_words / seconds if seconds else 0.0}
+    atomic_write_text(args.scores_out, srsly.json_dumps(
+        {"scores": scores, "detail": detail, "speed": speed, "gold_cues": args.gold_cues}, indent=2))
+    mode = "gold cues" if args.gold_cues else "end to end"
+    print(f"{args.model} on {args.gold} ({mode}): Cues-B F1 {100 * scores['neg_cue_b_f']:.2f}, "
+          f"SCM-B F1 {100 * scores['neg_scm_b_f']:.2f}, scope tokens F1 {100 * scores['neg_st_f']:.2f}, "
+          f"NIS_tok F1 {100 * scores['neg_nis_tok_f']:.2f} ({n_words} words, "
+          f"{speed['words_per_second']:.0f} words/s)", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,123 @@
+"""Training corpus reader: one example per gold sentence, negations kept.
+
+spaCy's ``gold_preproc`` splits docs with ``Span.as_doc``, which drops span groups and
+with them the negations; this reader splits the docs itself. The models are trained on
+single sentences (Sineva et al. 2021 batch sentences), exactly what they see at run time,
+where the transformer encodes each sentence separately (see
+``spacy-negation.sent_windows.v1``) and a scope never leaves its cue's sentence.
+"""
+import random
+from pathlib import Path
+from typing import Callable, Iterator, List, Optional, Union
+
+from spacy.errors import Errors as SpacyErrors
+from spacy.language import Language
+from spacy.tokens import Doc, DocBin
+from spacy.training import Example
+from spacy.training.corpus import walk_corpus
+from spacy.util import ensure_path, registry
+
+from ..corpus import META_KEY
+from ..errors import Errors
+from ..negation import get_negations, set_negations
+
+
+def split_sentences(doc: Doc) -> List[Doc]:
+    """One doc per sentence, with the negations whose first cue token lies in it (parts
+    outside the sentence are dropped), token attributes and the *SEM metadata.
+
+    doc (Doc): the doc; without sentence boundaries it is one sentence.
+    RETURNS (List[Doc]): the sentence docs (none for an empty doc).
+    """
+    if not len(doc):
+        return []
+    sents = list(doc.sents) if doc.has_annotation("SENT_START") else [doc[:]]
+    negations = get_negations(doc)
+    meta = doc.user_data.get(META_KEY)
+    if not (isinstance(meta, dict) and len(meta.get("doc_ids", ())) == len(sents)
+            and len(meta.get("parse", ())) == len(doc)):
+        meta = None
+    out: List[Doc] = []
+    for k, sent in enumerate(sents):
+        sent_doc = sent.as_doc()
+        negs = []
+        for neg in negations:
+            if not sent.start <= neg.cue[0].i < sent.end:
+                continue
+            negs.append({
+                role: [(p.i - sent.start, p.start, p.end) for p in neg.parts(role)
+                       if sent.start <= p.i < sent.end]
+                for role in ("cue", "scope", "event")
+            })
+        set_negations(sent_doc, negs)
+        if meta is not None:
+            sent_doc.user_data[META_KEY] = {
+                "doc_ids": [meta["doc_ids"][k]],
+                "sent_nos": [meta["sent_nos"][k]],
+                "parse": list(meta["parse"][sent.start : sent.end]),
+            }
+        out.append(sent_doc)
+    return out
+
+
+@registry.readers("spacy-negation.SentenceCorpus.v1")
+def create_sentence_corpus(
+    path: Optional[Union[str, Path]],
+    limit: int = 0,
+    gold_tokens: bool = False,
+    shuffle: bool = False,
+) -> Callable[[Language], Iterator[Example]]:
+    """Read .spacy files into one example per gold sentence, keeping the negations.
+
+    path (Optional[Union[str, Path]]): a .spacy file or a folder of them.
+    limit (int): the most sentences to read (0: all).
+    gold_tokens (bool): predicted docs get the gold tokens (else the pipeline's
+        tokenizer runs on the sentence text, as at run time).
+    shuffle (bool): shuffle the sentences (spaCy's training loop shuffles anyway).
+    RETURNS (Callable[[Language], Iterator[Example]]): the reader.
+    """
+    if path is None:
+        raise ValueError(SpacyErrors.E913)
+    return SentenceCorpus(path, limit=limit, gold_tokens=gold_tokens, shuffle=shuffle)
+
+
+class SentenceCorpus:
+    """Iterate one Example per gold sentence of .spacy files (see
+    :func:`create_sentence_corpus`)."""
+
+    def __init__(self, path: Union[str, Path], *, limit: int = 0, gold_tokens: bool = False,
+                 shuffle: bool = False) -> None:
+        self.path = ensure_path(path)
+        self.limit = limit
+        self.gold_tokens = gold_tokens
+        self.shuffle = shuffle
+
+    def __call__(self, nlp: Language) -> Iterator[Example]:
+        """Yield the examples.
+
+        nlp (Language): the pipeline (its vocab and tokenizer are used).
+        YIELDS (Example): one example per sentence.
+        """
+        locs = walk_corpus(self.path, ".spacy")
+        if not locs:
+            raise ValueError(Errors.E344.format(path=self.path))
+        sents: List[Doc] = []
+        for loc in locs:
+            for doc in DocBin().from_disk(loc).get_docs(nlp.vocab):
+                sents.extend(split_sentences(doc))
+                if self.limit and len(sents) >= self.limit:
+                    break
+            if self.limit and len(sents) >= self.limit:
+                break
+        if self.limit:
+            sents = sents[: self.limit]
+        if self.shuffle:
+            random.shuffle(sents)
+        for ref in sents:
+            if self.gold_tokens:
+                pred = Doc(nlp.vocab, words=[t.text for t in ref],
+                           spaces=[bool(t.whitespace_) for t in ref])
+            else:
+                pred = nlp.make_doc(ref.text)
+            if len(pred):
+                yield Example(pred, ref)

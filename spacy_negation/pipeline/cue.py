@@ -1,0 +1,373 @@
+"""``negation_cue``: a trainable component that finds negation cues.
+
+Each token gets one label. ``O`` is outside any cue. A cue token is labelled with its
+position in the cue — ``S`` a single-token cue, ``B`` the first token of a multiword cue
+(``by`` of *by no means*, ``neither`` of *neither … nor*), ``I`` a further token, which
+joins the most recent ``B`` cue of its sentence — and, for an affixal cue part inside a
+token, with the affix kind and its characters as seen in the training data:
+``S|prefix|un`` (*un*happy), ``S|suffix|less`` (care*less*), ``S|infix|less``
+(rest*less*ly). The label set is learned from the data, not from a list of affixes; at
+prediction time a label is only chosen for a token that actually carries its affix
+(prefix/suffix/strictly inside), so the cue's characters are recovered exactly.
+
+The predicted cues replace the doc's negations (``doc.spans["negations"]``), with empty
+scopes and events; ``negation_scope`` fills those in.
+"""
+from itertools import islice
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
+
+import numpy
+from thinc.api import Config, Model, Optimizer, SequenceCategoricalCrossentropy, set_dropout_rate
+from thinc.types import Floats2d
+
+from spacy.errors import Errors as SpacyErrors
+from spacy.language import Language
+from spacy.pipeline import TrainablePipe
+from spacy.tokens import Doc
+from spacy.training import Example, validate_examples, validate_get_examples
+from spacy.vocab import Vocab
+
+from ..errors import Errors
+from ..negation import SPANS_KEY, Part, get_negations, register_extensions, set_negations
+from ._util import CharIndex, ScaledOptimizer, affix_kind, find_affix, one_hot, project_parts, sentence_ranges
+
+OUTSIDE = "O"
+POSITIONS = ("S", "B", "I")
+AFFIX_KINDS = ("prefix", "suffix", "infix")
+LABEL_SEP = "|"
+
+default_model_config = """
+[model]
+@architectures = "spacy-negation.CueTagger.v1"
+nO = null
+
+[model.tok2vec]
+@architectures = "spacy.HashEmbedCNN.v2"
+pretrained_vectors = null
+width = 96
+depth = 4
+embed_size = 2000
+window_size = 1
+maxout_pieces = 3
+subword_features = true
+"""
+DEFAULT_CUE_MODEL = Config().from_str(default_model_config)["model"]
+
+
+@Language.factory(
+    "negation_cue",
+    assigns=["doc.spans", "doc._.negations"],
+    default_config={
+        "model": DEFAULT_CUE_MODEL,
+        "lr_scale": 1.0,
+        "scorer": {"@scorers": "spacy_negation.negation_scorer.v1"},
+    },
+    default_score_weights={"neg_cue_f": 1.0, "neg_cue_p": None, "neg_cue_r": None},
+)
+def make_negation_cue(
+    nlp: Language,
+    name: str,
+    model: Model[List[Doc], List[Floats2d]],
+    lr_scale: float,
+    scorer: Optional[Callable],
+) -> "NegationCue":
+    """Create a negation cue tagger.
+
+    model (Model[List[Doc], List[Floats2d]]): per doc, scores over the cue labels.
+    lr_scale (float): the component's learning rate relative to the optimizer's (e.g.
+        10 for 2e-4 on a 2e-5 transformer; it applies to this component's own weights).
+    scorer (Optional[Callable]): the scoring method.
+    """
+    return NegationCue(nlp.vocab, model, name, lr_scale=lr_scale, scorer=scorer)
+
+
+def make_label(position: str, kind: Optional[str] = None, affix: str = "") -> str:
+    """A cue label: position ('S', 'B' or 'I'), plus affix kind and characters for a
+    partial token."""
+    if kind is None:
+        return position
+    return LABEL_SEP.join((position, kind, affix.lower()))
+
+
+def parse_label(label: str) -> Tuple[str, Optional[str], str]:
+    """(position, affix kind or None, affix) of a cue label other than 'O'.
+
+    label (str): the label.
+    RETURNS (Tuple[str, Optional[str], str]): its fields.
+    """
+    fields = label.split(LABEL_SEP)
+    if len(fields) == 1 and fields[0] in POSITIONS:
+        return fields[0], None, ""
+    if len(fields) == 3 and fields[0] in POSITIONS and fields[1] in AFFIX_KINDS and fields[2]:
+        return fields[0], fields[1], fields[2]
+    raise ValueError(Errors.E300.format(label=label))
+
+
+class NegationCue(TrainablePipe):
+    """Pipeline component that finds negation cues: single-token, multiword,
+    discontinuous and affixal.
+    """
+
+    def __init__(
+        self,
+        vocab: Vocab,
+        model: Model[List[Doc], List[Floats2d]],
+        name: str = "negation_cue",
+        *,
+        lr_scale: float = 1.0,
+        scorer: Optional[Callable] = None,
+    ) -> None:
+        """Initialize a negation cue tagger.
+
+        vocab (Vocab): The shared vocabulary.
+        model (thinc.api.Model): The Thinc Model powering the pipeline component.
+        name (str): The component instance name, used to add entries to the
+            losses during training.
+        lr_scale (float): Learning-rate factor for this component's weights.
+        scorer (Optional[Callable]): The scoring method.
+        """
+        register_extensions()
+        self.vocab = vocab
+        self.model = model
+        self.name = name
+        self.lr_scale = lr_scale
+        self.scorer = scorer
+        self.cfg: Dict[str, Any] = {"labels": [OUTSIDE]}
+
+    @property
+    def labels(self) -> Tuple[str, ...]:
+        """The cue labels, 'O' first.
+
+        RETURNS (Tuple[str]): The labels.
+        """
+        return tuple(self.cfg["labels"])
+
+    @property
+    def label_data(self) -> List[str]:
+        """The labels, for ``spacy init labels``."""
+        return list(self.labels)
+
+    def predict(self, docs: Iterable[Doc]) -> List[numpy.ndarray]:
+        """Apply the pipeline's model to a batch of docs, without modifying them.
+
+        docs (Iterable[Doc]): The documents to predict.
+        RETURNS (List[numpy.ndarray]): Per doc, the label id of each token, decoded so
+            that every affix label fits its token and 'I' continues a 'B' cue.
+        """
+        docs = list(docs)
+        if not any(len(doc) for doc in docs):
+            return [numpy.zeros(len(doc), dtype="int32") for doc in docs]
+        scores = self.model.predict(docs)
+        return [self._decode(doc, self.model.ops.to_numpy(s)) for doc, s in zip(docs, scores)]
+
+    def set_annotations(self, docs: Iterable[Doc], label_ids: List[numpy.ndarray]) -> None:
+        """Write the predicted cues as the docs' negations (replacing any others),
+        with empty scopes and events.
+
+        docs (Iterable[Doc]): The documents to modify.
+        label_ids (List[numpy.ndarray]): The label ids, produced by predict.
+        """
+        labels = self.labels
+        for doc, ids in zip(docs, label_ids):
+            set_negations(doc, [{"cue": parts} for parts in self._cues(doc, ids, labels)])
+
+    def update(
+        self,
+        examples: Iterable[Example],
+        *,
+        drop: float = 0.0,
+        sgd: Optional[Optimizer] = None,
+        losses: Optional[Dict[str, float]] = None,
+    ) -> Dict[str, float]:
+        """Learn from a batch of documents and gold-standard information,
+        updating the pipe's model. Delegates to predict and get_loss.
+
+        examples (Iterable[Example]): A batch of Example objects.
+        drop (float): The dropout rate.
+        sgd (thinc.api.Optimizer): The optimizer.
+        losses (Dict[str, float]): Optional record of the loss during training.
+            Updated using the component name as the key.
+        RETURNS (Dict[str, float]): The updated losses dictionary.
+        """
+        if losses is None:
+            losses = {}
+        losses.setdefault(self.name, 0.0)
+        validate_examples(examples, "NegationCue.update")
+        examples = list(examples)
+        if not any(len(eg.predicted) for eg in examples):
+            return losses
+        set_dropout_rate(self.model, drop)
+        scores, bp_scores = self.model.begin_update([eg.predicted for eg in examples])
+        for s in scores:
+            if self.model.ops.xp.isnan(s.sum()):
+                raise ValueError(SpacyErrors.E940)
+        loss, d_scores = self.get_loss(examples, scores)
+        bp_scores(d_scores)
+        if sgd not in (None, False):
+            self.finish_update(sgd)
+        losses[self.name] += loss
+        return losses
+
+    def get_loss(self, examples: Iterable[Example], scores: List[Floats2d]) -> Tuple[float, List[Floats2d]]:
+        """Find the loss and gradient of loss for the batch of documents and
+        their predicted scores.
+
+        examples (Iterable[Examples]): The batch of examples.
+        scores: Scores representing the model's predictions.
+        RETURNS (Tuple[float, List[Floats2d]]): The loss and the gradient.
+        """
+        validate_examples(examples, "NegationCue.get_loss")
+        loss_func = SequenceCategoricalCrossentropy(names=self.labels, normalize=False)
+        truths = [self._gold_labels(eg) for eg in examples]
+        truths = [[t if t in self.labels else None for t in doc_truths] for doc_truths in truths]
+        d_scores, loss = loss_func(scores, truths)
+        if self.model.ops.xp.isnan(loss):
+            raise ValueError(SpacyErrors.E910.format(name=self.name))
+        return float(loss), d_scores
+
+    def initialize(
+        self,
+        get_examples: Callable[[], Iterable[Example]],
+        *,
+        nlp: Optional[Language] = None,
+        labels: Optional[Iterable[str]] = None,
+    ) -> None:
+        """Initialize the pipe for training, using a representative set
+        of data examples.
+
+        get_examples (Callable[[], Iterable[Example]]): Function that
+            returns a representative sample of gold-standard Example objects.
+        nlp (Language): The current nlp object the component is part of.
+        labels (Optional[Iterable[str]]): The cue labels to add (e.g. from
+            ``spacy init labels``); if None, they are read from the examples.
+        """
+        validate_get_examples(get_examples, "NegationCue.initialize")
+        if labels is not None:
+            for label in labels:
+                self.add_label(label)
+        else:
+            found = set()
+            for eg in get_examples():
+                found.update(t for t in self._gold_labels(eg) if t is not None)
+            for label in sorted(found - {OUTSIDE}):
+                self.add_label(label)
+        if len(self.labels) < 2:
+            raise ValueError(Errors.E301.format(name=self.name))
+        doc_sample = []
+        label_sample = []
+        for eg in islice(get_examples(), 10):
+            doc_sample.append(eg.predicted)
+            ids = [self.labels.index(t) if t in self.labels else None for t in self._gold_labels(eg)]
+            label_sample.append(self.model.ops.asarray2f(one_hot(ids, len(self.labels))))
+        if not doc_sample:
+            raise ValueError(SpacyErrors.E923.format(name=self.name))
+        self.model.initialize(X=doc_sample, Y=label_sample)
+
+    def add_label(self, label: str) -> int:
+        """Add a cue label ('S', 'B', 'I' or 'S|prefix|un'-style).
+
+        label (str): The label to add.
+        RETURNS (int): 0 if label is already present, otherwise 1.
+        """
+        if not isinstance(label, str):
+            raise ValueError(SpacyErrors.E187)
+        if label in self.labels:
+            return 0
+        if label != OUTSIDE:
+            parse_label(label)
+        self._allow_extra_label()
+        self.cfg["labels"].append(label)
+        self.vocab.strings.add(label)
+        return 1
+
+    def finish_update(self, sgd: Optimizer) -> None:
+        """Update parameters using the current parameter gradients, with the
+        component's learning-rate factor.
+
+        sgd (thinc.api.Optimizer): The optimizer.
+        """
+        self.model.finish_update(sgd if self.lr_scale == 1.0 else ScaledOptimizer(sgd, self.lr_scale))
+
+    def _gold_labels(self, example: Example) -> List[Optional[str]]:
+        """The gold cue label of each predicted token, from the reference negations
+        projected onto the predicted tokens by character offsets (None: unknown)."""
+        pred, ref = example.predicted, example.reference
+        if SPANS_KEY not in ref.spans:
+            return [None] * len(pred)
+        truths: List[Optional[str]] = [OUTSIDE] * len(pred)
+        negations = get_negations(ref)
+        if not negations:
+            return truths
+        ref_index, pred_index = CharIndex(ref), CharIndex(pred)
+        taken: Dict[int, int] = {}
+        for k, neg in enumerate(negations):
+            parts = project_parts(neg.cue, ref_index, pred_index)
+            for n, part in enumerate(parts):
+                if n == 0:
+                    position = "S" if len(parts) == 1 else "B"
+                else:
+                    position = "I"
+                token = pred[part.i]
+                kind = affix_kind(part, token.text)
+                label = make_label(position, kind, token.text[part.start : part.end])
+                if part.i in taken and taken[part.i] != k:
+                    truths[part.i] = None  # two cues on one token: no single label
+                    continue
+                taken[part.i] = k
+                truths[part.i] = label
+        return truths
+
+    def _decode(self, doc: Doc, scores: numpy.ndarray) -> numpy.ndarray:
+        """Per token the best-scoring label that is possible there."""
+        labels = self.labels
+        parsed = [None if label == OUTSIDE else parse_label(label) for label in labels]
+        ids = numpy.zeros(len(doc), dtype="int32")
+        ranges, _ = sentence_ranges(doc)
+        for start, end in ranges:
+            has_open = False
+            for i in range(start, end):
+                token = doc[i]
+                if token.is_space:
+                    continue
+                for label_id in numpy.argsort(-scores[i], kind="stable"):
+                    fields = parsed[label_id]
+                    if fields is None:
+                        break
+                    position, kind, affix = fields
+                    if position == "I" and not has_open:
+                        continue
+                    if kind is not None and find_affix(token.text, kind, affix) is None:
+                        continue
+                    if position == "B":
+                        has_open = True
+                    break
+                ids[i] = label_id
+        return ids
+
+    def _cues(self, doc: Doc, ids: numpy.ndarray, labels: Tuple[str, ...]) -> List[List[Part]]:
+        """The cue parts of each predicted cue, from decoded label ids."""
+        cues: List[List[Part]] = []
+        ranges, _ = sentence_ranges(doc)
+        for start, end in ranges:
+            open_cue: Optional[List[Part]] = None
+            for i in range(start, end):
+                label = labels[int(ids[i])]
+                if label == OUTSIDE:
+                    continue
+                position, kind, affix = parse_label(label)
+                token = doc[i]
+                if kind is None:
+                    part = Part.whole(token)
+                else:
+                    rng = find_affix(token.text, kind, affix)
+                    if rng is None:
+                        continue
+                    part = Part(i, rng[0], rng[1])
+                if position == "I" and open_cue is not None:
+                    open_cue.append(part)
+                    continue
+                cue = [part]
+                cues.append(cue)
+                if position == "B":
+                    open_cue = cue
+        return cues

