@@ -21,7 +21,7 @@ from spacy.training import Example
 
 from spacy_negation import register_extensions, set_negations
 from spacy_negation.cli.evaluate import evaluate_sentences, to_json
-from spacy_negation.corpus import doc_to_sentences, write_starsem_docs
+from spacy_negation.corpus import META_KEY, doc_to_sentences, write_starsem_docs
 from spacy_negation.io import read_docbin
 from spacy_negation.scorers import score_negations
 from spacy_negation.util import atomic_write_text
@@ -30,10 +30,15 @@ CUE_COMPONENT = "negation_cue"
 
 
 def blank_copy(nlp: spacy.Language, gold: Doc, with_cues: bool) -> Doc:
-    """The gold doc's tokens, spaces and sentence starts in the pipeline's vocab; with the
-    gold cues (no scopes, no events) if asked."""
+    """The gold doc's tokens, spaces, sentence starts, lemmas, tags and *SEM ids in the
+    pipeline's vocab (the negation components use none but the tokens; the rest makes the
+    exported system file line up with the gold file), with the gold cues (no scopes, no
+    events) if asked."""
     doc = Doc(nlp.vocab, words=[t.text for t in gold], spaces=[bool(t.whitespace_) for t in gold],
-              sent_starts=[bool(t.is_sent_start) for t in gold])
+              sent_starts=[bool(t.is_sent_start) for t in gold],
+              lemmas=[t.lemma_ for t in gold], tags=[t.tag_ for t in gold])
+    if META_KEY in gold.user_data:
+        doc.user_data[META_KEY] = gold.user_data[META_KEY]
     if with_cues:
         negs = sorted(gold._.negations, key=lambda n: n.id)
         set_negations(doc, [{"cue": list(n.cue)} for n in negs])

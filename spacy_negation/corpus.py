@@ -127,11 +127,15 @@ def read_starsem_docs(path: Union[str, Path], vocab: Optional[Vocab] = None, n_s
     """Read a *SEM CoNLL file into docs.
 
     path (Union[str, Path]): the file.
-    vocab (Optional[Vocab]): the vocab; a new English-agnostic one if None.
+    vocab (Optional[Vocab]): the vocab; a blank English pipeline's if None (so that
+        lexical attributes such as ``token.is_punct`` are set).
     n_sents (int): sentences per doc (docs never cross document ids); 0 = whole documents.
     RETURNS (List[Doc]): the docs.
     """
-    vocab = vocab if vocab is not None else Vocab()
+    if vocab is None:
+        import spacy
+
+        vocab = spacy.blank("en").vocab
     return [sentences_to_doc(vocab, g) for g in group_sentences(read_starsem(path), n_sents)]
 
 
