@@ -115,11 +115,12 @@ class Errors(metaclass=ErrorsWithCodes):
     # --- negation components, architectures, readers (E300-E399) ---------------------
     E300 = ("Invalid negation cue label {label!r}: expected 'O', a position 'S', 'B' or 'I' "
             "(single-token cue, first token of a multiword cue, further token), or "
-            "'POSITION|KIND|AFFIX' with KIND one of prefix, suffix, infix (e.g. "
-            "'S|prefix|un').")
+            "'POSITION|KIND' with KIND one of prefix, suffix, infix (e.g. 'S|prefix').")
     E301 = ("The component '{name}' found no negation cue in the training examples (and "
             "no labels were given): the reference docs need negations in "
             "doc.spans['negations'] (e.g. from `python -m spacy_negation convert`).")
+    E302 = ("Unknown affix kind {kind!r} in the cue affix lexicon; expected prefix, suffix "
+            "or infix.")
     E310 = ("The scope model returned {n_scores} score arrays for {n_truths} gold cue "
             "windows.")
     E311 = ("The component '{name}' found no negation cue in the training examples: the "

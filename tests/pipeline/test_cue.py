@@ -8,7 +8,7 @@ from spacy.training import Example
 
 from spacy_negation import get_negations, set_negations
 from spacy_negation.pipeline._util import find_affix
-from spacy_negation.pipeline.cue import make_label, parse_label
+from spacy_negation.pipeline.cue import choose_affix, make_label, parse_label
 
 from negation_testutil import cue_key, make_examples, make_reference
 
@@ -28,12 +28,22 @@ def _nlp_with_cue() -> Language:
 
 def test_labels_round_trip():
     assert make_label("S") == "S"
-    assert make_label("S", "prefix", "Un") == "S|prefix|un"
-    assert parse_label("S|infix|less") == ("S", "infix", "less")
-    assert parse_label("I") == ("I", None, "")
-    for bad in ("X", "S|root|un", "S|prefix|", "B|prefix"):
+    assert make_label("B", "prefix") == "B|prefix"
+    assert parse_label("S|infix") == ("S", "infix")
+    assert parse_label("I") == ("I", None)
+    for bad in ("X", "S|root", "S|prefix|un", "B|"):
         with pytest.raises(ValueError, match=r"\[E300\]"):
             parse_label(bad)
+
+
+def test_choose_affix_prefers_frequent_then_long():
+    lexicon = {"prefix": {"un": 80, "in": 22, "im": 18, "non": 1, "no": 1}, "suffix": {"less": 23}}
+    assert choose_affix("Unhappy", "prefix", lexicon) == (0, 2)
+    assert choose_affix("impossible", "prefix", lexicon) == (0, 2)
+    assert choose_affix("nonsense", "prefix", lexicon) == (0, 3)  # tie on frequency: longer
+    assert choose_affix("happy", "prefix", lexicon) is None
+    assert choose_affix("careless", "suffix", lexicon) == (4, 8)
+    assert choose_affix("restlessly", "infix", lexicon) is None  # no infix learned
 
 
 @pytest.mark.parametrize("text,kind,affix,expected", [
@@ -55,20 +65,29 @@ def test_add_pipe_and_initialize_learns_labels_from_data():
     nlp = _nlp_with_cue()
     examples = make_examples(nlp)
     nlp.initialize(lambda: examples)
-    labels = set(nlp.get_pipe("negation_cue").labels)
-    assert {"O", "S", "B", "I", "S|prefix|un", "S|suffix|less", "S|infix|less"} <= labels
-    assert nlp.get_pipe("negation_cue").labels[0] == "O"
+    cue = nlp.get_pipe("negation_cue")
+    assert set(cue.labels) == {"O", "S", "B", "I", "S|prefix", "S|suffix", "S|infix"}
+    assert cue.labels[0] == "O"
+    assert cue.affixes == {"prefix": {"un": 2}, "suffix": {"less": 1}, "infix": {"less": 1}}
+    assert cue.label_data == {"labels": list(cue.labels), "affixes": cue.affixes}
 
 
 def test_initialize_with_labels():
     nlp = _nlp_with_cue()
     examples = make_examples(nlp)
     cue = nlp.get_pipe("negation_cue")
-    cue.initialize(lambda: examples, nlp=nlp, labels=["S", "B", "I", "S|prefix|im"])
-    assert cue.labels == ("O", "S", "B", "I", "S|prefix|im")
+    cue.initialize(lambda: examples, nlp=nlp, labels=["S", "B", "I", "S|prefix"])
+    assert cue.labels == ("O", "S", "B", "I", "S|prefix")
+    assert cue.affixes["prefix"] == {"un": 2}  # affixes from the data
+    other = _nlp_with_cue().get_pipe("negation_cue")
+    other.initialize(lambda: examples, labels={"labels": ["S", "S|suffix"], "affixes": {"suffix": {"less": 3}}})
+    assert other.labels == ("O", "S", "S|suffix")
+    assert other.affixes == {"prefix": {}, "suffix": {"less": 3}, "infix": {}}
     bad = _nlp_with_cue().get_pipe("negation_cue")
     with pytest.raises(ValueError, match=r"\[E300\]"):
         bad.initialize(lambda: examples, labels=["S", "not-a-label"])
+    with pytest.raises(ValueError, match=r"\[E302\]"):
+        bad.initialize(lambda: examples, labels={"labels": ["S"], "affixes": {"root": {"x": 1}}})
 
 
 def test_initialize_bad_get_examples():
@@ -96,8 +115,8 @@ def test_gold_labels_multiword_discontinuous_affixal():
     by_text = {eg.reference.text: cue._gold_labels(eg) for eg in examples}
     assert by_text["It was by no means certain."] == ["O", "O", "B", "I", "I", "O", "O"]
     assert by_text["Neither he nor she came."] == ["B", "O", "I", "O", "O", "O"]
-    assert by_text["She paced restlessly."] == ["O", "O", "S|infix|less", "O"]
-    assert by_text["He was not unkind."] == ["O", "O", "S", "S|prefix|un", "O"]
+    assert by_text["She paced restlessly."] == ["O", "O", "S|infix", "O"]
+    assert by_text["He was not unkind."] == ["O", "O", "S", "S|prefix", "O"]
 
 
 def test_gold_labels_tokenization_mismatch():
@@ -118,23 +137,25 @@ def test_gold_labels_tokenization_mismatch():
 def test_decode_respects_affixes_and_open_cues():
     nlp = _nlp_with_cue()
     cue = nlp.get_pipe("negation_cue")
-    for label in ("S", "B", "I", "S|prefix|un", "S|suffix|less"):
+    for label in ("S", "B", "I", "S|prefix", "S|suffix"):
         cue.add_label(label)
+    cue.cfg["affixes"] = {"prefix": {"un": 5}, "suffix": {"less": 2}, "infix": {}}
     labels = cue.labels
-    doc = nlp.make_doc("Nor was he careful")
+    doc = nlp.make_doc("Nor was he careful or unwise")
     scores = numpy.zeros((len(doc), len(labels)), dtype="f")
     scores[0, labels.index("I")] = 5.0  # I without an open cue: not possible
     scores[0, labels.index("S")] = 3.0
-    scores[3, labels.index("S|suffix|less")] = 5.0  # 'careful' does not end in 'less'
-    scores[3, labels.index("S|prefix|un")] = 4.0  # nor does it start with 'un'
+    scores[3, labels.index("S|suffix")] = 5.0  # 'careful' does not end in 'less'
+    scores[3, labels.index("S|prefix")] = 4.0  # nor does it start with 'un'
+    scores[5, labels.index("S|prefix")] = 4.0
     ids = cue._decode(doc, scores)
-    assert [labels[i] for i in ids] == ["S", "O", "O", "O"]
+    assert [labels[i] for i in ids] == ["S", "O", "O", "O", "O", "S|prefix"]
     scores[1, labels.index("B")] = 5.0
     scores[3, labels.index("I")] = 9.0
     ids = cue._decode(doc, scores)
-    assert [labels[i] for i in ids] == ["S", "B", "O", "I"]
+    assert [labels[i] for i in ids] == ["S", "B", "O", "I", "O", "S|prefix"]
     cues = cue._cues(doc, ids, labels)
-    assert [[(p.i, p.start, p.end) for p in c] for c in cues] == [[(0, 0, 3)], [(1, 0, 3), (3, 0, 7)]]
+    assert [[(p.i, p.start, p.end) for p in c] for c in cues] == [[(0, 0, 3)], [(1, 0, 3), (3, 0, 7)], [(5, 0, 2)]]
 
 
 def test_i_continues_only_within_the_sentence():
