@@ -29,6 +29,7 @@ test-fast: setup
 
 bench: setup
 	$(PY) bench/bench_metrics.py
+	$(PY) bench/bench_pipeline.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

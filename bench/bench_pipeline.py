@@ -13,6 +13,10 @@ Training (words per second of gold sentences, batches of 8 sentences as in the c
 Peak memory: the process's maximum resident set size after each phase (getrusage).
 
     python bench/bench_pipeline.py [--split dev] [--n-docs 0] [--train-batches 30] [--repeat 2]
+        [--threads 0]
+
+Run it on an otherwise idle machine: with more busy threads than cores, OpenMP makes the
+small LSTM many times slower.
 """
 import argparse
 import gc
@@ -113,11 +117,14 @@ def main() -> None:
     parser.add_argument("--batch-size", type=int, default=64)
     parser.add_argument("--train-batches", type=int, default=30)
     parser.add_argument("--repeat", type=int, default=2, help="inference runs (best is reported)")
+    parser.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
     parser.add_argument("--config", type=Path, default=REPO / "configs" / "negation_trf.cfg")
     args = parser.parse_args()
 
     import torch
 
+    if args.threads:
+        torch.set_num_threads(args.threads)
     nlp = spacy.util.load_model_from_config(spacy.util.load_config(args.config, interpolate=True),
                                             auto_fill=True)
     path = args.shared / "corpora" / "cd-sco" / CDSCO_FILES[args.split]

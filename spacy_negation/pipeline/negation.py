@@ -13,7 +13,9 @@ Serialization: the component stores the model *reference* (package name or path)
 host pipeline's config, not the weights. ``nlp.to_disk`` + ``spacy.load`` load the model
 again from that reference; ship the model package with the host pipeline (or use an
 absolute path). ``nlp.pipe(..., n_process=2)`` works: each worker process holds its
-copy (forked, or re-loaded from the reference when the component is pickled).
+copy (forked, or re-loaded from the reference when the component is pickled); with a
+transformer model, set ``TOKENIZERS_PARALLELISM=false`` to silence the Hugging Face
+tokenizers' warning about forking.
 """
 import warnings
 from pathlib import Path

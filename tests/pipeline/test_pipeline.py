@@ -109,3 +109,13 @@ def test_trf_is_fine_tuned(tiny_bert_dir):
     nlp.update(examples, sgd=optimizer)
     after = trf.state_dict()
     assert any(not (before[k] == after[k]).all() for k in before)
+
+
+def test_trf_model_in_a_host_pipeline_with_two_processes(trained_trf):
+    _, path, _ = trained_trf
+    host = spacy.blank("en")
+    host.add_pipe("negation", config={"model": str(path)})
+    texts = ["He was unhappy. No one came to the party.", "Neither he nor she came.", ""] * 2
+    expected = [negation_key(d) for d in host.pipe(texts)]
+    assert expected[0] and expected[1]
+    assert [negation_key(d) for d in host.pipe(texts, n_process=2, batch_size=2)] == expected
