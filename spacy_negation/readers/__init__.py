@@ -27,7 +27,7 @@ from xml.parsers import expat
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
-from ..corpus import META_KEY
+from ..corpus import META_KEY, group_sentences
 from ..errors import Errors, NegationFormatError
 from ..negation import ROLES, Negation, Part, get_negations, register_extensions, set_negations
 
@@ -117,20 +117,14 @@ def build_doc(vocab: Vocab, sentences: Sequence[SentenceRecord]) -> Doc:
 
 
 def group_records(sentences: Iterable[SentenceRecord], n_sents: int) -> Iterator[List[SentenceRecord]]:
-    """Group consecutive sentences of one document id into chunks of at most n_sents.
+    """Group consecutive sentences of one document id into chunks of at most n_sents
+    (the *SEM reader's grouping, :func:`spacy_negation.corpus.group_sentences`).
 
     sentences (Iterable[SentenceRecord]): the sentences.
     n_sents (int): the maximum number of sentences per group (0: one group per document).
     YIELDS (List[SentenceRecord]): the groups.
     """
-    group: List[SentenceRecord] = []
-    for sent in sentences:
-        if group and (sent.doc_id != group[-1].doc_id or (n_sents and len(group) >= n_sents)):
-            yield group
-            group = []
-        group.append(sent)
-    if group:
-        yield group
+    return group_sentences(sentences, n_sents)  # type: ignore[arg-type,return-value]
 
 
 def records_to_docs(vocab: Vocab, sentences: Iterable[SentenceRecord], n_sents: int) -> Iterator[Doc]:
