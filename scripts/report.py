@@ -64,13 +64,12 @@ from spacy_negation.about import __version__
 from spacy_negation.corpus import read_starsem_docs
 from spacy_negation.errors import Errors, NegationFormatError
 from spacy_negation.io import read_docbin
-from spacy_negation.metrics.core import f1, safe_div
-from spacy_negation.metrics.faireval import FAIR_TYPES, faireval, negation_spans
+from spacy_negation.metrics.faireval import FAIR_TYPES
 from spacy_negation.metrics.nis import NisCounts, NisInstance, cue_type, nis_instances, nis_scores
 from spacy_negation.metrics.nis import count_sentence as nis_count_sentence
-from spacy_negation.metrics.starsem_eval import StarsemCounts, _greedy_pairs, starsem_scores
+from spacy_negation.metrics.starsem_eval import StarsemCounts, greedy_pairs, starsem_scores
 from spacy_negation.metrics.starsem_eval import count_sentence as starsem_count_sentence
-from spacy_negation.scorers import CUE_TYPES, example_sentences
+from spacy_negation.scorers import CUE_TYPES, NegationCounter, example_sentences
 from spacy_negation.starsem import Sentence, read_starsem
 from spacy_negation.util import atomic_write_bytes, atomic_write_text
 
@@ -401,32 +400,18 @@ def evaluate_system(ref: Reference, system: Sequence[Sentence]) -> SystemEval:
     system (Sequence[Sentence]): the system sentences, token-aligned with the gold.
     RETURNS (SystemEval): the scores, FairEval counts and bucket counts.
     """
-    st = StarsemCounts()
-    nis = NisCounts()
+    counter = NegationCounter()
     b_st = [StarsemCounts() for _ in BUCKETS]
     b_nis = [NisCounts() for _ in BUCKETS]
-    per_type = {t: [0, 0, 0] for t in CUE_TYPES}  # gold, system, matched
-    targets: List[Any] = []
-    systems: List[Any] = []
     unattributed_fp = 0
     unattributed_sys = 0
     for g, s_file, sp, np_ in zip(ref.sentences, system, ref.starsem_punct, ref.nis_punct):
         s = Sentence(rows=g.rows, instances=s_file.instances)  # the reference rows decide
-        starsem_count_sentence(g, s, st, punct=sp)
-        gi, si = _nis(g, np_), _nis(s, np_)
-        pairs = nis_count_sentence(gi, si, nis)
-        for x in gi:
-            per_type[cue_type(g, x.cue)][0] += 1
-        for y in si:
-            per_type[cue_type(s, y.cue)][1] += 1
-        for i, _ in pairs:
-            per_type[cue_type(g, gi[i].cue)][2] += 1
-        targets.append(negation_spans(g))
-        systems.append(negation_spans(s))
+        gi, si, pairs = counter.add(g, s, sp, np_)
         if not (g.instances or s.instances):
             continue
         # buckets: the pairs of the whole sentence decide which system instances go along
-        st_pairs = _greedy_pairs([_cue_set(x.cue) for x in g.instances],
+        st_pairs = greedy_pairs([_cue_set(x.cue) for x in g.instances],
                                  [_cue_set(y.cue) for y in s.instances])
         nis_matched = {z for _, z in pairs}
         unattributed_sys += len(si) - len(nis_matched)
@@ -445,22 +430,9 @@ def evaluate_system(ref: Reference, system: Sequence[Sentence]) -> SystemEval:
             starsem_count_sentence(Sentence(rows=g.rows, instances=[g.instances[i] for i in idx]),
                                    Sentence(rows=g.rows, instances=[s.instances[z] for z in st_sys]),
                                    b_st[b], punct=sp)
-    fe = faireval(targets, systems)
-    sts = starsem_scores(st)
-    nss = nis_scores(nis)
-    scores: Dict[str, Any] = {
-        "neg_cue_b_f": sts["cues_b"]["f"], "neg_scm_f": sts["scopes_cue_match"]["f"],
-        "neg_scm_b_f": sts["scopes_cue_match_b"]["f"],
-        **{f"neg_st_{m}": sts["scope_tokens"][m] for m in "prf"},
-        **{f"neg_nis_tok_{m}": nss["nis_tok"][m] for m in "prf"},
-        "neg_nis_ex_f": nss["nis_ex"]["f"], "neg_fair_trad_f": fe["traditional"]["f"],
-        "neg_fair_f": fe["fair"]["f"], "neg_fair_weighted_f": fe["weighted"]["f"],
-    }
-    cue_types: Dict[str, Dict[str, float]] = {}
-    for t, (ng, ns, nm) in per_type.items():
-        p, r = safe_div(nm, ns), safe_div(nm, ng)
-        cue_types[t] = {"p": p, "r": r, "f": f1(p, r)}
-    scores["neg_cue_per_type"] = cue_types
+    fe = counter.faireval()
+    scores = counter.scores(fe)
+    st, nis = counter.starsem, counter.nis
     counts = {k: fe["fair"][k] for k in FAIR_COUNT_KEYS}
     return SystemEval(scores, counts, b_st, b_nis, st, nis, unattributed_fp, unattributed_sys)
 

@@ -293,61 +293,96 @@ def score_negations(examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any
         ({label: {"trad_p", "trad_r", "trad_f", "fair_p", ..., "weighted_f"}}, labels
         CUE, AFFIX, MWCUE, SCOPE as present).
     """
-    st_counts = StarsemCounts()
-    nis_counts = NisCounts()
-    per_type = {t: [0, 0, 0] for t in CUE_TYPES}  # gold, system, matched
-    targets: List[Any] = []
-    systems: List[Any] = []
+    counter = NegationCounter()
     dropped = 0
     for n, eg in enumerate(examples):
         gold, system, layout, d = example_sentences(eg, n)
         dropped += d
         for g, s, sp, np_ in zip(gold, system, layout.starsem_punct, layout.nis_punct):
-            starsem_count_sentence(g, s, st_counts, punct=sp)
-            gi = [_nis_instance(inst, np_) for inst in g.instances]
-            si = [_nis_instance(inst, np_) for inst in s.instances]
-            pairs = nis_count_sentence(gi, si, nis_counts)
-            for x in gi:
-                per_type[cue_type(g, x.cue)][0] += 1
-            for y in si:
-                per_type[cue_type(s, y.cue)][1] += 1
-            for i, _ in pairs:
-                per_type[cue_type(g, gi[i].cue)][2] += 1
-            targets.append(faireval.negation_spans(g))
-            systems.append(faireval.negation_spans(s))
+            counter.add(g, s, sp, np_)
     if dropped:
         warnings.warn(Warnings.W002.format(n=dropped))
-    out: Dict[str, Any] = {}
-    st = starsem_scores(st_counts)
-    for prefix, key in (("cue", "cues"), ("cue_b", "cues_b"), ("scm", "scopes_cue_match"),
-                        ("scm_b", "scopes_cue_match_b"), ("scnm", "scopes_no_cue_match"),
-                        ("st", "scope_tokens"), ("full", "full_negation")):
-        for m in "prf":
-            out[f"neg_{prefix}_{m}"] = st[key][m]
-    out["neg_full_b_f"] = st["full_negation_b"]["f"]
-    nis = nis_scores(nis_counts)
-    for prefix, key in (("nis_cue", "cue"), ("nis_tok", "nis_tok"), ("nis_ex", "nis_ex"),
-                        ("nis_tm", "token_mode")):
-        for m in "prf":
-            out[f"neg_{prefix}_{m}"] = nis[key][m]
-    fe = faireval.faireval(targets, systems)
-    out["neg_fair_trad_f"] = fe["traditional"]["f"]
-    for m in "prf":
-        out[f"neg_fair_{m}"] = fe["fair"][m]
-    for m in "prf":
-        out[f"neg_fair_weighted_{m}"] = fe["weighted"][m]
-    cue_types: Dict[str, Dict[str, float]] = {}
-    for t, (ng, ns, nm) in per_type.items():
-        p, r = safe_div(nm, ns), safe_div(nm, ng)
-        cue_types[t] = {"p": p, "r": r, "f": f1(p, r)}
-    out["neg_cue_per_type"] = cue_types
-    per_label: Dict[str, Dict[str, float]] = {}
-    for method, short in (("traditional", "trad"), ("fair", "fair"), ("weighted", "weighted")):
-        for label, v in fe["per_label"][method].items():
+    return counter.scores()
+
+
+class NegationCounter:
+    """Corpus counts of the three metric families on sentences laid out on the reference
+    tokens (counting only; :meth:`scores` divides). Shared by :func:`score_negations` and
+    the project's report, which re-scores system files the same way."""
+
+    def __init__(self) -> None:
+        self.starsem = StarsemCounts()
+        self.nis = NisCounts()
+        self.per_type = {t: [0, 0, 0] for t in CUE_TYPES}  # gold, system, matched
+        self.targets: List[Any] = []
+        self.systems: List[Any] = []
+
+    def add(self, gold: Sentence, system: Sentence, starsem_punct: Sequence[bool],
+            nis_punct: Sequence[bool]) -> Tuple[List[NisInstance], List[NisInstance], List[Tuple[int, int]]]:
+        """Count one sentence pair.
+
+        gold (Sentence): the reference sentence.
+        system (Sentence): the system sentence on the same tokens.
+        starsem_punct (Sequence[bool]): per token, punctuation for *SEM and FairEval.
+        nis_punct (Sequence[bool]): per token, punctuation for NIS.
+        RETURNS (Tuple[List[NisInstance], List[NisInstance], List[Tuple[int, int]]]): the
+            gold and system NIS instances and their exact-cue-match pairs.
+        """
+        starsem_count_sentence(gold, system, self.starsem, punct=starsem_punct)
+        gi = [_nis_instance(inst, nis_punct) for inst in gold.instances]
+        si = [_nis_instance(inst, nis_punct) for inst in system.instances]
+        pairs = nis_count_sentence(gi, si, self.nis)
+        for x in gi:
+            self.per_type[cue_type(gold, x.cue)][0] += 1
+        for y in si:
+            self.per_type[cue_type(system, y.cue)][1] += 1
+        for i, _ in pairs:
+            self.per_type[cue_type(gold, gi[i].cue)][2] += 1
+        self.targets.append(faireval.negation_spans(gold))
+        self.systems.append(faireval.negation_spans(system))
+        return gi, si, pairs
+
+    def faireval(self) -> Dict[str, Any]:
+        """FairEval on the negation spans counted so far (see :func:`faireval.faireval`)."""
+        return faireval.faireval(self.targets, self.systems)
+
+    def scores(self, fe: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+        """The flat ``neg_*`` scores (see :func:`score_negations`).
+
+        fe (Optional[Dict[str, Any]]): the FairEval result, if already computed.
+        RETURNS (Dict[str, Any]): the scores.
+        """
+        out: Dict[str, Any] = {}
+        st = starsem_scores(self.starsem)
+        for prefix, key in (("cue", "cues"), ("cue_b", "cues_b"), ("scm", "scopes_cue_match"),
+                            ("scm_b", "scopes_cue_match_b"), ("scnm", "scopes_no_cue_match"),
+                            ("st", "scope_tokens"), ("full", "full_negation")):
             for m in "prf":
-                per_label.setdefault(label, {})[f"{short}_{m}"] = v[m]
-    out["neg_faireval_per_label"] = per_label
-    return out
+                out[f"neg_{prefix}_{m}"] = st[key][m]
+        out["neg_full_b_f"] = st["full_negation_b"]["f"]
+        nis = nis_scores(self.nis)
+        for prefix, key in (("nis_cue", "cue"), ("nis_tok", "nis_tok"), ("nis_ex", "nis_ex"),
+                            ("nis_tm", "token_mode")):
+            for m in "prf":
+                out[f"neg_{prefix}_{m}"] = nis[key][m]
+        fe = fe if fe is not None else self.faireval()
+        out["neg_fair_trad_f"] = fe["traditional"]["f"]
+        for m in "prf":
+            out[f"neg_fair_{m}"] = fe["fair"][m]
+        for m in "prf":
+            out[f"neg_fair_weighted_{m}"] = fe["weighted"][m]
+        cue_types: Dict[str, Dict[str, float]] = {}
+        for t, (ng, ns, nm) in self.per_type.items():
+            p, r = safe_div(nm, ns), safe_div(nm, ng)
+            cue_types[t] = {"p": p, "r": r, "f": f1(p, r)}
+        out["neg_cue_per_type"] = cue_types
+        per_label: Dict[str, Dict[str, float]] = {}
+        for method, short in (("traditional", "trad"), ("fair", "fair"), ("weighted", "weighted")):
+            for label, v in fe["per_label"][method].items():
+                for m in "prf":
+                    per_label.setdefault(label, {})[f"{short}_{m}"] = v[m]
+        out["neg_faireval_per_label"] = per_label
+        return out
 
 
 def _nis_instance(inst: Instance, punct: Sequence[bool]) -> NisInstance:

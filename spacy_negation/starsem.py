@@ -13,9 +13,10 @@ the cell holds the part of the form that belongs to it.
 """
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple, Union
+from typing import Iterable, Iterator, List, Optional, TextIO, Tuple, Union
 
 from .errors import Errors, NegationFormatError
+from .util import read_utf8
 
 EMPTY = "_"
 NO_NEGATION = "***"
@@ -88,17 +89,7 @@ def read_starsem(
     RAISES (NegationFormatError): malformed input, with file and line in the message.
     """
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as err:
-        raise NegationFormatError(Errors.E112.format(path=path, reason=err), path) from err
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = raw[: err.start].count(b"\n") + 1
-        raise NegationFormatError(
-            Errors.E111.format(path=path, line=line, reason=err.reason), path, line
-        ) from err
+    text = read_utf8(path)
     sentences = list(parse_starsem(text.split("\n"), path=str(path), check_sequence=check_sequence))
     if not sentences:
         raise NegationFormatError(Errors.E108.format(path=path), path)

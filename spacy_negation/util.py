@@ -2,7 +2,7 @@
 import os
 import tempfile
 from pathlib import Path
-from typing import Callable, IO
+from typing import Callable, IO, Union
 
 
 def atomic_write(path: Path, write: Callable[[IO[bytes]], None]) -> None:
@@ -37,3 +37,25 @@ def atomic_write_text(path: Path, text: str) -> None:
 def atomic_write_bytes(path: Path, data: bytes) -> None:
     """Write bytes atomically (see :func:`atomic_write`)."""
     atomic_write(path, lambda f: f.write(data))
+
+
+def read_utf8(path: Union[str, Path]) -> str:
+    """Read a UTF-8 text file, with coded errors naming the file (and line).
+
+    path (Union[str, Path]): the file.
+    RETURNS (str): the text.
+    RAISES (NegationFormatError): unreadable file (E112) or invalid UTF-8 (E111).
+    """
+    from .errors import Errors, NegationFormatError
+
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as err:
+        raise NegationFormatError(Errors.E112.format(path=path, reason=err), path) from err
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = raw[: err.start].count(b"\n") + 1
+        raise NegationFormatError(
+            Errors.E111.format(path=path, line=line, reason=err.reason), path, line
+        ) from err

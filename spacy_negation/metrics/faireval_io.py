@@ -34,6 +34,7 @@ from typing import (Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequ
                     Tuple, Union)
 
 from ..errors import Errors, NegationFormatError
+from ..util import read_utf8
 from .faireval import (PAPER_WEIGHTS, FairEvalCounts, FSpan, count_sentence, scores_from_counts,
                        check_focus)
 
@@ -93,16 +94,7 @@ def read_faireval_file(path: Union[str, Path], *, ignore_punct: bool = False,
     RAISES (NegationFormatError): malformed input, with file and line.
     """
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as err:
-        raise NegationFormatError(Errors.E112.format(path=path, reason=err), path) from err
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = raw[: err.start].count(b"\n") + 1
-        raise NegationFormatError(Errors.E111.format(path=path, line=line, reason=err.reason),
-                                  path, line) from err
+    text = read_utf8(path)
     return list(parse_faireval_lines(text.split("\n"), path=str(path), ignore_punct=ignore_punct,
                                      punct_compat=punct_compat, labels=labels, exclude=exclude))
 

@@ -168,7 +168,7 @@ class _Prepared:
         self.event_set: FrozenSet[int] = frozenset(p for p, _ in inst.event)
 
 
-def _greedy_pairs(gold: Sequence[FrozenSet[int]], system: Sequence[FrozenSet[int]]) -> List[int]:
+def greedy_pairs(gold: Sequence[FrozenSet[int]], system: Sequence[FrozenSet[int]]) -> List[int]:
     """For each gold item (in order) the first unpaired system item sharing a token
     index, or -1. Empty token sets never pair."""
     used = [False] * len(system)
@@ -223,7 +223,7 @@ def count_sentence(gold: Sentence, system: Sentence, counts: StarsemCounts,
     if not G and not S:
         return
     error = False
-    pairs = _greedy_pairs([x.cue_set for x in G], [y.cue_set for y in S])
+    pairs = greedy_pairs([x.cue_set for x in G], [y.cue_set for y in S])
     for x, z in zip(G, pairs):
         if z < 0:
             error = True
@@ -278,7 +278,7 @@ def count_sentence(gold: Sentence, system: Sentence, counts: StarsemCounts,
             st.fp += len(y.scope)
         full.fp += 1
     # Negated (no cue match): its own pairing by event tokens.
-    epairs = _greedy_pairs([x.event_set for x in G], [y.event_set for y in S])
+    epairs = greedy_pairs([x.event_set for x in G], [y.event_set for y in S])
     last = len(S) - 1
     for x, z in zip(G, epairs):
         if not x.event:
