@@ -45,6 +45,14 @@ def blank_copy(nlp: spacy.Language, gold: Doc, with_cues: bool) -> Doc:
     return doc
 
 
+def tag_punct(doc: Doc) -> None:
+    """Tag the untagged tokens of a doc '.' (punctuation by spaCy's ``Token.is_punct``)
+    or 'XX'; tagged tokens keep their tags."""
+    for token in doc:
+        if not token.tag_:
+            token.tag_ = "." if token.is_punct else "XX"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("model", type=Path)
@@ -53,10 +61,17 @@ def main() -> None:
     parser.add_argument("scores_out", type=Path)
     parser.add_argument("--gold-cues", action="store_true", help="scope resolution on gold cues")
     parser.add_argument("--batch-size", type=int, default=32)
+    parser.add_argument("--tag-punct", action="store_true",
+                        help="corpora without POS tags (BioScope, SFU): tag the untagged gold "
+                             "tokens '.' if spaCy's Token.is_punct, else 'XX', so that the *SEM "
+                             "punctuation rule (a tag without letters or digits) applies")
     args = parser.parse_args()
     register_extensions()
     nlp = spacy.load(args.model)
     gold = read_docbin(args.gold, vocab=nlp.vocab)
+    if args.tag_punct:
+        for doc in gold:
+            tag_punct(doc)
     inputs = [blank_copy(nlp, g, args.gold_cues) for g in gold]
     disable: List[str] = [CUE_COMPONENT] if args.gold_cues else []
     start = time.perf_counter()

@@ -142,6 +142,7 @@ class Errors(metaclass=ErrorsWithCodes):
     E342 = ("Cannot infer the token-vector width of the scope model: initialize it with "
             "sample docs or a tok2vec layer of known width.")
     E344 = ("{path}: no .spacy file found.")
+    E345 = ("unnegated_ratio must be None or at least 0, got {value}.")
     # --- corpus readers: BioScope, SFU Review, NEGES (E400-E449) ----------------------
     E400 = ("{path}:{line}: not well-formed XML: {reason}.")
     E401 = ("{path}: cannot read the input: {reason}")

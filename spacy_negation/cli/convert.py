@@ -20,6 +20,9 @@ def add_parser(sub: "argparse._SubParsersAction") -> None:
                         "(default: 10)")
     p.add_argument("--lang", default="en",
                    help="language of the vocab (default: en; use es for neges2018/neges2019)")
+    p.add_argument("--split", default=None, metavar="CORPUS:SPLIT",
+                   help="keep only the documents of a committed document-level split, e.g. "
+                        "bioscope_abstracts:train or sfu:test (ids in data/splits/)")
     p.add_argument("--quiet", action="store_true", help="no progress output")
     p.set_defaults(func=run)
 
@@ -34,6 +37,11 @@ def run(args: argparse.Namespace) -> int:
     reader = get_reader(args.format)
     nlp = spacy.blank(args.lang)
     docs = reader(args.input, nlp.vocab, args.n_sents)
+    if args.split is not None:
+        from ..readers import select_split
+
+        name, _, split = args.split.partition(":")
+        docs = select_split(docs, name, split, args.input)
     db = DocBin(store_user_data=True)
     n_tokens = 0
     for doc in tqdm(docs, desc=f"convert {args.input.name}", unit="doc", disable=args.quiet,
@@ -44,3 +52,4 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         print(f"wrote {len(db)} docs ({n_tokens} tokens) to {args.output}", file=sys.stderr)
     return 0
+

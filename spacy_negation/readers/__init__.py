@@ -399,13 +399,29 @@ def load_split(name: str, split: str, corpus_path: Union[str, Path], vocab: Opti
     """
     from ..formats import get_reader
 
-    ids = read_split_ids(name, split, splits_dir)
+    read_split_ids(name, split, splits_dir)  # fail early on a bad name, split or file
     if vocab is None:
         import spacy
 
         vocab = spacy.blank("en").vocab
     reader = get_reader(SPLIT_CORPORA[name][1])
-    docs = list(reader(Path(corpus_path), vocab, n_sents))
+    return select_split(reader(Path(corpus_path), vocab, n_sents), name, split, corpus_path, splits_dir)
+
+
+def select_split(docs: Iterable[Doc], name: str, split: str, corpus_path: Union[str, Path],
+                 splits_dir: Optional[Union[str, Path]] = None) -> List[Doc]:
+    """The docs of one committed split, checking that every split document is there.
+
+    docs (Iterable[Doc]): the docs of the whole corpus.
+    name (str): 'bioscope_abstracts' or 'sfu'.
+    split (str): 'train', 'dev' or 'test'.
+    corpus_path (Union[str, Path]): the corpus the docs were read from (for the error).
+    splits_dir (Optional[Union[str, Path]]): the folder of the split files.
+    RETURNS (List[Doc]): the docs of the split's documents, in corpus order.
+    RAISES (NegationFormatError): a split id is not in the corpus.
+    """
+    ids = read_split_ids(name, split, splits_dir)
+    docs = list(docs)
     found = set(document_ids(docs))
     missing = [d for d in ids if d not in found]
     if missing:

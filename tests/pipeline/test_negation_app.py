@@ -84,3 +84,32 @@ def test_relative_model_path_warns(trained_cnn_dir, monkeypatch):
         warnings.simplefilter("always")
         spacy.blank("en").add_pipe("negation", config={"model": trained_cnn_dir.name})
     assert any("[W300]" in str(w.message) for w in caught)
+
+
+SPANISH = [
+    (["No", "me", "gusta", "el", "libro", "."], [{"cue": [0], "scope": [1, 2, 3, 4]}]),
+    (["El", "hotel", "no", "tiene", "nada", "."], [{"cue": [2, 4], "scope": [1, 3]}]),
+    (["Es", "un", "buen", "coche", "."], []),
+    (["Nunca", "compraré", "otro", "."], [{"cue": [0], "scope": [1, 2]}]),
+]
+
+
+def test_spanish_pipeline_in_a_blank_spanish_host(tmp_path):
+    from spacy.training import Example
+
+    from negation_testutil import CNN_TINY, load_test_nlp, make_reference, overfit
+
+    nlp = load_test_nlp(CNN_TINY, {"nlp.lang": "es"})
+    examples = []
+    for words, negs in SPANISH:
+        spec = [{role: [(i, 0, len(words[i])) for i in idx] for role, idx in neg.items()} for neg in negs]
+        ref = make_reference(nlp.vocab, words, spec)
+        examples.append(Example(nlp.make_doc(ref.text), ref))
+    assert overfit(nlp, examples, max_iter=150, learn_rate=0.01) <= 150
+    nlp.to_disk(tmp_path / "es_model")
+    host = spacy.blank("es")
+    host.add_pipe("negation", config={"model": str(tmp_path / "es_model")})
+    doc = host("El hotel no tiene nada.")
+    assert [n.cue_text for n in doc._.negations] == ["no nada"]
+    assert doc._.negations[0].scope_text == "hotel tiene"
+    assert host("Es un buen coche.")._.negations == []

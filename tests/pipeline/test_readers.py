@@ -90,3 +90,32 @@ def test_entry_points_declare_everything_the_configs_use():
             assert func.__module__.startswith("spacy_negation.pipeline")
         else:
             assert getattr(spacy.registry, reg).get(name) is func
+
+
+def test_sentence_corpus_unnegated_ratio(tmp_path):
+    nlp = spacy.blank("en")
+    db = DocBin(store_user_data=True)
+    for k in range(3):
+        doc = nlp.make_doc(f"He was not there {k}.")
+        set_negations(doc, [{"cue": [doc[2]], "scope": [doc[0], doc[1], doc[3]]}])
+        db.add(doc)
+    for k in range(12):
+        db.add(nlp.make_doc(f"The dog barked {k} times."))
+    db.to_disk(tmp_path / "train.spacy")
+
+    def counts(ratio):
+        examples = list(create_sentence_corpus(tmp_path / "train.spacy", unnegated_ratio=ratio)(nlp))
+        negated = sum(bool(get_negations(eg.reference)) for eg in examples)
+        return negated, len(examples) - negated
+
+    assert counts(None) == (3, 12)
+    assert counts(1.0) == (3, 3)
+    assert counts(2.0) == (3, 6)
+    assert counts(0.0) == (3, 0)
+    assert counts(100.0) == (3, 12)
+    # a new draw on every pass: over a few passes more than 3 distinct sentences appear
+    reader = create_sentence_corpus(tmp_path / "train.spacy", unnegated_ratio=1.0)
+    seen = {eg.reference.text for _ in range(6) for eg in reader(nlp) if not get_negations(eg.reference)}
+    assert len(seen) > 3
+    with pytest.raises(ValueError, match=r"\[E345\]"):
+        create_sentence_corpus(tmp_path / "train.spacy", unnegated_ratio=-0.5)

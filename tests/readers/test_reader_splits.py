@@ -105,3 +105,29 @@ def test_committed_split_files_are_well_formed():
         assert len(ids) == len(set(ids)) == n_docs
         assert [len(data["splits"][s]) for s in SPLIT_NAMES] == [round(n_docs * 0.8), round(n_docs * 0.1),
                                                                  n_docs - round(n_docs * 0.8) - round(n_docs * 0.1)]
+
+
+def test_convert_split_option(tmp_path, capsys):
+    from spacy_negation.cli import main as cli_main
+
+    root = _sfu_corpus(tmp_path)  # its document ids are not in the committed SFU split
+    out = tmp_path / "train.spacy"
+    assert cli_main(["convert", "--format", "sfu", "--quiet", "--split", "sfu:train", str(root), str(out)]) == 1
+    assert "[E433]" in capsys.readouterr().err and not out.exists()
+    assert cli_main(["convert", "--format", "sfu", "--quiet", "--split", "sfu:validation", str(root), str(out)]) == 1
+    assert "[E431]" in capsys.readouterr().err and not out.exists()
+
+
+@pytest.mark.slow
+def test_convert_split_option_on_the_corpus(tmp_path, shared_dir):
+    from spacy_negation.cli import main as cli_main
+    from spacy_negation.io import read_docbin
+
+    out = tmp_path / "test.spacy"
+    corpus = shared_dir / "corpora" / "bioscope" / "abstracts.xml"
+    assert cli_main(["convert", "--format", "bioscope", "--quiet", "--split", "bioscope_abstracts:test",
+                     str(corpus), str(out)]) == 0
+    docs = read_docbin(out)
+    assert negation_statistics(docs) == json.loads(
+        (Path(__file__).resolve().parents[2] / "results" / "corpus_stats.json").read_text()
+    )["corpora"]["bioscope_abstracts"]["test"]

@@ -1,0 +1,195 @@
+"""Report the cross-domain matrix: models trained on CD-SCO, BioScope abstracts and SFU
+Review, each evaluated end to end on the three test sets (Sineva et al. 2021, Tables 2/3).
+
+python scripts/cross_domain.py [--metrics-dir metrics/cross] [--meta metrics/cross/run_meta.json]
+    [--out-dir results]
+
+Inputs: ``METRICS/TRAIN_on_TEST.json`` for TRAIN, TEST in cdsco, bioscope, sfu, written by
+``scripts/evaluate_model.py ... --tag-punct`` (the flat ``neg_*`` scores of
+``spacy_negation.scorers.score_negations``), and optionally the run metadata written by
+``scripts/timed.py``. Outputs in OUT: ``cross_domain.json`` (``{"meta": ..., "matrix":
+{TRAIN: {TEST: {"cues_b_f", "nis_ex_f", "st_f", "nis_tok_f"}}}}``, fractions),
+``cross_domain.md`` (percent, beside the published numbers available offline) and
+``cross_domain.png`` (one heat map per measure). All inputs are read and checked before
+the first file is written; each file is written atomically.
+"""
+import argparse
+import io
+import json
+import sys
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+
+from spacy_negation.util import atomic_write_bytes, atomic_write_text
+
+CORPORA = ("cdsco", "bioscope", "sfu")
+CORPUS_NAMES = {"cdsco": "CD-SCO", "bioscope": "BioScope abstracts", "sfu": "SFU Review"}
+#: Output key -> key of the scorer's flat scores.
+MEASURES = {"cues_b_f": "neg_cue_b_f", "nis_ex_f": "neg_nis_ex_f", "st_f": "neg_st_f",
+            "nis_tok_f": "neg_nis_tok_f"}
+MEASURE_NAMES = {"cues_b_f": "Cues-B F1", "nis_ex_f": "NIS_ex F1", "st_f": "Scope-tokens F1",
+                 "nis_tok_f": "NIS_tok F1"}
+#: The BiLSTM-Tagger (XLM-R-large) numbers of Sineva et al. (2021) available offline: the
+#: in-domain NIS_tok F1 on BioScope and SFU (the targets of the issue) and the CD-SCO test
+#: row of Table 1. Every other published cell is marked as not available.
+PUBLISHED = {
+    ("cdsco", "cdsco"): {"cues_b_f": 92.3, "st_f": 88.0, "nis_tok_f": 88.2},
+    ("bioscope", "bioscope"): {"nis_tok_f": 91.7},
+    ("sfu", "sfu"): {"nis_tok_f": 81.7},
+}
+NOT_AVAILABLE = "n/a"
+CITATION = ("Elizaveta Sineva, Stefan Grünewald, Annemarie Friedrich and Jonas Kuhn (2021). "
+            "Negation-Instance Based Evaluation of End-to-End Negation Resolution. CoNLL 2021.")
+
+
+def read_matrix(metrics_dir: Path) -> Dict[str, Dict[str, Dict[str, float]]]:
+    """The scores of every train/test pair.
+
+    metrics_dir (Path): the folder of the ``TRAIN_on_TEST.json`` files.
+    RETURNS (Dict[str, Dict[str, Dict[str, float]]]): TRAIN -> TEST -> measure -> fraction.
+    RAISES (ValueError): a file is missing, not JSON, or lacks a measure.
+    """
+    matrix: Dict[str, Dict[str, Dict[str, float]]] = {}
+    for train in CORPORA:
+        for test in CORPORA:
+            path = metrics_dir / f"{train}_on_{test}.json"
+            try:
+                scores = json.loads(path.read_text(encoding="utf-8"))["scores"]
+            except (OSError, ValueError, KeyError, TypeError) as err:
+                raise ValueError(f"{path}: cannot read the scores ({err}); run "
+                                 f"'spacy project run cross-domain' first") from err
+            row = {}
+            for key, src in MEASURES.items():
+                value = scores.get(src)
+                if not isinstance(value, (int, float)):
+                    raise ValueError(f"{path}: no numeric score {src!r}")
+                row[key] = float(value)
+            matrix.setdefault(train, {})[test] = row
+    return matrix
+
+
+def render_markdown(matrix: Dict[str, Dict[str, Dict[str, float]]], meta: Dict[str, Any]) -> str:
+    """The matrix as Markdown (percent, 2 decimals), one table per measure.
+
+    matrix (Dict[str, Dict[str, Dict[str, float]]]): TRAIN -> TEST -> measure -> fraction.
+    meta (Dict[str, Any]): the run metadata.
+    RETURNS (str): the Markdown text.
+    """
+    lines = [
+        "# Cross-domain negation resolution",
+        "",
+        "Models trained on one corpus (rows) and evaluated end to end (predicted cues) on the "
+        "test split of each corpus (columns), as in Tables 2 and 3 of Sineva et al. (2021). "
+        "Scores in percent; `cross_domain.json` holds fractions. Written by "
+        "`scripts/cross_domain.py`; reproduce with `spacy project run cross-domain` "
+        "(see `results/README.md`).",
+        "",
+        "## Data and run",
+        "",
+        "- **CD-SCO**: official *SEM 2012 train / dev; test = Cardboard Box + Red Circle.",
+        "- **BioScope abstracts** and **SFU Review**: the committed document-level 80/10/10 "
+        "splits in `data/splits/` (statistics in `corpus_stats.md`). BioScope is tokenized "
+        "with spaCy's English tokenizer and converted to the CD-SCO convention (the cue is not "
+        "part of its scope; no events), so NIS_ex and the event-free measures compare like "
+        "with like; neither BioScope nor SFU annotates negated events.",
+        "- **Punctuation**: CD-SCO has gold POS tags; BioScope and SFU have none, so their "
+        "tokens are tagged `.` when spaCy's `Token.is_punct` holds and `XX` otherwise "
+        "(`evaluate_model.py --tag-punct`), and the *SEM rule (punctuation is not scored in "
+        "scopes) applies to all three corpora alike.",
+        "- **Training**: the transformer config (`configs/negation_trf.cfg`) for every corpus; "
+        "BioScope and SFU with `unnegated_ratio = 1.0` (each epoch: all sentences with a "
+        "negation and as many without, drawn anew), with the step counts below.",
+    ]
+    for key in ("machine", "seed", "config", "max_steps", "steps_seconds"):
+        if key in meta:
+            value = json.dumps(meta[key]) if isinstance(meta[key], dict) else meta[key]
+            lines.append(f"- **{key}**: {value}")
+    lines += ["", f"Published: {CITATION} Only the BiLSTM-Tagger (XLM-R-large) cells listed in "
+              "the brief are available offline (in-domain NIS_tok F1: BioScope 91.7, SFU 81.7; "
+              "CD-SCO test: Cues-B 92.3, Scope-tokens 88.0, NIS_tok 88.2); the other cells of "
+              f"Tables 2 and 3 are marked `{NOT_AVAILABLE}`.", ""]
+    for key, name in MEASURE_NAMES.items():
+        lines += [f"## {name}", "",
+                  "| trained on \\ tested on | " + " | ".join(CORPUS_NAMES[c] for c in CORPORA) + " |",
+                  "|---|" + "---|" * len(CORPORA)]
+        for train in CORPORA:
+            cells = [f"{100 * matrix[train][test][key]:.2f}" for test in CORPORA]
+            lines.append(f"| {CORPUS_NAMES[train]} (ours) | " + " | ".join(cells) + " |")
+        for train in CORPORA:
+            cells = []
+            for test in CORPORA:
+                value = PUBLISHED.get((train, test), {}).get(key)
+                cells.append(f"{value:.1f}" if value is not None else NOT_AVAILABLE)
+            lines.append(f"| {CORPUS_NAMES[train]} (BiLSTM-Tagger, published) | " + " | ".join(cells) + " |")
+        lines.append("")
+    lines += ["## In-domain targets (NIS_tok F1)", "", "| corpus | ours | target | difference |",
+              "|---|---|---|---|"]
+    for corpus in ("bioscope", "sfu"):
+        ours = 100 * matrix[corpus][corpus]["nis_tok_f"]
+        target = PUBLISHED[(corpus, corpus)]["nis_tok_f"]
+        lines.append(f"| {CORPUS_NAMES[corpus]} | {ours:.2f} | {target:.1f} | {ours - target:+.2f} |")
+    lines.append("")
+    return "\n".join(lines)
+
+
+def render_heatmap(matrix: Dict[str, Dict[str, Dict[str, float]]]) -> bytes:
+    """One heat map per measure (rows: training corpus, columns: test corpus), as PNG.
+
+    matrix (Dict[str, Dict[str, Dict[str, float]]]): TRAIN -> TEST -> measure -> fraction.
+    RETURNS (bytes): the PNG.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(MEASURES), figsize=(4.2 * len(MEASURES), 4.2))
+    labels = [CORPUS_NAMES[c].replace(" abstracts", "") for c in CORPORA]
+    image = None
+    for ax, key in zip(axes, MEASURES):
+        values = [[100 * matrix[train][test][key] for test in CORPORA] for train in CORPORA]
+        image = ax.imshow(values, cmap="viridis", vmin=0, vmax=100)
+        ax.set_title(MEASURE_NAMES[key])
+        ax.set_xticks(range(len(CORPORA)), labels)
+        ax.set_yticks(range(len(CORPORA)), labels)
+        ax.set_xlabel("tested on")
+        ax.set_ylabel("trained on")
+        for r, row in enumerate(values):
+            for c, value in enumerate(row):
+                ax.text(c, r, f"{value:.1f}", ha="center", va="center",
+                        color="black" if value > 60 else "white", fontsize=11)
+    fig.colorbar(image, ax=list(axes), shrink=0.8, label="F1 (%)")
+    fig.suptitle("Cross-domain negation resolution, end to end (spacy-negation, transformer)")
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--metrics-dir", type=Path, default=Path("metrics/cross"))
+    parser.add_argument("--meta", type=Path, default=Path("metrics/cross/run_meta.json"))
+    parser.add_argument("--out-dir", type=Path, default=Path("results"))
+    args = parser.parse_args(argv)
+    try:
+        matrix = read_matrix(args.metrics_dir)
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    meta: Dict[str, Any] = {}
+    if args.meta.exists():
+        meta = json.loads(args.meta.read_text(encoding="utf-8"))
+    doc = {"meta": {"citation": CITATION, "measures": MEASURE_NAMES, "run": meta}, "matrix": matrix}
+    markdown = render_markdown(matrix, meta)
+    png = render_heatmap(matrix)
+    args.out_dir.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(args.out_dir / "cross_domain.json", json.dumps(doc, indent=2) + "\n")
+    atomic_write_text(args.out_dir / "cross_domain.md", markdown)
+    atomic_write_bytes(args.out_dir / "cross_domain.png", png)
+    print(f"wrote {args.out_dir}/cross_domain.{{json,md,png}}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

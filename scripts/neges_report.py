@@ -1,0 +1,167 @@
+"""Evaluate a Spanish negation pipeline on SFU ReviewSP-NEG with the NEGES 2018 task-2
+metric (cue detection), overall and per domain, and write results/neges2018.{json,md}.
+
+python scripts/neges_report.py MODEL --test corpus/neges/test.spacy [--dev corpus/neges/dev.spacy]
+    [--system-out metrics/neges/test.txt] [--meta metrics/neges/run_meta.json] [--out-dir results]
+
+The pipeline runs end to end on the gold tokens and sentence boundaries of each split
+(``scripts/evaluate_model.py``'s ``blank_copy``). The metric is the *SEM 2012 cue
+measure the task used (Jiménez-Zafra et al. 2018): a predicted cue that matches a gold cue
+exactly is a TP, a partial match counts only as an FN, a cue without a gold counterpart
+is an FP; P = TP / (TP + FP) ("Cues", not "Cues B"), R = TP / (TP + FN), F1 their harmonic
+mean; punctuation tokens are ignored by the *SEM rule (cues never contain punctuation).
+Domains are the prefix of the NEGES 2018 document ids (``coches_yes_4_20`` -> coches).
+Counts are summed per domain first, then divided (seqeval style; 0 when a denominator is 0).
+"""
+import argparse
+import json
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
+
+import spacy
+from spacy.language import Language
+
+from spacy_negation import register_extensions
+from spacy_negation.corpus import doc_to_sentences, write_starsem_docs
+from spacy_negation.io import read_docbin
+from spacy_negation.metrics.starsem_eval import count_starsem, starsem_scores
+from spacy_negation.starsem import Sentence
+from spacy_negation.util import atomic_write_text
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from evaluate_model import blank_copy  # noqa: E402
+
+#: The NEGES 2018 task-2 systems (overview, Jiménez-Zafra et al. 2018), overall on test.
+PUBLISHED = [
+    ("Best participant (CRF)", {"p": 91.48, "r": 82.18, "f": 86.45}),
+    ("Second participant", {"p": 79.45, "r": 59.58, "f": 67.97}),
+]
+CITATION = ("Salud María Jiménez-Zafra, Noa P. Cruz Díaz, Roser Morante and María Teresa "
+            "Martín-Valdivia (2018). NEGES 2018: Workshop on Negation in Spanish (task 2 "
+            "overview). Procesamiento del Lenguaje Natural 62.")
+
+
+def domain_of(doc_id: str) -> str:
+    """The review domain of a NEGES 2018 document id (``coches_yes_4_20`` -> ``coches``)."""
+    return doc_id.split("_", 1)[0]
+
+
+def predict(nlp: Language, path: Path) -> Tuple[List[Sentence], List[Sentence], List[Any], float, int]:
+    """Run the pipeline end to end on a gold split.
+
+    nlp (Language): the pipeline.
+    path (Path): the gold .spacy file.
+    RETURNS (tuple): gold sentences, system sentences, system docs, seconds, words.
+    """
+    gold = read_docbin(path, vocab=nlp.vocab)
+    inputs = [blank_copy(nlp, g, False) for g in gold]
+    start = time.perf_counter()
+    system = list(nlp.pipe(inputs, batch_size=64))
+    seconds = time.perf_counter() - start
+    gold_s = [s for i, d in enumerate(gold) for s in doc_to_sentences(d, i)]
+    sys_s = [s for i, d in enumerate(system) for s in doc_to_sentences(d, i)]
+    return gold_s, sys_s, system, seconds, sum(len(d) for d in system)
+
+
+def cue_scores(gold: List[Sentence], system: List[Sentence]) -> Dict[str, Any]:
+    """The task metric overall and per domain.
+
+    gold (List[Sentence]): gold sentences.
+    system (List[Sentence]): system sentences, aligned.
+    RETURNS (Dict[str, Any]): {"overall": row, "per_domain": {domain: row}} where a row is
+        {"p", "r", "f", "tp", "fp", "fn", "gold", "system"} (scores as fractions).
+    """
+    by_domain: Dict[str, List[int]] = defaultdict(list)
+    for k, sent in enumerate(gold):
+        by_domain[domain_of(sent.doc_id)].append(k)
+
+    def row(indices: List[int]) -> Dict[str, Any]:
+        counts = count_starsem([gold[k] for k in indices], [system[k] for k in indices], check=False)
+        cues = starsem_scores(counts)["cues"]
+        return {key: cues[key] for key in ("p", "r", "f", "tp", "fp", "fn", "gold", "system")}
+
+    return {"overall": row(list(range(len(gold)))),
+            "per_domain": {d: row(ix) for d, ix in sorted(by_domain.items())}}
+
+
+def render_markdown(results: Dict[str, Any]) -> str:
+    """The results as Markdown (percent, 2 decimals).
+
+    results (Dict[str, Any]): the JSON document.
+    RETURNS (str): the Markdown text.
+    """
+    meta = results["meta"]
+    lines = ["# Spanish negation cue detection: NEGES 2018 task 2 (SFU ReviewSP-NEG)", "",
+             "Written by `scripts/neges_report.py`; reproduce with `spacy project run neges` "
+             "(see `results/README.md`). Scores in percent; `neges2018.json` holds fractions.", "",
+             "## Data, metric and run", ""]
+    for key, value in meta.items():
+        if key != "citation":
+            lines.append(f"- **{key}**: {json.dumps(value) if isinstance(value, (dict, list)) else value}")
+    lines += ["", "## Test, overall", "", "| System | P | R | F1 | TP | FP | FN |", "|---|---|---|---|---|---|---|"]
+    o = results["test"]["overall"]
+    lines.append(f"| spacy-negation ({meta['backbone']}) | {100 * o['p']:.2f} | {100 * o['r']:.2f} | "
+                 f"{100 * o['f']:.2f} | {o['tp']} | {o['fp']} | {o['fn']} |")
+    for name, s in PUBLISHED:
+        lines.append(f"| {name}, published | {s['p']:.2f} | {s['r']:.2f} | {s['f']:.2f} | | | |")
+    lines += ["", f"Published rows: {CITATION} (as given in the project brief; per-domain "
+              "published numbers are not available offline).", "", "## Test, per domain", "",
+              "| Domain | gold cues | P | R | F1 | TP | FP | FN |", "|---|---|---|---|---|---|---|---|"]
+    for domain, s in results["test"]["per_domain"].items():
+        lines.append(f"| {domain} | {s['gold']} | {100 * s['p']:.2f} | {100 * s['r']:.2f} | "
+                     f"{100 * s['f']:.2f} | {s['tp']} | {s['fp']} | {s['fn']} |")
+    if "dev" in results:
+        o = results["dev"]["overall"]
+        lines += ["", "## Dev (model selection), overall", "", "| P | R | F1 |", "|---|---|---|",
+                  f"| {100 * o['p']:.2f} | {100 * o['r']:.2f} | {100 * o['f']:.2f} |"]
+    lines.append("")
+    return "\n".join(lines)
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("model", type=Path)
+    parser.add_argument("--test", type=Path, default=Path("corpus/neges/test.spacy"))
+    parser.add_argument("--dev", type=Path, default=None)
+    parser.add_argument("--system-out", type=Path, default=Path("metrics/neges/test.txt"))
+    parser.add_argument("--meta", type=Path, default=Path("metrics/neges/run_meta.json"))
+    parser.add_argument("--out-dir", type=Path, default=Path("results"))
+    args = parser.parse_args(argv)
+    register_extensions()
+    nlp = spacy.load(args.model)
+    gold_s, sys_s, system, seconds, words = predict(nlp, args.test)
+    results: Dict[str, Any] = {
+        "meta": {
+            "task": "NEGES 2018 task 2 (negation cue detection), SFU ReviewSP-NEG; train and dev "
+                    "= the task's train/dev reviews, test = the 80 test reviews with the gold of "
+                    "the NEGES 2019 XML release (same split; token sequences identical to the "
+                    "task-2 test CoNLL, see the corpus PROVENANCE.md)",
+            "metric": "*SEM 2012 cue measure: exact match TP, partial match FN only, P = TP/(TP+FP)",
+            "model": str(args.model),
+            "backbone": nlp.config["components"].get("tok2vec", {}).get("model", {}).get(
+                "@architectures", ",".join(nlp.pipe_names)),
+            "test_words_per_second": round(words / seconds) if seconds else 0,
+            "citation": CITATION,
+        },
+        "test": cue_scores(gold_s, sys_s),
+    }
+    if args.meta.exists():
+        results["meta"]["run"] = json.loads(args.meta.read_text(encoding="utf-8"))
+    if args.dev is not None:
+        dev_gold, dev_sys, _, _, _ = predict(nlp, args.dev)
+        results["dev"] = cue_scores(dev_gold, dev_sys)
+    write_starsem_docs(system, args.system_out)
+    args.out_dir.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(args.out_dir / "neges2018.json", json.dumps(results, indent=2, ensure_ascii=False) + "\n")
+    atomic_write_text(args.out_dir / "neges2018.md", render_markdown(results))
+    o = results["test"]["overall"]
+    print(f"NEGES 2018 test cues: P {100 * o['p']:.2f} R {100 * o['r']:.2f} F1 {100 * o['f']:.2f} "
+          f"-> {args.out_dir}/neges2018.{{json,md}}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
