@@ -23,6 +23,9 @@ class Warnings(metaclass=ErrorsWithCodes):
     W300 = ("The negation model path {model!r} is relative; a host pipeline stores it as "
             "given and resolves it against the working directory when it is loaded. Pass "
             "an absolute path or an installed package name for a portable pipeline.")
+    W301 = ("The negation model {model!r} is a {model_lang!r} pipeline, the host pipeline is "
+            "{host_lang!r}: the negations will be those of a model trained on another "
+            "language. Pass a {host_lang!r} model with config={{'model': ...}}.")
     W400 = ("{path}:{line}: negation instance {k} (columns {cols}) of the sentence has no "
             "cue word; the instance is dropped (a known quirk of the NEGES 2018 data).")
     W401 = ("{path}:{line}: <neg_structure value={value!r}> without a <negexp> token; it is "

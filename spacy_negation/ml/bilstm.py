@@ -25,7 +25,7 @@ class CueBiLSTMModule(torch.nn.Module):
     """Cue embedding + bidirectional LSTM over padded windows.
 
     nI (int): the token-vector width.
-    cue_width (int): the width of the cue embedding.
+    cue_width (int): the width of the cue embedding (0: none; the cue tagger's BiLSTM).
     hidden_width (int): the LSTM width per direction.
     depth (int): the number of LSTM layers.
     n_cue_types (int): rows of the cue embedding.
@@ -34,13 +34,13 @@ class CueBiLSTMModule(torch.nn.Module):
     def __init__(self, nI: int, cue_width: int, hidden_width: int, depth: int,
                  n_cue_types: int = N_CUE_TYPES) -> None:
         super().__init__()
-        self.cue_embed = torch.nn.Embedding(n_cue_types, cue_width)
+        self.cue_embed = torch.nn.Embedding(n_cue_types, cue_width) if cue_width else None
         self.lstm = torch.nn.LSTM(nI + cue_width, hidden_width, depth,
                                   bidirectional=True, batch_first=True)
 
     def forward(self, X: "torch.Tensor", cues: "torch.Tensor",
                 lengths: "torch.Tensor") -> "torch.Tensor":
-        H = torch.cat([X, self.cue_embed(cues)], dim=-1)
+        H = X if self.cue_embed is None else torch.cat([X, self.cue_embed(cues)], dim=-1)
         packed = torch.nn.utils.rnn.pack_padded_sequence(
             H, lengths.cpu(), batch_first=True, enforce_sorted=False
         )
@@ -67,7 +67,8 @@ def build_cue_bilstm(cue_width: int, hidden_width: int, depth: int) -> Model[BiL
             return module
         weights = torch.load(BytesIO(state), map_location=device)
         if module is None:
-            nI = int(weights["lstm.weight_ih_l0"].shape[1]) - int(weights["cue_embed.weight"].shape[1])
+            n_cue = int(weights["cue_embed.weight"].shape[1]) if "cue_embed.weight" in weights else 0
+            nI = int(weights["lstm.weight_ih_l0"].shape[1]) - n_cue
             module = CueBiLSTMModule(nI, cue_width, hidden_width, depth)
         module.load_state_dict(weights)
         module.to(device)

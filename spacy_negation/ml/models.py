@@ -3,6 +3,9 @@
 
 - ``spacy-negation.CueTagger.v1``: token vectors (usually a listener of a shared
   transformer or tok2vec) -> a linear softmax layer over the cue labels.
+- ``spacy-negation.CueTagger.v2``: token vectors -> a bidirectional LSTM over each
+  sentence -> a softmax layer (the cue half of the paper's BiLSTM-Tagger; sentence-wide
+  context for discontinuous cues such as *no … nada* on a CNN tok2vec).
 - ``spacy-negation.ScopeTagger.v1``: for every cue instance, the token vectors of its
   sentence (computed once per doc, gathered per cue: the backbone never runs per cue)
   concatenated with a learned cue/not-cue embedding, a bidirectional LSTM over the
@@ -69,6 +72,71 @@ def build_cue_tagger(
     model.set_ref("tok2vec", tok2vec)
     model.set_ref("output_layer", output_layer)
     return model
+
+
+@registry.architectures("spacy-negation.CueTagger.v2")
+def build_bilstm_cue_tagger(
+    tok2vec: Model[List[Doc], List[Floats2d]],
+    hidden_width: int = 128,
+    depth: int = 1,
+    dropout: float = 0.1,
+    nO: Optional[int] = None,
+) -> Model[List[Doc], List[Floats2d]]:
+    """Cue tagger with a BiLSTM: the token vectors of each sentence, a bidirectional
+    LSTM over the sentences of the batch and a softmax layer over the cue labels.
+
+    tok2vec (Model[List[Doc], List[Floats2d]]): the token-to-vector subnetwork,
+        usually a listener of a shared transformer or tok2vec component.
+    hidden_width (int): the LSTM width per direction.
+    depth (int): the number of LSTM layers.
+    dropout (float): dropout on the LSTM input and output.
+    nO (Optional[int]): the number of cue labels; inferred from the data if None.
+    RETURNS (Model[List[Doc], List[Floats2d]]): per doc, scores (tokens x labels).
+    """
+    sentences = build_scope_tagger(tok2vec, cue_width=0, hidden_width=hidden_width, depth=depth,
+                                   dropout=dropout, nO=nO)
+    return Model("bilstm_cue_tagger", _cue_forward, init=_cue_init, layers=[sentences],
+                 refs={"tok2vec": tok2vec, "output_layer": sentences.get_ref("output_layer")},
+                 dims={"nO": nO})
+
+
+def _sentence_windows(docs: Sequence[Doc]) -> List[CueWindow]:
+    """One window per sentence (the whole doc without sentence boundaries), no cues."""
+    windows: List[CueWindow] = []
+    for d, doc in enumerate(docs):
+        if not len(doc):
+            continue
+        ranges = [(s.start, s.end) for s in doc.sents] if doc.has_annotation("SENT_START") else [(0, len(doc))]
+        for start, end in ranges:
+            windows.append(CueWindow(d, start, end, numpy.zeros(end - start, dtype="int32")))
+    return windows
+
+
+def _cue_forward(model: Model, docs: List[Doc], is_train: bool) -> Tuple[List[Floats2d], Callable]:
+    sentences = model.layers[0]
+    windows = _sentence_windows(docs)
+    Ys, bp_Ys = sentences((docs, windows), is_train)
+    nO = model.get_dim("nO")
+    per_doc: List[List[Floats2d]] = [[] for _ in docs]
+    for w, y in zip(windows, Ys):
+        per_doc[w.doc].append(y)
+    out = [model.ops.xp.concatenate(ys, axis=0) if ys else model.ops.alloc2f(0, nO) for ys in per_doc]
+
+    def backprop(dYs: List[Floats2d]) -> Any:
+        return bp_Ys([dYs[w.doc][w.start : w.end] for w in windows])
+
+    return out, backprop
+
+
+def _cue_init(model: Model, X: Optional[List[Doc]] = None, Y: Optional[Sequence[Floats2d]] = None) -> None:
+    sentences = model.layers[0]
+    docs = list(X) if X is not None else []
+    if model.has_dim("nO"):
+        sentences.set_dim("nO", model.get_dim("nO"))
+    elif Y is not None and len(Y):
+        sentences.set_dim("nO", int(Y[0].shape[1]))
+    sentences.initialize(X=(docs, _sentence_windows(docs)) if docs else None)
+    model.set_dim("nO", sentences.get_dim("nO"))
 
 
 @registry.architectures("spacy-negation.ScopeTagger.v1")

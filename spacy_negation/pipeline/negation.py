@@ -1,4 +1,4 @@
-"""``negation``: negation resolution for any English pipeline.
+"""``negation``: negation resolution for any pipeline (of the model's language).
 
 ``nlp.add_pipe("negation")`` loads a trained negation pipeline (by default the package
 ``en_negation_cdsco`` that ``spacy project run all`` trains and installs; another one
@@ -46,7 +46,11 @@ def make_negation(nlp: Language, name: str, model: str, batch_size: int) -> "Neg
     model (str): the trained negation pipeline: an installed package name or a path.
     batch_size (int): docs per batch of the negation pipeline.
     """
-    return NegationResolver(name, model=model, batch_size=batch_size)
+    resolver = NegationResolver(name, model=model, batch_size=batch_size)
+    if resolver.negation_nlp.lang != nlp.lang:
+        warnings.warn(Warnings.W301.format(model=model, model_lang=resolver.negation_nlp.lang,
+                                           host_lang=nlp.lang))
+    return resolver
 
 
 def load_negation_model(model: str) -> Language:

@@ -19,10 +19,15 @@ SMALL_CNN = {
 }
 
 
-def _nlp_with_cue() -> Language:
+CUE_MODELS = {
+    "v1": {"@architectures": "spacy-negation.CueTagger.v1", "tok2vec": SMALL_CNN},
+    "v2": {"@architectures": "spacy-negation.CueTagger.v2", "tok2vec": SMALL_CNN, "hidden_width": 16},
+}
+
+
+def _nlp_with_cue(arch: str = "v1") -> Language:
     nlp = spacy.blank("en")
-    nlp.add_pipe("negation_cue", config={"model": {"@architectures": "spacy-negation.CueTagger.v1",
-                                                   "tok2vec": SMALL_CNN}})
+    nlp.add_pipe("negation_cue", config={"model": CUE_MODELS[arch]})
     return nlp
 
 
@@ -173,8 +178,9 @@ def test_i_continues_only_within_the_sentence():
     assert [labels[i] for i in cue._decode(doc, scores)] == ["B", "O", "O", "S", "O"]
 
 
-def test_overfit_and_predict_replaces_negations():
-    nlp = _nlp_with_cue()
+@pytest.mark.parametrize("arch", ["v1", "v2"])
+def test_overfit_and_predict_replaces_negations(arch):
+    nlp = _nlp_with_cue(arch)
     examples = make_examples(nlp)
     texts = [eg.reference.text for eg in examples]
     gold = [cue_key(eg.reference) for eg in examples]
@@ -205,8 +211,9 @@ def test_empty_doc_and_whitespace(trained_cnn_dir):
     assert not any(t._.is_neg_cue for t in docs[1] if t.is_space)
 
 
-def test_serialization_round_trips(tmp_path):
-    nlp = _nlp_with_cue()
+@pytest.mark.parametrize("arch", ["v1", "v2"])
+def test_serialization_round_trips(tmp_path, arch):
+    nlp = _nlp_with_cue(arch)
     examples = make_examples(nlp)
     spacy.util.fix_random_seed(0)
     optimizer = nlp.initialize(lambda: examples)
@@ -216,11 +223,27 @@ def test_serialization_round_trips(tmp_path):
     texts = [eg.reference.text for eg in examples]
     expected = [cue_key(d) for d in nlp.pipe(texts)]
     cue = nlp.get_pipe("negation_cue")
-    cue2 = _nlp_with_cue().get_pipe("negation_cue").from_bytes(cue.to_bytes())
+    cue2 = _nlp_with_cue(arch).get_pipe("negation_cue").from_bytes(cue.to_bytes())
     assert cue2.labels == cue.labels
     assert [cue_key(cue2(nlp.make_doc(t))) for t in texts] == expected
     nlp.to_disk(tmp_path / "nlp")
     nlp2 = spacy.load(tmp_path / "nlp")
     assert [cue_key(d) for d in nlp2.pipe(texts)] == expected
-    nlp3 = _nlp_with_cue().from_bytes(nlp.to_bytes())
+    nlp3 = _nlp_with_cue(arch).from_bytes(nlp.to_bytes())
     assert [cue_key(d) for d in nlp3.pipe(texts)] == expected
+
+
+def test_bilstm_cue_tagger_empty_docs_and_no_sentence_boundaries():
+    nlp = _nlp_with_cue("v2")
+    examples = make_examples(nlp)
+    nlp.initialize(lambda: examples)
+    model = nlp.get_pipe("negation_cue").model
+    docs = [nlp.make_doc(""), nlp.make_doc("He was not there. No one came."), nlp.make_doc("")]
+    scores = model.predict(docs)
+    assert [s.shape for s in scores] == [(0, model.get_dim("nO")), (len(docs[1]), model.get_dim("nO")),
+                                         (0, model.get_dim("nO"))]
+    assert not docs[1].has_annotation("SENT_START")  # one window: the whole doc
+    segmented = nlp.make_doc("He was not there. No one came.")
+    for token in segmented:
+        token.is_sent_start = token.i in (0, 5)
+    assert model.predict([segmented])[0].shape == scores[1].shape

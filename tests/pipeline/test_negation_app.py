@@ -113,3 +113,6 @@ def test_spanish_pipeline_in_a_blank_spanish_host(tmp_path):
     assert [n.cue_text for n in doc._.negations] == ["no nada"]
     assert doc._.negations[0].scope_text == "hotel tiene"
     assert host("Es un buen coche.")._.negations == []
+    english_host = spacy.blank("en")
+    with pytest.warns(UserWarning, match=r"\[W301\]"):
+        english_host.add_pipe("negation", config={"model": str(tmp_path / "es_model")})
