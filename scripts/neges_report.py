@@ -44,6 +44,14 @@ CITATION = ("Salud María Jiménez-Zafra, Noa P. Cruz Díaz, Roser Morante and M
             "overview). Procesamiento del Lenguaje Natural 62.")
 
 
+def architectures(nlp: Language) -> str:
+    """The architectures of the pipeline's components, e.g. 'tok2vec: spacy.HashEmbedCNN.v2,
+    negation_cue: spacy-negation.CueTagger.v2, ...'."""
+    comps = nlp.config["components"]
+    return ", ".join(f"{name}: {comps[name].get('model', {}).get('@architectures', comps[name].get('factory'))}"
+                     for name in nlp.pipe_names)
+
+
 def domain_of(doc_id: str) -> str:
     """The review domain of a NEGES 2018 document id (``coches_yes_4_20`` -> ``coches``)."""
     return doc_id.split("_", 1)[0]
@@ -103,7 +111,7 @@ def render_markdown(results: Dict[str, Any]) -> str:
             lines.append(f"- **{key}**: {json.dumps(value) if isinstance(value, (dict, list)) else value}")
     lines += ["", "## Test, overall", "", "| System | P | R | F1 | TP | FP | FN |", "|---|---|---|---|---|---|---|"]
     o = results["test"]["overall"]
-    lines.append(f"| spacy-negation ({meta['backbone']}) | {100 * o['p']:.2f} | {100 * o['r']:.2f} | "
+    lines.append(f"| spacy-negation (CNN, see backbone) | {100 * o['p']:.2f} | {100 * o['r']:.2f} | "
                  f"{100 * o['f']:.2f} | {o['tp']} | {o['fp']} | {o['fn']} |")
     for name, s in PUBLISHED:
         lines.append(f"| {name}, published | {s['p']:.2f} | {s['r']:.2f} | {s['f']:.2f} | | | |")
@@ -141,8 +149,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                     "task-2 test CoNLL, see the corpus PROVENANCE.md)",
             "metric": "*SEM 2012 cue measure: exact match TP, partial match FN only, P = TP/(TP+FP)",
             "model": str(args.model),
-            "backbone": nlp.config["components"].get("tok2vec", {}).get("model", {}).get(
-                "@architectures", ",".join(nlp.pipe_names)),
+            "backbone": architectures(nlp),
             "test_words_per_second": round(words / seconds) if seconds else 0,
             "citation": CITATION,
         },
