@@ -10,7 +10,12 @@ from the training data with the labels (per kind, each affix with its frequency,
 ``{"prefix": {"un": 80, "in": 22, ...}}``); no affix list is written by hand. At
 prediction time an affix label is only chosen for a token that carries a learned affix
 of that kind (as prefix, as suffix, or strictly inside), and the cue is that affix's
-exact characters (the most frequent fitting affix; the longer one on a tie). One label
+exact characters (the most frequent fitting affix; the longer one on a tie). With
+``affix_over_whole`` (the default), a token tagged as a whole-token single cue (``S``)
+that carries a learned affix gets the best-scoring fitting affix label instead: in the
+CD-SCO training data no whole-token cue carries one of the learned affixes, while the
+model tends to tag unseen affixal words (*im*possible) as whole cues. A model that
+learned no affixes (BioScope, SFU Review) is unaffected. One label
 per kind rather than per affix string pools the rare affixes: per-string labels
 (``S|prefix|ir``, 6 training examples in CD-SCO) were not learned by the transformer
 model in three epochs.
@@ -65,6 +70,7 @@ DEFAULT_CUE_MODEL = Config().from_str(default_model_config)["model"]
     default_config={
         "model": DEFAULT_CUE_MODEL,
         "lr_scale": 1.0,
+        "affix_over_whole": True,
         "scorer": {"@scorers": "spacy_negation.negation_scorer.v1"},
     },
     default_score_weights={"neg_cue_f": 1.0, "neg_cue_p": None, "neg_cue_r": None},
@@ -74,6 +80,7 @@ def make_negation_cue(
     name: str,
     model: Model[List[Doc], List[Floats2d]],
     lr_scale: float,
+    affix_over_whole: bool,
     scorer: Optional[Callable],
 ) -> "NegationCue":
     """Create a negation cue tagger.
@@ -81,9 +88,13 @@ def make_negation_cue(
     model (Model[List[Doc], List[Floats2d]]): per doc, scores over the cue labels.
     lr_scale (float): the component's learning rate relative to the optimizer's (e.g.
         10 for 2e-4 on a 2e-5 transformer; it applies to this component's own weights).
+    affix_over_whole (bool): tag a token that carries a learned affix with its best
+        fitting affix label rather than as a whole-token single cue.
     scorer (Optional[Callable]): the scoring method.
     """
-    return NegationCue(nlp.vocab, model, name, lr_scale=lr_scale, scorer=scorer)
+    return NegationCue(
+        nlp.vocab, model, name, lr_scale=lr_scale, affix_over_whole=affix_over_whole, scorer=scorer
+    )
 
 
 def make_label(position: str, kind: Optional[str] = None) -> str:
@@ -134,6 +145,7 @@ class NegationCue(TrainablePipe):
         name: str = "negation_cue",
         *,
         lr_scale: float = 1.0,
+        affix_over_whole: bool = True,
         scorer: Optional[Callable] = None,
     ) -> None:
         """Initialize a negation cue tagger.
@@ -143,6 +155,8 @@ class NegationCue(TrainablePipe):
         name (str): The component instance name, used to add entries to the
             losses during training.
         lr_scale (float): Learning-rate factor for this component's weights.
+        affix_over_whole (bool): Prefer a fitting learned affix label to a whole-token
+            single cue ('S').
         scorer (Optional[Callable]): The scoring method.
         """
         register_extensions()
@@ -150,6 +164,7 @@ class NegationCue(TrainablePipe):
         self.model = model
         self.name = name
         self.lr_scale = lr_scale
+        self.affix_over_whole = affix_over_whole
         self.scorer = scorer
         self.cfg: Dict[str, Any] = {"labels": [OUTSIDE], "affixes": {kind: {} for kind in AFFIX_KINDS}}
 
@@ -387,8 +402,24 @@ class NegationCue(TrainablePipe):
                     if position == "B":
                         has_open = True
                     break
+                if self.affix_over_whole and parsed[label_id] == ("S", None):
+                    label_id = self._fitting_affix_label(token.text, scores[i], label_id)
                 ids[i] = label_id
         return ids
+
+    def _fitting_affix_label(self, text: str, token_scores: numpy.ndarray, default: int) -> int:
+        """The best-scoring single-cue affix label ('S|kind') whose kind has a learned
+        affix that fits the token, else the default label id."""
+        best = default
+        for label_id, label in enumerate(self.labels):
+            if label == OUTSIDE:
+                continue
+            position, kind = parse_label(label)
+            if position != "S" or kind is None or choose_affix(text, kind, self.affixes) is None:
+                continue
+            if best == default or token_scores[label_id] > token_scores[best]:
+                best = label_id
+        return best
 
     def _cues(self, doc: Doc, ids: numpy.ndarray, labels: Tuple[str, ...]) -> List[List[Part]]:
         """The cue parts of each predicted cue, from decoded label ids."""

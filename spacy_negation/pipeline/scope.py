@@ -64,6 +64,7 @@ DEFAULT_SCOPE_MODEL = Config().from_str(default_model_config)["model"]
     default_config={
         "model": DEFAULT_SCOPE_MODEL,
         "lr_scale": 1.0,
+        "split_at_other_cues": False,
         "scorer": {"@scorers": "spacy_negation.negation_scorer.v1"},
     },
     default_score_weights={"neg_nis_tok_f": 1.0, "neg_nis_tok_p": None, "neg_nis_tok_r": None},
@@ -73,6 +74,7 @@ def make_negation_scope(
     name: str,
     model: Model,
     lr_scale: float,
+    split_at_other_cues: bool,
     scorer: Optional[Callable],
 ) -> "NegationScope":
     """Create a negation scope and event tagger.
@@ -81,9 +83,13 @@ def make_negation_scope(
         scores over the scope labels.
     lr_scale (float): the component's learning rate relative to the optimizer's (e.g.
         10 for 2e-4 on a 2e-5 transformer; it applies to this component's own weights).
+    split_at_other_cues (bool): drop a scope token that another cue of the sentence
+        separates from this cue and claims for its own scope (see ``split_at_other_cues``).
     scorer (Optional[Callable]): the scoring method.
     """
-    return NegationScope(nlp.vocab, model, name, lr_scale=lr_scale, scorer=scorer)
+    return NegationScope(
+        nlp.vocab, model, name, lr_scale=lr_scale, split_at_other_cues=split_at_other_cues, scorer=scorer
+    )
 
 
 class NegationScope(TrainablePipe):
@@ -96,6 +102,7 @@ class NegationScope(TrainablePipe):
         name: str = "negation_scope",
         *,
         lr_scale: float = 1.0,
+        split_at_other_cues: bool = False,
         scorer: Optional[Callable] = None,
     ) -> None:
         """Initialize a negation scope tagger.
@@ -105,6 +112,8 @@ class NegationScope(TrainablePipe):
         name (str): The component instance name, used to add entries to the
             losses during training.
         lr_scale (float): Learning-rate factor for this component's weights.
+        split_at_other_cues (bool): Post-process the decoded scopes with
+            ``split_at_other_cues``.
         scorer (Optional[Callable]): The scoring method.
         """
         register_extensions()
@@ -112,6 +121,7 @@ class NegationScope(TrainablePipe):
         self.model = model
         self.name = name
         self.lr_scale = lr_scale
+        self.split_at_other_cues = split_at_other_cues
         self.scorer = scorer
         self.cfg: Dict[str, Any] = {"labels": list(SCOPE_LABELS)}
 
@@ -158,6 +168,8 @@ class NegationScope(TrainablePipe):
             for neg, window, ids in zip(negations, windows, doc_ids):
                 scope, event = _decode(doc, neg, window, [labels[int(i)] for i in ids])
                 resolved.append(Negation(doc, neg.cue, scope, event, id=neg.id))
+            if self.split_at_other_cues:
+                resolved = split_at_other_cues(doc, resolved)
             set_negations(doc, sorted(resolved, key=lambda n: n.id))
 
     def update(
@@ -308,6 +320,48 @@ def cue_windows(doc: Doc, doc_index: int, negations: List[Negation]) -> List[Cue
                 cues[p.i - start] = CUE_AFFIX if p.is_partial(doc) else CUE_WHOLE
         windows.append(CueWindow(doc_index, start, end, cues))
     return windows
+
+
+def split_at_other_cues(doc: Doc, negations: List[Negation]) -> List[Negation]:
+    """Share out the tokens that two negations of a sentence both claim: such a token
+    stays only in the scope (and event) of the negation whose cue is nearer (in
+    tokens; on a tie, in both), unless one negation is nested in the other (a cue
+    token of either lies in the other's scope), where both keep it. It undoes the
+    scope tagger's commonest error in sentences with several cues: tagging the other
+    cue's scope as well.
+
+    doc (Doc): the doc.
+    negations (List[Negation]): the doc's negations with decoded scopes and events.
+    RETURNS (List[Negation]): the negations without the tokens they lost, same order.
+    """
+    _, of_token = sentence_ranges(doc)
+    scopes = [{p.i for p in neg.scope} for neg in negations]
+    cues = [sorted({p.i for p in neg.cue}) for neg in negations]
+    sents = [of_token[cue[0]] for cue in cues]
+
+    def distance(i: int, k: int) -> int:
+        return min(abs(i - j) for j in cues[k])
+
+    drops: List[set] = [set() for _ in negations]
+    for k in range(len(negations)):
+        for m in range(k + 1, len(negations)):
+            if sents[k] != sents[m]:
+                continue
+            if any(j in scopes[k] for j in cues[m]) or any(j in scopes[m] for j in cues[k]):
+                continue  # nested
+            for i in scopes[k] & scopes[m]:
+                d_k, d_m = distance(i, k), distance(i, m)
+                if d_k > d_m:
+                    drops[k].add(i)
+                elif d_m > d_k:
+                    drops[m].add(i)
+    out: List[Negation] = []
+    for neg, drop in zip(negations, drops):
+        if drop:
+            neg = Negation(doc, neg.cue, [p for p in neg.scope if p.i not in drop],
+                           [p for p in neg.event if p.i not in drop], id=neg.id)
+        out.append(neg)
+    return out
 
 
 def _gold_window_labels(neg: Negation, window: CueWindow) -> List[str]:

@@ -163,6 +163,32 @@ def test_decode_respects_affixes_and_open_cues():
     assert [[(p.i, p.start, p.end) for p in c] for c in cues] == [[(0, 0, 3)], [(1, 0, 3), (3, 0, 7)], [(5, 0, 2)]]
 
 
+@pytest.mark.parametrize("affix_over_whole,expected", [
+    (True, ["S|prefix", "S", "S|suffix", "B", "O"]),
+    (False, ["S", "S", "S", "B", "O"]),
+])
+def test_decode_affix_over_whole(affix_over_whole, expected):
+    nlp = spacy.blank("en")
+    nlp.add_pipe("negation_cue", config={"model": CUE_MODELS["v1"], "affix_over_whole": affix_over_whole})
+    cue = nlp.get_pipe("negation_cue")
+    for label in ("S", "B", "I", "S|prefix", "S|suffix"):
+        cue.add_label(label)
+    cue.cfg["affixes"] = {"prefix": {"im": 5}, "suffix": {"less": 2}, "infix": {}}
+    labels = cue.labels
+    doc = nlp.make_doc("impossible never careless impolite dull")
+    scores = numpy.zeros((len(doc), len(labels)), dtype="f")
+    scores[:, labels.index("S")] = 5.0  # every token: best label a whole-token cue ...
+    scores[0, labels.index("S|suffix")] = 4.0  # ... 'impossible' fits no suffix, a prefix
+    scores[2, labels.index("S|prefix")] = 3.0  # 'careless' fits the suffix, not the prefix
+    scores[3, labels.index("B")] = 6.0  # a multiword cue start stays (only 'S' is replaced)
+    scores[4, labels.index("O")] = 9.0
+    ids = cue._decode(doc, scores)
+    assert [labels[i] for i in ids] == expected
+    if affix_over_whole:
+        cues = cue._cues(doc, ids, labels)
+        assert [[(p.i, p.start, p.end) for p in c] for c in cues][0] == [(0, 0, 2)]
+
+
 def test_i_continues_only_within_the_sentence():
     nlp = _nlp_with_cue()
     cue = nlp.get_pipe("negation_cue")

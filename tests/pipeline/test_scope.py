@@ -9,7 +9,7 @@ from spacy.training import Example
 
 from spacy_negation import Negation, get_negations, set_negations
 from spacy_negation.ml.bilstm import CUE_AFFIX, CUE_WHOLE
-from spacy_negation.pipeline.scope import SCOPE_LABELS, _decode, cue_windows
+from spacy_negation.pipeline.scope import SCOPE_LABELS, _decode, cue_windows, split_at_other_cues
 
 from negation_testutil import CNN_TINY, load_test_nlp, make_examples, make_reference, negation_key
 
@@ -71,6 +71,55 @@ def test_decode_affixal_remainders_and_whole_cues():
     (window,) = cue_windows(doc, 0, [whole])
     scope, _ = _decode(doc, whole, window, ["O", "O", "O", "O", "SE", "S"])
     assert [p.i for p in scope] == [5]  # a whole-token cue is never its own scope
+
+
+def _scope_ids(neg: Negation):
+    return [p.i for p in neg.scope]
+
+
+def test_split_at_other_cues_removes_the_other_cues_scope():
+    nlp = spacy.blank("en")
+    words = ["it", "did", "not", "rain", ",", "and", "I", "could", "not", "leave", "."]
+    doc = Doc(nlp.vocab, words=words)
+    first = Negation(doc, [doc[2]], scope=[doc[0], doc[1], doc[3], doc[6], doc[7], doc[9]], event=[doc[3], doc[9]])
+    second = Negation(doc, [doc[8]], scope=[doc[0], doc[1], doc[3], doc[6], doc[7], doc[9]])
+    out = split_at_other_cues(doc, [first, second])
+    assert [_scope_ids(n) for n in out] == [[0, 1, 3], [6, 7, 9]]
+    assert [p.i for p in out[0].event] == [3]
+    assert [n.id for n in out] == [first.id, second.id]
+
+
+def test_split_at_other_cues_keeps_nested_ties_unclaimed_and_other_sentences():
+    nlp = spacy.blank("en")
+    doc = Doc(nlp.vocab, words=["he", "never", "said", "he", "could", "not", "go", ".", "Not", "so", "."],
+              sent_starts=[True] + [False] * 7 + [True, False, False])
+    # the inner cue 'not' is in the outer scope: nested, both scopes stay whole
+    outer = Negation(doc, [doc[1]], scope=[doc[0], doc[2], doc[3], doc[4], doc[5], doc[6]])
+    inner = Negation(doc, [doc[5]], scope=[doc[3], doc[4], doc[6]])
+    # a negation of another sentence shares nothing
+    other = Negation(doc, [doc[8]], scope=[doc[9], doc[0]])
+    out = split_at_other_cues(doc, [outer, inner, other])
+    assert [_scope_ids(n) for n in out] == [[0, 2, 3, 4, 5, 6], [3, 4, 6], [0, 9]]
+    # not nested: the second 'he' (3) is as near to 'never' (1) as to 'not' (5): both keep it;
+    # 'he' (0) is claimed by 'never' alone and stays
+    left = Negation(doc, [doc[1]], scope=[doc[0], doc[3], doc[4], doc[6]])
+    right = Negation(doc, [doc[5]], scope=[doc[3], doc[4], doc[6]])
+    out = split_at_other_cues(doc, [left, right])
+    assert [_scope_ids(n) for n in out] == [[0, 3], [3, 4, 6]]
+
+
+def test_split_at_other_cues_setting_applies_in_set_annotations():
+    nlp = spacy.blank("en")
+    nlp.add_pipe("negation_scope", config={"split_at_other_cues": True})
+    scope = nlp.get_pipe("negation_scope")
+    assert scope.split_at_other_cues
+    doc = nlp.make_doc("it did not rain and I could not leave")
+    set_negations(doc, [{"cue": [doc[2]]}, {"cue": [doc[7]]}])
+    ids = numpy.zeros(len(doc), dtype="int32")
+    ids[[0, 1, 3, 5, 6, 8]] = SCOPE_LABELS.index("S")
+    scope.set_annotations([doc], [[ids, ids.copy()]])
+    assert sorted(_scope_ids(n) for n in get_negations(doc)) == [[0, 1, 3], [5, 6, 8]]
+    assert not spacy.blank("en").add_pipe("negation_scope").split_at_other_cues
 
 
 def test_gold_windows_project_onto_predicted_tokens():
