@@ -38,3 +38,12 @@ def test_every_var_is_commented():
             assert above and (above[-1].strip().startswith("#") or re.match(r"  \w+:", above[-1])), line
     first = next(line for line in block if line.strip())
     assert first.strip().startswith("#")
+
+
+def test_deps_and_outputs_are_single_paths(project):
+    """Two bare "${vars...}" list items in a row are joined into one string by the
+    config interpolation ("a, b"), which weasel then reports as a missing dependency."""
+    for command in project["commands"]:
+        for key in ("deps", "outputs", "outputs_no_cache"):
+            for path in command.get(key, []):
+                assert "${" not in path and ", " not in path, (command["name"], key, path)
