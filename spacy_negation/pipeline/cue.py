@@ -71,6 +71,7 @@ DEFAULT_CUE_MODEL = Config().from_str(default_model_config)["model"]
         "model": DEFAULT_CUE_MODEL,
         "lr_scale": 1.0,
         "affix_over_whole": True,
+        "affix_threshold": 0.1,
         "scorer": {"@scorers": "spacy_negation.negation_scorer.v1"},
     },
     default_score_weights={"neg_cue_f": 1.0, "neg_cue_p": None, "neg_cue_r": None},
@@ -81,6 +82,7 @@ def make_negation_cue(
     model: Model[List[Doc], List[Floats2d]],
     lr_scale: float,
     affix_over_whole: bool,
+    affix_threshold: Optional[float],
     scorer: Optional[Callable],
 ) -> "NegationCue":
     """Create a negation cue tagger.
@@ -90,10 +92,14 @@ def make_negation_cue(
         10 for 2e-4 on a 2e-5 transformer; it applies to this component's own weights).
     affix_over_whole (bool): tag a token that carries a learned affix with its best
         fitting affix label rather than as a whole-token single cue.
+    affix_threshold (Optional[float]): tag a token that carries a learned affix, and
+        whose best label is 'O', with its best fitting affix label when the fitting
+        affix labels have at least this probability together (None: never).
     scorer (Optional[Callable]): the scoring method.
     """
     return NegationCue(
-        nlp.vocab, model, name, lr_scale=lr_scale, affix_over_whole=affix_over_whole, scorer=scorer
+        nlp.vocab, model, name, lr_scale=lr_scale, affix_over_whole=affix_over_whole,
+        affix_threshold=affix_threshold, scorer=scorer,
     )
 
 
@@ -146,6 +152,7 @@ class NegationCue(TrainablePipe):
         *,
         lr_scale: float = 1.0,
         affix_over_whole: bool = True,
+        affix_threshold: Optional[float] = 0.1,
         scorer: Optional[Callable] = None,
     ) -> None:
         """Initialize a negation cue tagger.
@@ -157,6 +164,8 @@ class NegationCue(TrainablePipe):
         lr_scale (float): Learning-rate factor for this component's weights.
         affix_over_whole (bool): Prefer a fitting learned affix label to a whole-token
             single cue ('S').
+        affix_threshold (Optional[float]): Probability of the fitting affix labels
+            together above which a token tagged 'O' gets its best affix label (None: never).
         scorer (Optional[Callable]): The scoring method.
         """
         register_extensions()
@@ -165,6 +174,7 @@ class NegationCue(TrainablePipe):
         self.name = name
         self.lr_scale = lr_scale
         self.affix_over_whole = affix_over_whole
+        self.affix_threshold = affix_threshold
         self.scorer = scorer
         self.cfg: Dict[str, Any] = {"labels": [OUTSIDE], "affixes": {kind: {} for kind in AFFIX_KINDS}}
 
@@ -404,6 +414,10 @@ class NegationCue(TrainablePipe):
                     break
                 if self.affix_over_whole and parsed[label_id] == ("S", None):
                     label_id = self._fitting_affix_label(token.text, scores[i], label_id)
+                elif self.affix_threshold is not None and parsed[label_id] is None:
+                    affix_id = self._fitting_affix_label(token.text, scores[i], label_id)
+                    if affix_id != label_id and self._affix_probability(token.text, scores[i]) >= self.affix_threshold:
+                        label_id = affix_id
                 ids[i] = label_id
         return ids
 
@@ -420,6 +434,20 @@ class NegationCue(TrainablePipe):
             if best == default or token_scores[label_id] > token_scores[best]:
                 best = label_id
         return best
+
+    def _affix_probability(self, text: str, token_scores: numpy.ndarray) -> float:
+        """The probability (softmax of the scores) of the single-cue affix labels whose
+        kind has a learned affix that fits the token, together."""
+        probs = numpy.exp(token_scores - token_scores.max())
+        probs /= probs.sum()
+        total = 0.0
+        for label_id, label in enumerate(self.labels):
+            if label == OUTSIDE:
+                continue
+            position, kind = parse_label(label)
+            if position == "S" and kind is not None and choose_affix(text, kind, self.affixes) is not None:
+                total += float(probs[label_id])
+        return total
 
     def _cues(self, doc: Doc, ids: numpy.ndarray, labels: Tuple[str, ...]) -> List[List[Part]]:
         """The cue parts of each predicted cue, from decoded label ids."""

@@ -64,7 +64,7 @@ DEFAULT_SCOPE_MODEL = Config().from_str(default_model_config)["model"]
     default_config={
         "model": DEFAULT_SCOPE_MODEL,
         "lr_scale": 1.0,
-        "split_at_other_cues": False,
+        "split_at_other_cues": True,
         "scorer": {"@scorers": "spacy_negation.negation_scorer.v1"},
     },
     default_score_weights={"neg_nis_tok_f": 1.0, "neg_nis_tok_p": None, "neg_nis_tok_r": None},
@@ -102,7 +102,7 @@ class NegationScope(TrainablePipe):
         name: str = "negation_scope",
         *,
         lr_scale: float = 1.0,
-        split_at_other_cues: bool = False,
+        split_at_other_cues: bool = True,
         scorer: Optional[Callable] = None,
     ) -> None:
         """Initialize a negation scope tagger.

@@ -189,6 +189,31 @@ def test_decode_affix_over_whole(affix_over_whole, expected):
         assert [[(p.i, p.start, p.end) for p in c] for c in cues][0] == [(0, 0, 2)]
 
 
+@pytest.mark.parametrize("threshold,expected", [
+    (None, ["O", "O", "O"]),
+    (0.5, ["O", "O", "O"]),
+    (0.2, ["S|prefix", "O", "O"]),
+    (0.1, ["S|prefix", "S|suffix", "O"]),
+])
+def test_decode_affix_threshold(threshold, expected):
+    nlp = spacy.blank("en")
+    nlp.add_pipe("negation_cue", config={"model": CUE_MODELS["v1"], "affix_threshold": threshold})
+    cue = nlp.get_pipe("negation_cue")
+    for label in ("S", "S|prefix", "S|suffix"):
+        cue.add_label(label)
+    cue.cfg["affixes"] = {"prefix": {"un": 5}, "suffix": {"less": 2}, "infix": {}}
+    labels = cue.labels
+    doc = nlp.make_doc("unkempt needless dull")
+    # logits: 'O' is the best label everywhere; the fitting affix labels have
+    # probability 0.25 ('unkempt': prefix) and 0.125 ('needless': suffix) together
+    scores = numpy.full((len(doc), len(labels)), -30.0, dtype="f")
+    scores[:, labels.index("O")] = 0.0
+    scores[0, labels.index("S|prefix")] = numpy.log(1 / 3)
+    scores[1, labels.index("S|suffix")] = numpy.log(1 / 7)
+    scores[2, labels.index("S|prefix")] = 0.0  # 'dull' fits no learned affix
+    assert [labels[i] for i in cue._decode(doc, scores)] == expected
+
+
 def test_i_continues_only_within_the_sentence():
     nlp = _nlp_with_cue()
     cue = nlp.get_pipe("negation_cue")

@@ -110,16 +110,20 @@ def test_split_at_other_cues_keeps_nested_ties_unclaimed_and_other_sentences():
 
 def test_split_at_other_cues_setting_applies_in_set_annotations():
     nlp = spacy.blank("en")
-    nlp.add_pipe("negation_scope", config={"split_at_other_cues": True})
+    nlp.add_pipe("negation_scope")
     scope = nlp.get_pipe("negation_scope")
-    assert scope.split_at_other_cues
+    assert scope.split_at_other_cues  # the default
     doc = nlp.make_doc("it did not rain and I could not leave")
     set_negations(doc, [{"cue": [doc[2]]}, {"cue": [doc[7]]}])
     ids = numpy.zeros(len(doc), dtype="int32")
     ids[[0, 1, 3, 5, 6, 8]] = SCOPE_LABELS.index("S")
     scope.set_annotations([doc], [[ids, ids.copy()]])
     assert sorted(_scope_ids(n) for n in get_negations(doc)) == [[0, 1, 3], [5, 6, 8]]
-    assert not spacy.blank("en").add_pipe("negation_scope").split_at_other_cues
+    off = spacy.blank("en").add_pipe("negation_scope", config={"split_at_other_cues": False})
+    doc = nlp.make_doc("it did not rain and I could not leave")
+    set_negations(doc, [{"cue": [doc[2]]}, {"cue": [doc[7]]}])
+    off.set_annotations([doc], [[ids, ids.copy()]])
+    assert [_scope_ids(n) for n in get_negations(doc)] == [[0, 1, 3, 5, 6, 8]] * 2
 
 
 def test_gold_windows_project_onto_predicted_tokens():
