@@ -412,42 +412,24 @@ class NegationCue(TrainablePipe):
                     if position == "B":
                         has_open = True
                     break
-                if self.affix_over_whole and parsed[label_id] == ("S", None):
-                    label_id = self._fitting_affix_label(token.text, scores[i], label_id)
-                elif self.affix_threshold is not None and parsed[label_id] is None:
-                    affix_id = self._fitting_affix_label(token.text, scores[i], label_id)
-                    if affix_id != label_id and self._affix_probability(token.text, scores[i]) >= self.affix_threshold:
-                        label_id = affix_id
+                if parsed[label_id] == ("S", None) and self.affix_over_whole:
+                    fitting = self._fitting_affix_ids(token.text, parsed)
+                    if fitting:
+                        label_id = max(fitting, key=lambda k: scores[i, k])
+                elif parsed[label_id] is None and self.affix_threshold is not None:
+                    fitting = self._fitting_affix_ids(token.text, parsed)
+                    if fitting:
+                        probs = numpy.exp(scores[i] - scores[i].max())
+                        if probs[fitting].sum() / probs.sum() >= self.affix_threshold:
+                            label_id = max(fitting, key=lambda k: scores[i, k])
                 ids[i] = label_id
         return ids
 
-    def _fitting_affix_label(self, text: str, token_scores: numpy.ndarray, default: int) -> int:
-        """The best-scoring single-cue affix label ('S|kind') whose kind has a learned
-        affix that fits the token, else the default label id."""
-        best = default
-        for label_id, label in enumerate(self.labels):
-            if label == OUTSIDE:
-                continue
-            position, kind = parse_label(label)
-            if position != "S" or kind is None or choose_affix(text, kind, self.affixes) is None:
-                continue
-            if best == default or token_scores[label_id] > token_scores[best]:
-                best = label_id
-        return best
-
-    def _affix_probability(self, text: str, token_scores: numpy.ndarray) -> float:
-        """The probability (softmax of the scores) of the single-cue affix labels whose
-        kind has a learned affix that fits the token, together."""
-        probs = numpy.exp(token_scores - token_scores.max())
-        probs /= probs.sum()
-        total = 0.0
-        for label_id, label in enumerate(self.labels):
-            if label == OUTSIDE:
-                continue
-            position, kind = parse_label(label)
-            if position == "S" and kind is not None and choose_affix(text, kind, self.affixes) is not None:
-                total += float(probs[label_id])
-        return total
+    def _fitting_affix_ids(self, text: str, parsed: List[Optional[Tuple[str, Optional[str]]]]) -> List[int]:
+        """The ids of the single-cue affix labels ('S|kind') whose kind has a learned
+        affix that fits the token."""
+        kinds = {kind for kind in AFFIX_KINDS if choose_affix(text, kind, self.affixes) is not None}
+        return [k for k, fields in enumerate(parsed) if fields is not None and fields[0] == "S" and fields[1] in kinds]
 
     def _cues(self, doc: Doc, ids: numpy.ndarray, labels: Tuple[str, ...]) -> List[List[Part]]:
         """The cue parts of each predicted cue, from decoded label ids."""

@@ -13,7 +13,7 @@ listener of a shared transformer or tok2vec); the model gathers one window per c
 them and runs one BiLSTM over all cue windows of the batch.
 """
 from itertools import islice
-from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Tuple
 
 import numpy
 from thinc.api import Config, Model, Optimizer, SequenceCategoricalCrossentropy, set_dropout_rate
@@ -83,8 +83,9 @@ def make_negation_scope(
         scores over the scope labels.
     lr_scale (float): the component's learning rate relative to the optimizer's (e.g.
         10 for 2e-4 on a 2e-5 transformer; it applies to this component's own weights).
-    split_at_other_cues (bool): drop a scope token that another cue of the sentence
-        separates from this cue and claims for its own scope (see ``split_at_other_cues``).
+    split_at_other_cues (bool): give a token that two negations of a sentence both put in
+        their scopes to the nearer cue only, unless one is nested in the other (see
+        ``split_at_other_cues``).
     scorer (Optional[Callable]): the scoring method.
     """
     return NegationScope(
@@ -342,7 +343,7 @@ def split_at_other_cues(doc: Doc, negations: List[Negation]) -> List[Negation]:
     def distance(i: int, k: int) -> int:
         return min(abs(i - j) for j in cues[k])
 
-    drops: List[set] = [set() for _ in negations]
+    drops: List[Set[int]] = [set() for _ in negations]
     for k in range(len(negations)):
         for m in range(k + 1, len(negations)):
             if sents[k] != sents[m]:

@@ -31,6 +31,16 @@ def _nlp_with_cue(arch: str = "v1") -> Language:
     return nlp
 
 
+def _cue_with_affixes(labels, affixes, **config):
+    """A blank pipeline's cue tagger with the given labels and affix lexicon."""
+    nlp = spacy.blank("en")
+    cue = nlp.add_pipe("negation_cue", config={"model": CUE_MODELS["v1"], **config})
+    for label in labels:
+        cue.add_label(label)
+    cue.cfg["affixes"] = {"infix": {}, **affixes}
+    return nlp, cue
+
+
 def test_labels_round_trip():
     assert make_label("S") == "S"
     assert make_label("B", "prefix") == "B|prefix"
@@ -140,11 +150,7 @@ def test_gold_labels_tokenization_mismatch():
 
 
 def test_decode_respects_affixes_and_open_cues():
-    nlp = _nlp_with_cue()
-    cue = nlp.get_pipe("negation_cue")
-    for label in ("S", "B", "I", "S|prefix", "S|suffix"):
-        cue.add_label(label)
-    cue.cfg["affixes"] = {"prefix": {"un": 5}, "suffix": {"less": 2}, "infix": {}}
+    nlp, cue = _cue_with_affixes(("S", "B", "I", "S|prefix", "S|suffix"), {"prefix": {"un": 5}, "suffix": {"less": 2}})
     labels = cue.labels
     doc = nlp.make_doc("Nor was he careful or unwise")
     scores = numpy.zeros((len(doc), len(labels)), dtype="f")
@@ -168,12 +174,8 @@ def test_decode_respects_affixes_and_open_cues():
     (False, ["S", "S", "S", "B", "O"]),
 ])
 def test_decode_affix_over_whole(affix_over_whole, expected):
-    nlp = spacy.blank("en")
-    nlp.add_pipe("negation_cue", config={"model": CUE_MODELS["v1"], "affix_over_whole": affix_over_whole})
-    cue = nlp.get_pipe("negation_cue")
-    for label in ("S", "B", "I", "S|prefix", "S|suffix"):
-        cue.add_label(label)
-    cue.cfg["affixes"] = {"prefix": {"im": 5}, "suffix": {"less": 2}, "infix": {}}
+    nlp, cue = _cue_with_affixes(("S", "B", "I", "S|prefix", "S|suffix"), {"prefix": {"im": 5}, "suffix": {"less": 2}},
+                                 affix_over_whole=affix_over_whole)
     labels = cue.labels
     doc = nlp.make_doc("impossible never careless impolite dull")
     scores = numpy.zeros((len(doc), len(labels)), dtype="f")
@@ -196,12 +198,8 @@ def test_decode_affix_over_whole(affix_over_whole, expected):
     (0.1, ["S|prefix", "S|suffix", "O"]),
 ])
 def test_decode_affix_threshold(threshold, expected):
-    nlp = spacy.blank("en")
-    nlp.add_pipe("negation_cue", config={"model": CUE_MODELS["v1"], "affix_threshold": threshold})
-    cue = nlp.get_pipe("negation_cue")
-    for label in ("S", "S|prefix", "S|suffix"):
-        cue.add_label(label)
-    cue.cfg["affixes"] = {"prefix": {"un": 5}, "suffix": {"less": 2}, "infix": {}}
+    nlp, cue = _cue_with_affixes(("S", "S|prefix", "S|suffix"), {"prefix": {"un": 5}, "suffix": {"less": 2}},
+                                 affix_threshold=threshold)
     labels = cue.labels
     doc = nlp.make_doc("unkempt needless dull")
     # logits: 'O' is the best label everywhere; the fitting affix labels have
