@@ -20,11 +20,22 @@ per kind rather than per affix string pools the rare affixes: per-string labels
 (``S|prefix|ir``, 6 training examples in CD-SCO) were not learned by the transformer
 model in three epochs.
 
+Multiword cues are rare in CD-SCO training (11 of 984 cues), too rare for the ``B`` and
+``I`` labels to be learned: the model tags the words of *neither … nor* as two single
+cues. A multiword lexicon, learned from the training data like the affixes, holds each
+multiword cue of whole tokens as its word sequence (lower case; discontinuous cues as
+segments, *neither* | *nor*), with how often it is a cue there and how often its words
+occur in that order within a training sentence at all. With ``multiword_cues`` (the
+default), wherever the words of a pattern that was a cue in at least half of its
+training occurrences appear in a sentence (the first match of each later segment) and
+the model tags at least one of them as a cue, they become one cue, replacing the
+single-token cues predicted on them.
+
 The predicted cues replace the doc's negations (``doc.spans["negations"]``), with empty
 scopes and events; ``negation_scope`` fills those in.
 """
 from itertools import islice
-from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
 import numpy
 from thinc.api import Config, Model, Optimizer, SequenceCategoricalCrossentropy, set_dropout_rate
@@ -45,6 +56,12 @@ OUTSIDE = "O"
 POSITIONS = ("S", "B", "I")
 AFFIX_KINDS = ("prefix", "suffix", "infix")
 LABEL_SEP = "|"
+# A multiword pattern is applied if its words were a cue in at least this share of their
+# occurrences in the training sentences.
+MULTIWORD_MIN_PRECISION = 0.5
+
+# The words of a multiword cue: segments of adjacent tokens, lower case.
+Pattern = Tuple[Tuple[str, ...], ...]
 
 default_model_config = """
 [model]
@@ -72,6 +89,7 @@ DEFAULT_CUE_MODEL = Config().from_str(default_model_config)["model"]
         "lr_scale": 1.0,
         "affix_over_whole": True,
         "affix_threshold": 0.1,
+        "multiword_cues": True,
         "scorer": {"@scorers": "spacy_negation.negation_scorer.v1"},
     },
     default_score_weights={"neg_cue_f": 1.0, "neg_cue_p": None, "neg_cue_r": None},
@@ -83,6 +101,7 @@ def make_negation_cue(
     lr_scale: float,
     affix_over_whole: bool,
     affix_threshold: Optional[float],
+    multiword_cues: bool,
     scorer: Optional[Callable],
 ) -> "NegationCue":
     """Create a negation cue tagger.
@@ -95,11 +114,13 @@ def make_negation_cue(
     affix_threshold (Optional[float]): tag a token that carries a learned affix, and
         whose best label is 'O', with its best fitting affix label when the fitting
         affix labels have at least this probability together (None: never).
+    multiword_cues (bool): join the words of a learned multiword cue into one cue where
+        the model tags at least one of them as a cue.
     scorer (Optional[Callable]): the scoring method.
     """
     return NegationCue(
         nlp.vocab, model, name, lr_scale=lr_scale, affix_over_whole=affix_over_whole,
-        affix_threshold=affix_threshold, scorer=scorer,
+        affix_threshold=affix_threshold, multiword_cues=multiword_cues, scorer=scorer,
     )
 
 
@@ -139,6 +160,76 @@ def choose_affix(text: str, kind: str, lexicon: Dict[str, Dict[str, int]]) -> Op
     return None if best is None else best[2]
 
 
+def multiword_pattern(doc: Doc, parts: Sequence[Part]) -> Optional[Pattern]:
+    """The words of a cue of two or more whole tokens, lower case, in segments of
+    adjacent tokens (*neither … nor*: ``(("neither",), ("nor",))``).
+
+    doc (Doc): the doc.
+    parts (Sequence[Part]): the cue parts.
+    RETURNS (Optional[Pattern]): the pattern; None for a cue of one token or with a
+        partial token.
+    """
+    if len(parts) < 2 or any(part.is_partial(doc) for part in parts):
+        return None
+    ids = sorted(part.i for part in parts)
+    segments: List[List[str]] = []
+    for k, i in enumerate(ids):
+        if k == 0 or i != ids[k - 1] + 1:
+            segments.append([])
+        segments[-1].append(doc[i].lower_)
+    return tuple(tuple(segment) for segment in segments)
+
+
+def find_pattern(words: Sequence[str], pattern: Pattern, start: int, end: int) -> Optional[List[int]]:
+    """The first match of a multiword pattern in ``words[start:end]``: the first segment
+    at its earliest position, each later segment at its first occurrence after the
+    previous one.
+
+    words (Sequence[str]): the lower-case words.
+    pattern (Pattern): the pattern.
+    start (int): the first position searched.
+    end (int): the end of the searched range (exclusive).
+    RETURNS (Optional[List[int]]): the positions of the matched words; None if none.
+    """
+
+    def at(segment: Tuple[str, ...], i: int) -> bool:
+        return i + len(segment) <= end and tuple(words[i : i + len(segment)]) == segment
+
+    first = pattern[0]
+    for i in range(start, end):
+        if not at(first, i):
+            continue
+        positions = list(range(i, i + len(first)))
+        for segment in pattern[1:]:
+            j = next((j for j in range(positions[-1] + 1, end) if at(segment, j)), None)
+            if j is None:
+                return None  # no later start can match either
+            positions.extend(range(j, j + len(segment)))
+        return positions
+    return None
+
+
+def find_all(words: Sequence[str], pattern: Pattern, start: int, end: int) -> List[List[int]]:
+    """The matches of a pattern in ``words[start:end]`` that share no word, from the left.
+
+    words (Sequence[str]): the lower-case words.
+    pattern (Pattern): the pattern.
+    start (int): the first position searched.
+    end (int): the end of the searched range (exclusive).
+    RETURNS (List[List[int]]): the positions of each match's words.
+    """
+    matches: List[List[int]] = []
+    used: Set[int] = set()
+    while True:
+        match = find_pattern(words, pattern, start, end)
+        if match is None:
+            return matches
+        start = match[0] + 1
+        if not used.intersection(match):
+            matches.append(match)
+            used.update(match)
+
+
 class NegationCue(TrainablePipe):
     """Pipeline component that finds negation cues: single-token, multiword,
     discontinuous and affixal.
@@ -153,6 +244,7 @@ class NegationCue(TrainablePipe):
         lr_scale: float = 1.0,
         affix_over_whole: bool = True,
         affix_threshold: Optional[float] = 0.1,
+        multiword_cues: bool = True,
         scorer: Optional[Callable] = None,
     ) -> None:
         """Initialize a negation cue tagger.
@@ -166,6 +258,8 @@ class NegationCue(TrainablePipe):
             single cue ('S').
         affix_threshold (Optional[float]): Probability of the fitting affix labels
             together above which a token tagged 'O' gets its best affix label (None: never).
+        multiword_cues (bool): Join the words of a learned multiword cue into one cue
+            where the model tags at least one of them.
         scorer (Optional[Callable]): The scoring method.
         """
         register_extensions()
@@ -175,8 +269,13 @@ class NegationCue(TrainablePipe):
         self.lr_scale = lr_scale
         self.affix_over_whole = affix_over_whole
         self.affix_threshold = affix_threshold
+        self.multiword_cues = multiword_cues
         self.scorer = scorer
-        self.cfg: Dict[str, Any] = {"labels": [OUTSIDE], "affixes": {kind: {} for kind in AFFIX_KINDS}}
+        self.cfg: Dict[str, Any] = {
+            "labels": [OUTSIDE],
+            "affixes": {kind: {} for kind in AFFIX_KINDS},
+            "multiword": [],
+        }
 
     @property
     def labels(self) -> Tuple[str, ...]:
@@ -195,9 +294,24 @@ class NegationCue(TrainablePipe):
         return self.cfg["affixes"]
 
     @property
+    def multiword(self) -> List[Dict[str, Any]]:
+        """The learned multiword lexicon: per pattern, its words (segments of adjacent
+        words, lower case), how often it was a cue in training and how often its words
+        occurred in a training sentence (``{"words": [["neither"], ["nor"]], "cues": 2,
+        "matches": 2}``). Models trained before the lexicon existed have none.
+
+        RETURNS (List[Dict[str, Any]]): The lexicon.
+        """
+        return self.cfg.get("multiword", [])
+
+    @property
     def label_data(self) -> Dict[str, Any]:
-        """The labels and the affix lexicon, for ``spacy init labels``."""
-        return {"labels": list(self.labels), "affixes": {k: dict(v) for k, v in self.affixes.items()}}
+        """The labels, the affix lexicon and the multiword lexicon, for ``spacy init labels``."""
+        return {
+            "labels": list(self.labels),
+            "affixes": {k: dict(v) for k, v in self.affixes.items()},
+            "multiword": [dict(entry) for entry in self.multiword],
+        }
 
     def predict(self, docs: Iterable[Doc]) -> List[numpy.ndarray]:
         """Apply the pipeline's model to a batch of docs, without modifying them.
@@ -220,8 +334,12 @@ class NegationCue(TrainablePipe):
         label_ids (List[numpy.ndarray]): The label ids, produced by predict.
         """
         labels = self.labels
+        patterns = self._multiword_patterns() if self.multiword_cues else []
         for doc, ids in zip(docs, label_ids):
-            set_negations(doc, [{"cue": parts} for parts in self._cues(doc, ids, labels)])
+            cues = self._cues(doc, ids, labels)
+            if patterns and cues:
+                cues = self._join_multiword(doc, cues, patterns)
+            set_negations(doc, [{"cue": parts} for parts in cues])
 
     def update(
         self,
@@ -291,14 +409,16 @@ class NegationCue(TrainablePipe):
             returns a representative sample of gold-standard Example objects.
         nlp (Language): The current nlp object the component is part of.
         labels (Optional[Union[Iterable[str], Dict[str, Any]]]): The cue labels, or the
-            ``label_data`` of a component ({"labels": [...], "affixes": {...}}, e.g. from
-            ``spacy init labels``); if None, labels and affixes are read from the
-            examples (also the affixes if only labels are given).
+            ``label_data`` of a component ({"labels": [...], "affixes": {...},
+            "multiword": [...]}, e.g. from ``spacy init labels``); what it does not
+            give (labels, affixes, multiword lexicon) is read from the examples.
         """
         validate_get_examples(get_examples, "NegationCue.initialize")
         affixes = None
+        multiword = None
         if isinstance(labels, dict):
             affixes = labels.get("affixes")
+            multiword = labels.get("multiword")
             labels = labels.get("labels")
         if affixes is None:
             affixes = {kind: {} for kind in AFFIX_KINDS}
@@ -315,6 +435,13 @@ class NegationCue(TrainablePipe):
             if kind not in AFFIX_KINDS:
                 raise ValueError(Errors.E302.format(kind=kind))
         self.cfg["affixes"] = {kind: dict(sorted(affixes.get(kind, {}).items())) for kind in AFFIX_KINDS}
+        if multiword is None:
+            multiword = self._learn_multiword(get_examples)
+        self.cfg["multiword"] = [
+            {"words": [list(segment) for segment in entry["words"]], "cues": int(entry["cues"]),
+             "matches": int(entry["matches"])}
+            for entry in multiword
+        ]
         for label in labels or []:
             self.add_label(label)
         if len(self.labels) < 2:
@@ -362,17 +489,12 @@ class NegationCue(TrainablePipe):
         """The gold cue label of each predicted token, from the reference negations
         projected onto the predicted tokens by character offsets (None: unknown), with
         the affix characters (lower case) of affixal cue parts ('' otherwise)."""
-        pred, ref = example.predicted, example.reference
-        if SPANS_KEY not in ref.spans:
+        pred = example.predicted
+        if SPANS_KEY not in example.reference.spans:
             return [(None, "")] * len(pred)
         truths: List[Tuple[Optional[str], str]] = [(OUTSIDE, "")] * len(pred)
-        negations = get_negations(ref)
-        if not negations:
-            return truths
-        ref_index, pred_index = CharIndex(ref), CharIndex(pred)
         taken: Dict[int, int] = {}
-        for k, neg in enumerate(negations):
-            parts = project_parts(neg.cue, ref_index, pred_index)
+        for k, parts in enumerate(self._gold_cue_parts(example)):
             for n, part in enumerate(parts):
                 if n == 0:
                     position = "S" if len(parts) == 1 else "B"
@@ -387,6 +509,75 @@ class NegationCue(TrainablePipe):
                 affix = token.text[part.start : part.end].lower() if kind else ""
                 truths[part.i] = (make_label(position, kind), affix)
         return truths
+
+    def _gold_cue_parts(self, example: Example) -> List[List[Part]]:
+        """The parts of each reference cue projected onto the predicted tokens by
+        character offsets."""
+        ref = example.reference
+        negations = get_negations(ref) if SPANS_KEY in ref.spans else []
+        if not negations:
+            return []
+        ref_index, pred_index = CharIndex(ref), CharIndex(example.predicted)
+        return [project_parts(neg.cue, ref_index, pred_index) for neg in negations]
+
+    def _learn_multiword(self, get_examples: Callable[[], Iterable[Example]]) -> List[Dict[str, Any]]:
+        """The multiword lexicon of the examples: each gold multiword cue of whole
+        (predicted) tokens as a pattern, with its number of gold cues and of matches
+        in the examples' sentences."""
+        cues: Dict[Pattern, int] = {}
+        for eg in get_examples():
+            for parts in self._gold_cue_parts(eg):
+                pattern = multiword_pattern(eg.predicted, parts)
+                if pattern is not None:
+                    cues[pattern] = cues.get(pattern, 0) + 1
+        if not cues:
+            return []
+        matches = dict.fromkeys(cues, 0)
+        for eg in get_examples():
+            words = [token.lower_ for token in eg.predicted]
+            for start, end in sentence_ranges(eg.predicted)[0]:
+                for pattern in matches:
+                    matches[pattern] += len(find_all(words, pattern, start, end))
+        return [
+            {"words": [list(segment) for segment in pattern], "cues": count, "matches": max(matches[pattern], count)}
+            for pattern, count in sorted(cues.items())
+        ]
+
+    def _multiword_patterns(self) -> List[Pattern]:
+        """The learned multiword patterns that are applied, the longest first."""
+        patterns = [
+            tuple(tuple(segment) for segment in entry["words"])
+            for entry in self.multiword
+            if entry["cues"] >= MULTIWORD_MIN_PRECISION * entry["matches"]
+        ]
+        return sorted(patterns, key=lambda pattern: (-sum(len(segment) for segment in pattern), pattern))
+
+    def _join_multiword(self, doc: Doc, cues: List[List[Part]], patterns: List[Pattern]) -> List[List[Part]]:
+        """The cues with the words of each pattern match that the model tagged (at least
+        one word, with whole-token cues inside the match only) joined into one cue."""
+        owner: Dict[int, int] = {}
+        for k, cue in enumerate(cues):
+            for part in cue:
+                owner.setdefault(part.i, k)
+        words = [token.lower_ for token in doc]
+        replaced: Set[int] = set()
+        taken: Set[int] = set()
+        joined: List[List[Part]] = []
+        for start, end in sentence_ranges(doc)[0]:
+            for pattern in patterns:
+                for match in find_all(words, pattern, start, end):
+                    tagged = {owner[i] for i in match if i in owner}
+                    if not tagged or taken.intersection(match):
+                        continue
+                    if any(part.i not in match or part.is_partial(doc) for k in tagged for part in cues[k]):
+                        continue
+                    replaced.update(tagged)
+                    taken.update(match)
+                    joined.append([Part.whole(doc[i]) for i in match])
+        if not joined:
+            return cues
+        kept = [cue for k, cue in enumerate(cues) if k not in replaced]
+        return sorted(kept + joined, key=lambda cue: min(part.i for part in cue))
 
     def _decode(self, doc: Doc, scores: numpy.ndarray) -> numpy.ndarray:
         """Per token the best-scoring label that is possible there."""

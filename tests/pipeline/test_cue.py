@@ -8,7 +8,7 @@ from spacy.training import Example
 
 from spacy_negation import get_negations, set_negations
 from spacy_negation.pipeline._util import find_affix
-from spacy_negation.pipeline.cue import choose_affix, make_label, parse_label
+from spacy_negation.pipeline.cue import choose_affix, find_all, find_pattern, make_label, multiword_pattern, parse_label
 
 from negation_testutil import cue_key, make_examples, make_reference
 
@@ -84,7 +84,11 @@ def test_add_pipe_and_initialize_learns_labels_from_data():
     assert set(cue.labels) == {"O", "S", "B", "I", "S|prefix", "S|suffix", "S|infix"}
     assert cue.labels[0] == "O"
     assert cue.affixes == {"prefix": {"un": 2}, "suffix": {"less": 1}, "infix": {"less": 1}}
-    assert cue.label_data == {"labels": list(cue.labels), "affixes": cue.affixes}
+    assert cue.multiword == [
+        {"words": [["by", "no", "means"]], "cues": 1, "matches": 1},
+        {"words": [["neither"], ["nor"]], "cues": 1, "matches": 1},
+    ]
+    assert cue.label_data == {"labels": list(cue.labels), "affixes": cue.affixes, "multiword": cue.multiword}
 
 
 def test_initialize_with_labels():
@@ -103,6 +107,100 @@ def test_initialize_with_labels():
         bad.initialize(lambda: examples, labels=["S", "not-a-label"])
     with pytest.raises(ValueError, match=r"\[E302\]"):
         bad.initialize(lambda: examples, labels={"labels": ["S"], "affixes": {"root": {"x": 1}}})
+
+
+def test_initialize_with_label_data_keeps_its_multiword_lexicon():
+    nlp = _nlp_with_cue()
+    examples = make_examples(nlp)
+    lexicon = [{"words": [["no"], ["nor"]], "cues": 3, "matches": 4}]
+    cue = nlp.get_pipe("negation_cue")
+    cue.initialize(lambda: examples, labels={"labels": ["S"], "affixes": {}, "multiword": lexicon})
+    assert cue.multiword == lexicon
+    assert cue.affixes == {"prefix": {}, "suffix": {}, "infix": {}}
+
+
+def test_multiword_pattern_segments():
+    nlp = spacy.blank("en")
+    doc = nlp.make_doc("Neither he nor she came by no means")
+    parts = lambda *idx: [(i, 0, len(doc[i].text)) for i in idx]  # noqa: E731
+    from spacy_negation.negation import Part
+    as_parts = lambda specs: [Part(*spec) for spec in specs]  # noqa: E731
+    assert multiword_pattern(doc, as_parts(parts(0, 2))) == (("neither",), ("nor",))
+    assert multiword_pattern(doc, as_parts(parts(5, 6, 7))) == (("by", "no", "means"),)
+    assert multiword_pattern(doc, as_parts(parts(0))) is None  # one token
+    assert multiword_pattern(doc, as_parts([(0, 0, 3), (2, 0, 3)])) is None  # a partial token
+
+
+def test_find_pattern_and_find_all():
+    words = "neither a nor b nor c . neither d".split()
+    pattern = (("neither",), ("nor",))
+    assert find_pattern(words, pattern, 0, len(words)) == [0, 2]  # the first later match
+    assert find_pattern(words, pattern, 1, len(words)) is None  # no 'nor' after the second 'neither'
+    assert find_pattern(words, pattern, 0, 2) is None  # outside the range
+    assert find_all(words, pattern, 0, len(words)) == [[0, 2]]
+    contiguous = (("by", "no", "means"),)
+    assert find_all("by no means , by no means by no".split(), contiguous, 0, 9) == [[0, 1, 2], [4, 5, 6]]
+    # matches that share a word: only the first is kept
+    assert find_all("not a not b not".split(), (("not",), ("not",)), 0, 5) == [[0, 2]]
+
+
+def test_initialize_counts_multiword_matches():
+    nlp = _nlp_with_cue()
+    vocab = nlp.vocab
+    w1 = ["He", "did", "not", "come", ",", "not", "at", "all", "."]
+    w2 = ["Not", "he", ",", "not", "she", "."]
+    w3 = ["Not", "this", "and", "not", "that", "."]
+    refs = [
+        make_reference(vocab, w1, [{"cue": [(2, 0, 3), (5, 0, 3)], "scope": [], "event": []}]),
+        make_reference(vocab, w2, [{"cue": [(0, 0, 3)], "scope": [], "event": []},
+                                   {"cue": [(3, 0, 3)], "scope": [], "event": []}]),
+        make_reference(vocab, w3, [{"cue": [(0, 0, 3)], "scope": [], "event": []},
+                                   {"cue": [(3, 0, 3)], "scope": [], "event": []}]),
+    ]
+    examples = [Example(nlp.make_doc(ref.text), ref) for ref in refs]
+    cue = nlp.get_pipe("negation_cue")
+    cue.initialize(lambda: examples)
+    # a cue once, its words in three sentences: not applied (1 < 0.5 * 3)
+    assert cue.multiword == [{"words": [["not"], ["not"]], "cues": 1, "matches": 3}]
+    assert cue._multiword_patterns() == []
+
+
+@pytest.mark.parametrize("multiword_cues", [True, False])
+def test_multiword_cues_join_tagged_words(multiword_cues):
+    nlp, cue = _cue_with_affixes(("S", "B", "I", "S|prefix"), {"prefix": {"un": 5}}, multiword_cues=multiword_cues)
+    cue.cfg["multiword"] = [
+        {"words": [["neither"], ["nor"]], "cues": 2, "matches": 2},
+        {"words": [["by", "no", "means"]], "cues": 3, "matches": 5},
+        {"words": [["not"], ["not"]], "cues": 1, "matches": 9},  # below the precision: never applied
+    ]
+    labels = cue.labels
+    doc = Doc(nlp.vocab, words="Neither he nor she was by no means unkind , not so , not now . Neither this nor that".split(),
+              sent_starts=[True] + [False] * 15 + [True, False, False, False])
+    ids = numpy.zeros(len(doc), dtype="int32")
+    for i in (0, 2, 6, 10, 13):  # 'neither', 'nor', 'no' (of 'by no means'), both 'not's
+        ids[i] = labels.index("S")
+    ids[8] = labels.index("S|prefix")  # 'unkind'
+    # second sentence: the model tags none of the words: they stay apart
+    cues = cue._join_multiword(doc, cue._cues(doc, ids, labels), cue._multiword_patterns()) \
+        if multiword_cues else cue._cues(doc, ids, labels)
+    got = [[p.i for p in c] for c in cues]
+    if multiword_cues:
+        assert got == [[0, 2], [5, 6, 7], [8], [10], [13]]
+    else:
+        assert got == [[0], [2], [6], [8], [10], [13]]
+    cue.set_annotations([doc], [ids])
+    assert [[p.i for p in neg.cue] for neg in get_negations(doc)] == got
+
+
+def test_multiword_cues_leave_partial_and_wider_cues():
+    nlp, cue = _cue_with_affixes(("S", "B", "I"), {}, multiword_cues=True)
+    cue.cfg["multiword"] = [{"words": [["no", "more"]], "cues": 2, "matches": 2}]
+    labels = cue.labels
+    doc = nlp.make_doc("no more than that")
+    ids = numpy.array([labels.index(x) for x in ("B", "I", "I", "O")], dtype="int32")
+    cues = cue._cues(doc, ids, labels)
+    # the model's cue reaches beyond the match: kept as it is
+    assert [[p.i for p in c] for c in cue._join_multiword(doc, cues, cue._multiword_patterns())] == [[0, 1, 2]]
 
 
 def test_initialize_bad_get_examples():
@@ -274,9 +372,11 @@ def test_serialization_round_trips(tmp_path, arch):
     cue = nlp.get_pipe("negation_cue")
     cue2 = _nlp_with_cue(arch).get_pipe("negation_cue").from_bytes(cue.to_bytes())
     assert cue2.labels == cue.labels
+    assert cue2.multiword == cue.multiword != []
     assert [cue_key(cue2(nlp.make_doc(t))) for t in texts] == expected
     nlp.to_disk(tmp_path / "nlp")
     nlp2 = spacy.load(tmp_path / "nlp")
+    assert nlp2.get_pipe("negation_cue").multiword == cue.multiword
     assert [cue_key(d) for d in nlp2.pipe(texts)] == expected
     nlp3 = _nlp_with_cue(arch).from_bytes(nlp.to_bytes())
     assert [cue_key(d) for d in nlp3.pipe(texts)] == expected
