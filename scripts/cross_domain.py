@@ -100,7 +100,7 @@ def render_markdown(matrix: Dict[str, Dict[str, Dict[str, float]]], meta: Dict[s
         "BioScope and SFU with `unnegated_ratio = 1.0` (each epoch: all sentences with a "
         "negation and as many without, drawn anew), with the step counts below.",
     ]
-    for key in ("machine", "seed", "config", "max_steps", "steps_seconds"):
+    for key in ("machine", "seed", "config", "max_steps", "steps_seconds", "note"):
         if key in meta:
             value = json.dumps(meta[key]) if isinstance(meta[key], dict) else meta[key]
             lines.append(f"- **{key}**: {value}")
