@@ -525,19 +525,20 @@ class NegationCue(TrainablePipe):
         (predicted) tokens as a pattern, with its number of gold cues and of matches
         in the examples' sentences."""
         cues: Dict[Pattern, int] = {}
+        sentences: List[List[str]] = []  # the patterns are known only after one pass
         for eg in get_examples():
             for parts in self._gold_cue_parts(eg):
                 pattern = multiword_pattern(eg.predicted, parts)
                 if pattern is not None:
                     cues[pattern] = cues.get(pattern, 0) + 1
+            words = [token.lower_ for token in eg.predicted]
+            sentences.extend(words[start:end] for start, end in sentence_ranges(eg.predicted)[0])
         if not cues:
             return []
-        matches = dict.fromkeys(cues, 0)
-        for eg in get_examples():
-            words = [token.lower_ for token in eg.predicted]
-            for start, end in sentence_ranges(eg.predicted)[0]:
-                for pattern in matches:
-                    matches[pattern] += len(find_all(words, pattern, start, end))
+        matches = {
+            pattern: sum(len(find_all(words, pattern, 0, len(words))) for words in sentences)
+            for pattern in cues
+        }
         return [
             {"words": [list(segment) for segment in pattern], "cues": count, "matches": max(matches[pattern], count)}
             for pattern, count in sorted(cues.items())
