@@ -1,0 +1,55 @@
+"""Score a trained negation pipeline end to end with each decoding setting of its
+components switched off in turn (the settings are load-time config, so one model serves
+all rows); prints a table in percent.
+
+    python scripts/ablate_decoding.py training/cdsco/model-best corpus/dev.spacy
+    python scripts/ablate_decoding.py training/bioscope/model-best corpus/bioscope/dev.spacy --tag-punct
+"""
+import argparse
+import sys
+from pathlib import Path
+
+import spacy
+from spacy.training import Example
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from evaluate_model import blank_copy, tag_punct  # noqa: E402
+
+from spacy_negation import register_extensions  # noqa: E402
+from spacy_negation.io import read_docbin  # noqa: E402
+from spacy_negation.scorers import score_negations  # noqa: E402
+
+SETTINGS = [
+    ("negation_cue", "affix_over_whole", False),
+    ("negation_cue", "affix_threshold", None),
+    ("negation_cue", "multiword_cues", False),
+    ("negation_scope", "split_at_other_cues", False),
+]
+KEYS = [("Cues-B F1", "neg_cue_b_f"), ("SCM-B F1", "neg_scm_b_f"), ("Scope-tokens F1", "neg_st_f"),
+        ("NIS_tok F1", "neg_nis_tok_f"), ("NIS_ex F1", "neg_nis_ex_f")]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("model")
+    parser.add_argument("gold")
+    parser.add_argument("--tag-punct", action="store_true", help="as in evaluate_model.py (BioScope, SFU)")
+    args = parser.parse_args()
+    register_extensions()
+    print("| decoding | " + " | ".join(name for name, _ in KEYS) + " |")
+    print("|---" * (len(KEYS) + 1) + "|")
+    for row in [None] + SETTINGS:
+        overrides = {} if row is None else {f"components.{row[0]}.{row[1]}": row[2]}
+        nlp = spacy.load(args.model, config=overrides)
+        gold = read_docbin(args.gold, vocab=nlp.vocab)
+        if args.tag_punct:
+            for doc in gold:
+                tag_punct(doc)
+        system = list(nlp.pipe([blank_copy(nlp, doc, False) for doc in gold], batch_size=32))
+        scores = score_negations([Example(p, g) for p, g in zip(system, gold)])
+        label = "as configured" if row is None else f"{row[1]} = {row[2]}"
+        print(f"| {label} | " + " | ".join(f"{100 * scores[key]:.2f}" for _, key in KEYS) + " |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
