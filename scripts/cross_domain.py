@@ -97,8 +97,9 @@ def render_markdown(matrix: Dict[str, Dict[str, Dict[str, float]]], meta: Dict[s
         "(`evaluate_model.py --tag-punct`), and the *SEM rule (punctuation is not scored in "
         "scopes) applies to all three corpora alike.",
         "- **Training**: the transformer config (`configs/negation_trf.cfg`) for every corpus; "
-        "BioScope and SFU with `unnegated_ratio = 1.0` (each epoch: all sentences with a "
-        "negation and as many without, drawn anew), with the step counts below.",
+        "BioScope and SFU with `unnegated_ratio = 1.0` (all training sentences with a "
+        "negation and a random sample of as many without, drawn once: spaCy reads the "
+        "corpus once with `max_epochs = 0`), with the step counts below.",
     ]
     for key in ("machine", "seed", "config", "max_steps", "steps_seconds", "note"):
         if key in meta:

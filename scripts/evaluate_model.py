@@ -77,21 +77,37 @@ def main() -> None:
     start = time.perf_counter()
     system = list(nlp.pipe(inputs, batch_size=args.batch_size, disable=disable))
     seconds = time.perf_counter() - start
+    mode = "gold cues" if args.gold_cues else "end to end"
+    write_results(system, gold, args.system_out, args.scores_out, seconds, args.gold_cues,
+                  f"{args.model} on {args.gold} ({mode})")
+
+
+def write_results(system: List[Doc], gold: List[Doc], system_out: Path, scores_out: Path,
+                  seconds: float, gold_cues: bool, title: str) -> None:
+    """Write the system *SEM file and the scores JSON of system docs against gold docs,
+    and print the headline scores.
+
+    system (List[Doc]): the annotated docs, parallel to gold.
+    gold (List[Doc]): the gold docs.
+    system_out (Path): the *SEM file to write.
+    scores_out (Path): the JSON file to write.
+    seconds (float): the time the annotation took.
+    gold_cues (bool): whether the system docs carried the gold cues.
+    title (str): what was evaluated, for the printed line.
+    """
     n_words = sum(len(d) for d in system)
-    write_starsem_docs(system, args.system_out)
+    write_starsem_docs(system, system_out)
     scores = score_negations([Example(p, g) for p, g in zip(system, gold)])
     gold_s = [s for i, d in enumerate(gold) for s in doc_to_sentences(d, i)]
     sys_s = [s for i, d in enumerate(system) for s in doc_to_sentences(d, i)]
     detail = to_json(evaluate_sentences(gold_s, sys_s))
     speed = {"words": n_words, "seconds": seconds, "words_per_second": n_words / seconds if seconds else 0.0}
-    atomic_write_text(args.scores_out, srsly.json_dumps(
-        {"scores": scores, "detail": detail, "speed": speed, "gold_cues": args.gold_cues}, indent=2))
-    mode = "gold cues" if args.gold_cues else "end to end"
-    print(f"{args.model} on {args.gold} ({mode}): Cues-B F1 {100 * scores['neg_cue_b_f']:.2f}, "
+    atomic_write_text(scores_out, srsly.json_dumps(
+        {"scores": scores, "detail": detail, "speed": speed, "gold_cues": gold_cues}, indent=2))
+    print(f"{title}: Cues-B F1 {100 * scores['neg_cue_b_f']:.2f}, "
           f"SCM-B F1 {100 * scores['neg_scm_b_f']:.2f}, scope tokens F1 {100 * scores['neg_st_f']:.2f}, "
           f"NIS_tok F1 {100 * scores['neg_nis_tok_f']:.2f} ({n_words} words, "
           f"{speed['words_per_second']:.0f} words/s)", file=sys.stderr)
-
 
 if __name__ == "__main__":
     main()

@@ -76,9 +76,12 @@ def create_sentence_corpus(
         tokenizer runs on the sentence text, as at run time).
     shuffle (bool): shuffle the sentences (spaCy's training loop shuffles anyway).
     unnegated_ratio (Optional[float]): keep at most this many sentences without negation
-        per sentence with one, drawn anew on every pass (every epoch) with Python's
-        ``random`` (seeded by spaCy's training). For corpora where few sentences are
-        negated (BioScope 14 %, SFU 18 %). None: keep all.
+        per sentence with one, drawn with Python's ``random`` (seeded by spaCy's
+        training) on every call of the reader. spaCy's training calls it once when
+        ``[training] max_epochs >= 0`` (one sample for the whole training) and once per
+        epoch when ``max_epochs = -1`` (streamed: a new sample every epoch; set
+        ``shuffle`` then, as spaCy does not shuffle streamed examples). For corpora where
+        few sentences are negated (BioScope 14 %, SFU 18 %). None: keep all.
     RETURNS (Callable[[Language], Iterator[Example]]): the reader.
     """
     if path is None:

@@ -1,11 +1,15 @@
 """The full negation pipelines of the test configs: a shared CNN tok2vec and a shared
 tiny random transformer, each with negation_cue and negation_scope listening to it."""
+import importlib.util
 import shutil
+from pathlib import Path
 
 import numpy
 import pytest
 import spacy
 from spacy.tokens import Doc
+
+from spacy_negation import set_negations
 
 from negation_testutil import (
     CNN_TINY, TRF_TINY, gold_sentences, load_test_nlp, make_examples, negation_key, overfit,
@@ -119,3 +123,35 @@ def test_trf_model_in_a_host_pipeline_with_two_processes(trained_trf):
     expected = [negation_key(d) for d in host.pipe(texts)]
     assert expected[0] and expected[1]
     assert [negation_key(d) for d in host.pipe(texts, n_process=2, batch_size=2)] == expected
+
+
+def _ensemble_script(monkeypatch):
+    scripts = Path(__file__).resolve().parents[2] / "scripts"
+    monkeypatch.syspath_prepend(str(scripts))  # ensemble.py imports evaluate_model
+    spec = importlib.util.spec_from_file_location("ensemble_script", scripts / "ensemble.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_ensemble_of_a_model_with_itself_is_the_model(trained_trf, trained_cnn_dir, monkeypatch):
+    ensemble = _ensemble_script(monkeypatch)
+    _, path, _ = trained_trf
+    first, second = spacy.load(path), spacy.load(path)
+    ensemble.check_compatible([first, second])
+    texts = [" ".join(w) for w, _ in gold_sentences()] + ["He was unhappy. No one came to the party.", ""]
+    expected = [negation_key(d) for d in first.pipe(texts)]
+    assert any(expected)
+    docs = [first.make_doc(t) for t in texts]
+    ensemble.annotate([first, second], docs, gold_cues=False)
+    assert [negation_key(d) for d in docs] == expected
+    # scope resolution on given cues: the cues stay, the scopes are the model's
+    with_cues = []
+    for text in texts:
+        doc = first.make_doc(text)
+        set_negations(doc, [{"cue": list(n.cue)} for n in first(text)._.negations])
+        with_cues.append(doc)
+    ensemble.annotate([first, second], with_cues, gold_cues=True)
+    assert [negation_key(d) for d in with_cues] == expected
+    with pytest.raises(ValueError, match="transformer"):
+        ensemble.check_compatible([first, spacy.load(trained_cnn_dir)])

@@ -119,3 +119,13 @@ def test_sentence_corpus_unnegated_ratio(tmp_path):
     assert len(seen) > 3
     with pytest.raises(ValueError, match=r"\[E345\]"):
         create_sentence_corpus(tmp_path / "train.spacy", unnegated_ratio=-0.5)
+    # in spaCy's training loop: one sample for the whole training unless epochs stream
+    from spacy.training.loop import create_train_batches
+
+    def distinct_unnegated(max_epochs):
+        batches = create_train_batches(nlp, reader, lambda egs: [list(egs)], max_epochs)
+        epochs = [next(batches) for _ in range(6)]
+        return len({eg.reference.text for _, batch in epochs for eg in batch if not get_negations(eg.reference)})
+
+    assert distinct_unnegated(0) == 3
+    assert distinct_unnegated(-1) > 3
