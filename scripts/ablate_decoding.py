@@ -36,15 +36,15 @@ def main() -> None:
     parser.add_argument("--tag-punct", action="store_true", help="as in evaluate_model.py (BioScope, SFU)")
     args = parser.parse_args()
     register_extensions()
+    gold = read_docbin(args.gold)  # read once: every row is scored against it
+    if args.tag_punct:
+        for doc in gold:
+            tag_punct(doc)
     print("| decoding | " + " | ".join(name for name, _ in KEYS) + " |")
     print("|---" * (len(KEYS) + 1) + "|")
     for row in [None] + SETTINGS:
         overrides = {} if row is None else {f"components.{row[0]}.{row[1]}": row[2]}
         nlp = spacy.load(args.model, config=overrides)
-        gold = read_docbin(args.gold, vocab=nlp.vocab)
-        if args.tag_punct:
-            for doc in gold:
-                tag_punct(doc)
         system = list(nlp.pipe([blank_copy(nlp, doc, False) for doc in gold], batch_size=32))
         scores = score_negations([Example(p, g) for p, g in zip(system, gold)])
         label = "as configured" if row is None else f"{row[1]} = {row[2]}"

@@ -109,5 +109,6 @@ def write_results(system: List[Doc], gold: List[Doc], system_out: Path, scores_o
           f"NIS_tok F1 {100 * scores['neg_nis_tok_f']:.2f} ({n_words} words, "
           f"{speed['words_per_second']:.0f} words/s)", file=sys.stderr)
 
+
 if __name__ == "__main__":
     main()
