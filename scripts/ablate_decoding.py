@@ -1,11 +1,15 @@
 """Score a trained negation pipeline end to end with each decoding setting of its
 components switched off in turn (the settings are load-time config, so one model serves
-all rows); prints a table in percent.
+all rows); prints a table in percent. Each ``--set COMPONENT.SETTING=VALUE`` (VALUE as
+JSON) adds a row with that setting instead of the rows switched off.
 
     python scripts/ablate_decoding.py training/cdsco/model-best corpus/dev.spacy
     python scripts/ablate_decoding.py training/bioscope/model-best corpus/bioscope/dev.spacy --tag-punct
+    python scripts/ablate_decoding.py training/bioscope/model-best corpus/bioscope/dev.spacy --tag-punct \
+        --set negation_cue.multiword_min_precision=0.6
 """
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -34,7 +38,10 @@ def main() -> None:
     parser.add_argument("model")
     parser.add_argument("gold")
     parser.add_argument("--tag-punct", action="store_true", help="as in evaluate_model.py (BioScope, SFU)")
+    parser.add_argument("--set", action="append", default=[], metavar="COMPONENT.SETTING=VALUE",
+                        help="score this setting (VALUE as JSON) instead of the default rows; repeatable")
     args = parser.parse_args()
+    rows = [parse_setting(text, parser) for text in args.set] if args.set else SETTINGS
     register_extensions()
     gold = read_docbin(args.gold)  # read once: every row is scored against it
     if args.tag_punct:
@@ -42,13 +49,25 @@ def main() -> None:
             tag_punct(doc)
     print("| decoding | " + " | ".join(name for name, _ in KEYS) + " |")
     print("|---" * (len(KEYS) + 1) + "|")
-    for row in [None] + SETTINGS:
+    for row in [None] + rows:
         overrides = {} if row is None else {f"components.{row[0]}.{row[1]}": row[2]}
         nlp = spacy.load(args.model, config=overrides)
         system = list(nlp.pipe([blank_copy(nlp, doc, False) for doc in gold], batch_size=32))
         scores = score_negations([Example(p, g) for p, g in zip(system, gold)])
         label = "as configured" if row is None else f"{row[1]} = {row[2]}"
         print(f"| {label} | " + " | ".join(f"{100 * scores[key]:.2f}" for _, key in KEYS) + " |", flush=True)
+
+
+def parse_setting(text: str, parser: argparse.ArgumentParser) -> tuple:
+    """(component, setting, value) of a ``COMPONENT.SETTING=VALUE`` argument."""
+    key, sep, value = text.partition("=")
+    component, dot, setting = key.partition(".")
+    if not sep or not dot or not component or not setting:
+        parser.error(f"--set {text!r}: expected COMPONENT.SETTING=VALUE")
+    try:
+        return component, setting, json.loads(value)
+    except json.JSONDecodeError:
+        parser.error(f"--set {text!r}: VALUE is not JSON (e.g. 0.6, true, null)")
 
 
 if __name__ == "__main__":

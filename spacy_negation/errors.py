@@ -124,6 +124,7 @@ class Errors(metaclass=ErrorsWithCodes):
             "doc.spans['negations'] (e.g. from `python -m spacy_negation convert`).")
     E302 = ("Unknown affix kind {kind!r} in the cue affix lexicon; expected prefix, suffix "
             "or infix.")
+    E303 = ("multiword_min_precision must be between 0 and 1, got {value}.")
     E310 = ("The scope model returned {n_scores} score arrays for {n_truths} gold cue "
             "windows.")
     E311 = ("The component '{name}' found no negation cue in the training examples: the "

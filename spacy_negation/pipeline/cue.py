@@ -26,10 +26,11 @@ cues. A multiword lexicon, learned from the training data like the affixes, hold
 multiword cue of whole tokens as its word sequence (lower case; discontinuous cues as
 segments, *neither* | *nor*), with how often it is a cue there and how often its words
 occur in that order within a training sentence at all. With ``multiword_cues`` (the
-default), wherever the words of a pattern that was a cue in at least half of its
-training occurrences appear in a sentence (the first match of each later segment) and
-the model tags at least one of them as a cue, they become one cue, replacing the
-single-token cues predicted on them.
+default), wherever the words of a pattern that was a cue in at least
+``multiword_min_precision`` of its training occurrences (default 0.5, chosen on the
+CD-SCO and BioScope dev sets) appear in a sentence (the first match of each later
+segment) and the model tags at least one of them as a cue, they become one cue,
+replacing the single-token cues predicted on them.
 
 The predicted cues replace the doc's negations (``doc.spans["negations"]``), with empty
 scopes and events; ``negation_scope`` fills those in.
@@ -56,9 +57,6 @@ OUTSIDE = "O"
 POSITIONS = ("S", "B", "I")
 AFFIX_KINDS = ("prefix", "suffix", "infix")
 LABEL_SEP = "|"
-# A multiword pattern is applied if its words were a cue in at least this share of their
-# occurrences in the training sentences.
-MULTIWORD_MIN_PRECISION = 0.5
 
 # The words of a multiword cue: segments of adjacent tokens, lower case.
 Pattern = Tuple[Tuple[str, ...], ...]
@@ -90,6 +88,7 @@ DEFAULT_CUE_MODEL = Config().from_str(default_model_config)["model"]
         "affix_over_whole": True,
         "affix_threshold": 0.1,
         "multiword_cues": True,
+        "multiword_min_precision": 0.5,
         "scorer": {"@scorers": "spacy_negation.negation_scorer.v1"},
     },
     default_score_weights={"neg_cue_f": 1.0, "neg_cue_p": None, "neg_cue_r": None},
@@ -102,6 +101,7 @@ def make_negation_cue(
     affix_over_whole: bool,
     affix_threshold: Optional[float],
     multiword_cues: bool,
+    multiword_min_precision: float,
     scorer: Optional[Callable],
 ) -> "NegationCue":
     """Create a negation cue tagger.
@@ -116,11 +116,15 @@ def make_negation_cue(
         affix labels have at least this probability together (None: never).
     multiword_cues (bool): join the words of a learned multiword cue into one cue where
         the model tags at least one of them as a cue.
+    multiword_min_precision (float): apply a learned multiword pattern only if its words
+        were a cue in at least this share of their occurrences in the training sentences
+        (0 to 1).
     scorer (Optional[Callable]): the scoring method.
     """
     return NegationCue(
         nlp.vocab, model, name, lr_scale=lr_scale, affix_over_whole=affix_over_whole,
-        affix_threshold=affix_threshold, multiword_cues=multiword_cues, scorer=scorer,
+        affix_threshold=affix_threshold, multiword_cues=multiword_cues,
+        multiword_min_precision=multiword_min_precision, scorer=scorer,
     )
 
 
@@ -245,6 +249,7 @@ class NegationCue(TrainablePipe):
         affix_over_whole: bool = True,
         affix_threshold: Optional[float] = 0.1,
         multiword_cues: bool = True,
+        multiword_min_precision: float = 0.5,
         scorer: Optional[Callable] = None,
     ) -> None:
         """Initialize a negation cue tagger.
@@ -260,8 +265,12 @@ class NegationCue(TrainablePipe):
             together above which a token tagged 'O' gets its best affix label (None: never).
         multiword_cues (bool): Join the words of a learned multiword cue into one cue
             where the model tags at least one of them.
+        multiword_min_precision (float): Share of its training occurrences in which a
+            multiword pattern's words were a cue, from which on it is applied (0 to 1).
         scorer (Optional[Callable]): The scoring method.
         """
+        if not 0.0 <= multiword_min_precision <= 1.0:
+            raise ValueError(Errors.E303.format(value=multiword_min_precision))
         register_extensions()
         self.vocab = vocab
         self.model = model
@@ -270,6 +279,7 @@ class NegationCue(TrainablePipe):
         self.affix_over_whole = affix_over_whole
         self.affix_threshold = affix_threshold
         self.multiword_cues = multiword_cues
+        self.multiword_min_precision = multiword_min_precision
         self.scorer = scorer
         self.cfg: Dict[str, Any] = {
             "labels": [OUTSIDE],
@@ -549,7 +559,7 @@ class NegationCue(TrainablePipe):
         patterns = [
             tuple(tuple(segment) for segment in entry["words"])
             for entry in self.multiword
-            if entry["cues"] >= MULTIWORD_MIN_PRECISION * entry["matches"]
+            if entry["cues"] >= self.multiword_min_precision * entry["matches"]
         ]
         return sorted(patterns, key=lambda pattern: (-sum(len(segment) for segment in pattern), pattern))
 

@@ -203,6 +203,30 @@ def test_multiword_cues_leave_partial_and_wider_cues():
     assert [[p.i for p in c] for c in cue._join_multiword(doc, cues, cue._multiword_patterns())] == [[0, 1, 2]]
 
 
+@pytest.mark.parametrize("min_precision,expected", [
+    (0.5, [(("could", "not"),), (("neither",), ("nor",))]),  # 6/11 and 2/2 applied
+    (0.6, [(("neither",), ("nor",))]),
+    (1.0, [(("neither",), ("nor",))]),
+    (0.0, [(("could", "not"),), (("neither",), ("nor",)), (("not",), ("not",))]),
+])
+def test_multiword_min_precision(min_precision, expected):
+    nlp, cue = _cue_with_affixes(("S",), {}, multiword_min_precision=min_precision)
+    cue.cfg["multiword"] = [
+        {"words": [["could", "not"]], "cues": 6, "matches": 11},
+        {"words": [["neither"], ["nor"]], "cues": 2, "matches": 2},
+        {"words": [["not"], ["not"]], "cues": 1, "matches": 9},
+    ]
+    assert cue._multiword_patterns() == expected
+    # a load-time setting: the same lexicon, another config
+    assert nlp.config["components"]["negation_cue"]["multiword_min_precision"] == min_precision
+
+
+@pytest.mark.parametrize("bad", [-0.1, 1.5])
+def test_multiword_min_precision_out_of_range(bad):
+    with pytest.raises(ValueError, match=r"\[E303\]"):
+        _cue_with_affixes(("S",), {}, multiword_min_precision=bad)
+
+
 def test_initialize_bad_get_examples():
     nlp = _nlp_with_cue()
     cue = nlp.get_pipe("negation_cue")

@@ -2,12 +2,14 @@
 tiny random transformer, each with negation_cue and negation_scope listening to it."""
 import importlib.util
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy
 import pytest
 import spacy
-from spacy.tokens import Doc
+from spacy.tokens import Doc, DocBin
 
 from spacy_negation import set_negations
 
@@ -155,3 +157,34 @@ def test_ensemble_of_a_model_with_itself_is_the_model(trained_trf, trained_cnn_d
     assert [negation_key(d) for d in with_cues] == expected
     with pytest.raises(ValueError, match="transformer"):
         ensemble.check_compatible([first, spacy.load(trained_cnn_dir)])
+
+
+def _run_ablation(*args):
+    script = Path(__file__).resolve().parents[2] / "scripts" / "ablate_decoding.py"
+    return subprocess.run([sys.executable, str(script), *map(str, args)], capture_output=True, text=True)
+
+
+def test_ablate_decoding_rows(trained_cnn_dir, tmp_path):
+    nlp = spacy.load(trained_cnn_dir)
+    gold = tmp_path / "gold.spacy"
+    DocBin(docs=[eg.reference for eg in make_examples(nlp)]).to_disk(gold)
+    proc = _run_ablation(trained_cnn_dir, gold)
+    assert proc.returncode == 0, proc.stderr
+    rows = [line for line in proc.stdout.splitlines() if line.startswith("| ") and "decoding" not in line]
+    assert [row.split(" | ")[0] for row in rows] == [
+        "| as configured", "| affix_over_whole = False", "| affix_threshold = None",
+        "| multiword_cues = False", "| split_at_other_cues = False"]
+    # the model learned the gold sentences: Cues-B F1 100 as configured
+    assert rows[0].split(" | ")[1] == "100.00"
+    proc = _run_ablation(trained_cnn_dir, gold, "--set", "negation_cue.multiword_min_precision=1.0",
+                         "--set", "negation_cue.multiword_cues=false")
+    assert proc.returncode == 0, proc.stderr
+    rows = [line for line in proc.stdout.splitlines() if line.startswith("| ") and "decoding" not in line]
+    assert [row.split(" | ")[0] for row in rows] == [
+        "| as configured", "| multiword_min_precision = 1.0", "| multiword_cues = False"]
+
+
+@pytest.mark.parametrize("bad", ["multiword_min_precision=0.6", "negation_cue.x", "negation_cue.x=not-json"])
+def test_ablate_decoding_bad_setting(trained_cnn_dir, tmp_path, bad):
+    proc = _run_ablation(trained_cnn_dir, tmp_path / "gold.spacy", "--set", bad)
+    assert proc.returncode == 2 and "--set" in proc.stderr
