@@ -13,7 +13,10 @@ Training (words per second of gold sentences, batches of 8 sentences as in the c
 Peak memory: the process's maximum resident set size after each phase (getrusage).
 
     python bench/bench_pipeline.py [--split dev] [--n-docs 0] [--train-batches 30] [--repeat 2]
-        [--threads 0]
+        [--threads 0] [--bucket-pieces N]
+
+``--bucket-pieces 0`` runs all spans of a batch in one transformer call, as
+spacy-transformers does (the config's default: buckets of similar length).
 
 Run it on an otherwise idle machine: with more busy threads than cores, OpenMP makes the
 small LSTM many times slower.
@@ -119,14 +122,19 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=2, help="inference runs (best is reported)")
     parser.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
     parser.add_argument("--config", type=Path, default=REPO / "configs" / "negation_trf.cfg")
+    parser.add_argument("--bucket-pieces", type=int, default=None,
+                        help="padded word pieces per transformer call (0: one call; default: the config's)")
     args = parser.parse_args()
 
     import torch
 
     if args.threads:
         torch.set_num_threads(args.threads)
-    nlp = spacy.util.load_model_from_config(spacy.util.load_config(args.config, interpolate=True),
-                                            auto_fill=True)
+    overrides = {}
+    if args.bucket_pieces is not None:
+        overrides["components.transformer.model.bucket_pieces"] = args.bucket_pieces
+    nlp = spacy.util.load_model_from_config(
+        spacy.util.load_config(args.config, overrides=overrides, interpolate=True), auto_fill=True)
     path = args.shared / "corpora" / "cd-sco" / CDSCO_FILES[args.split]
     gold = read_starsem_docs(path, nlp.vocab, n_sents=10)
     if args.n_docs:
@@ -143,7 +151,8 @@ def main() -> None:
 
     n_words = sum(len(d) for d in gold)
     print(f"CD-SCO {args.split}: {len(gold)} docs, {len(sents)} sentences, {n_words} words; "
-          f"torch threads {torch.get_num_threads()}, load average {os.getloadavg()[0]:.2f}")
+          f"torch threads {torch.get_num_threads()}, load average {os.getloadavg()[0]:.2f}, "
+          f"bucket_pieces {nlp.get_pipe('transformer').model.attrs['bucket_pieces']}")
     print()
     print(f"{'inference':<36}{'seconds':>10}{'words/s':>12}")
     for name, (t, n) in inference.items():

@@ -145,6 +145,7 @@ class Errors(metaclass=ErrorsWithCodes):
     E341 = ("max_pieces must be at least 1, got {value}.")
     E342 = ("Cannot infer the token-vector width of the scope model: initialize it with "
             "sample docs or a tok2vec layer of known width.")
+    E343 = ("bucket_pieces must be 0 (one transformer call) or at least 1, got {value}.")
     E344 = ("{path}: no .spacy file found.")
     E345 = ("unnegated_ratio must be None or at least 0, got {value}.")
     # --- corpus readers: BioScope, SFU Review, NEGES (E400-E449) ----------------------

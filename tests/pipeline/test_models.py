@@ -162,3 +162,76 @@ def test_transformer_unknown_backbone_coded_error():
     with pytest.raises(OSError, match=r"\[E340\]"):
         model.initialize()
 
+
+
+def test_length_buckets():
+    from spacy_negation.ml.transformer import length_buckets
+
+    lengths = [30, 5, 7, 100, 12, 6, 31, 40]
+    buckets = length_buckets(lengths, max_pieces=4096)
+    assert sorted(i for b in buckets for i in b) == list(range(len(lengths)))
+    assert buckets == [[1, 5, 2, 4], [0, 6], [7], [3]]  # 5..12 within 8 of 5; 30, 31; 40; 100
+    # the padded size of a bucket stays within max_pieces (a longer span is alone)
+    assert length_buckets([10] * 10, max_pieces=35) == [[0, 1, 2], [3, 4, 5], [6, 7, 8], [9]]
+    assert length_buckets([50], max_pieces=10) == [[0]]
+    assert length_buckets([], max_pieces=10) == []
+
+
+def _tiny_trf(tiny_bert_dir, bucket_pieces):
+    from spacy_negation.ml.transformer import build_transformer_model
+
+    model = build_transformer_model(str(tiny_bert_dir), bucket_pieces=bucket_pieces)
+    model.initialize()
+    return model
+
+
+def _varied_docs():
+    nlp = spacy.blank("en")
+    texts = ["No .", "He did not come to the party last night , nor did she , said the man in the hat .",
+             "Never .", "I am not unhappy at all .", "", "Nothing was ever said about it by anyone at the time ."]
+    docs = []
+    for text in texts:
+        doc = nlp(text)
+        for token in doc:  # sentences end after each '.'
+            token.is_sent_start = token.i == 0 or doc[token.i - 1].text == "."
+        docs.append(doc)
+    return docs
+
+
+def test_bucketed_transformer_equals_one_call(tiny_bert_dir):
+    torch = pytest.importorskip("torch")
+    one, buckets = _tiny_trf(tiny_bert_dir, 0), _tiny_trf(tiny_bert_dir, 64)
+    buckets.layers[0].shims[0]._model.load_state_dict(one.layers[0].shims[0]._model.state_dict())
+    docs = _varied_docs()
+    # prediction: the same values at every real word piece
+    want, got = one.predict(docs), buckets.predict(docs)
+    mask = torch.tensor(want.wordpieces.attention_mask, dtype=torch.bool)
+    w, g = want.model_output.last_hidden_state, got.model_output.last_hidden_state
+    assert w.shape == g.shape and w.shape[0] == len(want.wordpieces) > 3
+    assert torch.allclose(w[mask], g[mask], atol=1e-5)
+    assert torch.allclose(want.model_output.pooler_output, got.model_output.pooler_output, atol=1e-5)
+    # training: the same gradients for the transformer's weights, for a gradient that
+    # is zero at the padding (as the listeners' gradients are)
+    d_values = numpy.random.default_rng(0).normal(size=w.shape).astype("float32")
+    d_values *= want.wordpieces.attention_mask[:, :, None]
+    for model in (one, buckets):
+        for module in model.layers[0].shims[0]._model.modules():
+            if isinstance(module, torch.nn.Dropout):
+                module.p = 0.0  # begin_update sets training mode: no dropout, comparable
+            if hasattr(module, "dropout_prob"):
+                module.dropout_prob = 0.0  # attention dropout of the SDPA implementation
+        output, backprop = model.begin_update(docs)
+        backprop(output.unsplit_by_doc([[d_values]]))
+    grads = [{k: p.grad.clone() for k, p in m.layers[0].shims[0]._model.named_parameters() if p.grad is not None}
+             for m in (one, buckets)]
+    assert grads[0].keys() == grads[1].keys() and grads[0]
+    for key in grads[0]:
+        assert torch.allclose(grads[0][key], grads[1][key], atol=1e-4), key
+
+
+def test_bucketed_transformer_bad_setting():
+    pytest.importorskip("spacy_transformers")
+    from spacy_negation.ml.transformer import build_transformer_model
+
+    with pytest.raises(ValueError, match=r"\[E343\]"):
+        build_transformer_model("no_such_backbone_package_xyz", bucket_pieces=-1)
