@@ -14,14 +14,16 @@ mean of its word pieces in both. The bound is safe without tokenizing: WordPiece
 makes more pieces from a token than it has (non-space) characters.
 
 spacy-transformers pads all spans of a batch to the longest one and runs them in one
-call: with one span per sentence, most of the work is padding (a batch of 250 sentences
-padded to its longest). With ``bucket_pieces`` (default 4096), the spans are sorted by
-length and run in buckets of similar length (a bucket ends where a span is more than a
-quarter, and 8 pieces, longer than the bucket's first, or where the bucket's padded size
-would exceed ``bucket_pieces``); the outputs are put back in one padded batch and the
-gradients are split the same way. The values of the real word pieces are the same as in
-one call, up to floating-point rounding (the padding positions are not). ``0`` runs one
-call as spacy-transformers does.
+call: at prediction time, with one span per sentence and many docs per batch, most of
+the work is padding (a batch of 250 sentences padded to its longest). With
+``bucket_pieces`` (default 4096), prediction sorts the spans by length and runs them in
+buckets of similar length (a bucket ends where a span is more than a quarter, and 8
+pieces, longer than the bucket's first, or where the bucket's padded size would exceed
+``bucket_pieces``) and puts the outputs back in one padded batch. The values of the
+real word pieces are the same as in one call, up to floating-point rounding (the padding
+positions are not). Training is unchanged, one call per batch: its batches of 8
+sentences have little padding (no speed-up measured), and trained models stay
+reproducible. ``0`` runs one call at prediction time too.
 
 spacy-transformers and transformers are imported inside the functions only.
 """
@@ -110,8 +112,9 @@ def build_transformer_model(
     transformer_config (Dict[str, Any]): settings for the transformer forward pass.
     mixed_precision (bool): use mixed precision (GPU only).
     grad_scaler_config (Dict[str, Any]): gradient scaling settings for mixed precision.
-    bucket_pieces (int): the most padded word pieces per transformer call when the
-        spans are run in buckets of similar length (0: one call for all spans).
+    bucket_pieces (int): the most padded word pieces per transformer call when
+        prediction runs the spans in buckets of similar length (0: one call for all
+        spans, as in training).
     RETURNS (Model[List[Doc], FullTransformerBatch]): the transformer layer.
     """
     if bucket_pieces < 0:
@@ -171,45 +174,34 @@ def length_buckets(lengths: List[int], max_pieces: int) -> List[List[int]]:
 
 def bucketed(forward: Callable, max_pieces: int) -> Callable:
     """Wrap the forward function of spacy-transformers' HF layer (WordpieceBatch ->
-    ModelOutput) so that it runs the spans in buckets of similar length.
+    ModelOutput) so that prediction runs the spans in buckets of similar length.
 
     forward (Callable): the layer's forward function.
     max_pieces (int): the most padded word pieces per call.
-    RETURNS (Callable): the wrapped forward function.
+    RETURNS (Callable): the wrapped forward function (training calls ``forward`` as it is).
     """
 
     def bucketed_forward(model: Model, wordpieces: Any, is_train: bool) -> Tuple[Any, Callable]:
-        import torch
-
-        n, width = wordpieces.input_ids.shape if len(wordpieces) else (0, 0)
-        buckets = length_buckets(list(wordpieces.lengths), max_pieces)
+        buckets = [] if is_train else length_buckets(list(wordpieces.lengths), max_pieces)
         if len(buckets) <= 1:
             return forward(model, wordpieces, is_train)
-        outputs, backprops, indices = [], [], []
+        import torch
+
+        n, width = wordpieces.input_ids.shape
+        outputs, indices = [], []
         for bucket in buckets:
             longest = max(wordpieces.lengths[i] for i in bucket)
-            output, backprop = forward(model, _select(wordpieces, bucket, longest), is_train)
-            outputs.append(output)
-            backprops.append(backprop)
+            outputs.append(forward(model, _select(wordpieces, bucket, longest), False)[0])
             indices.append(torch.tensor(bucket, dtype=torch.long))
-        with torch.no_grad():
-            joined = type(outputs[0])()
-            for key, value in outputs[0].items():
-                if isinstance(value, torch.Tensor):
-                    joined[key] = _join([out[key] for out in outputs], indices, n, width)
+        joined = type(outputs[0])()
+        for key, value in outputs[0].items():
+            if isinstance(value, torch.Tensor):
+                joined[key] = _join([out[key] for out in outputs], indices, n, width)
 
-        def backprop_buckets(d_output: Any) -> Any:
-            for index, bucket, backprop in zip(indices, buckets, backprops):
-                longest = max(wordpieces.lengths[i] for i in bucket)
-                d_bucket = type(d_output)()
-                for key, value in d_output.items():
-                    if isinstance(value, torch.Tensor):
-                        part = value[index]
-                        d_bucket[key] = part[:, :longest].contiguous() if part.dim() >= 3 else part
-                backprop(d_bucket)
-            return []
+        def backprop(d_output: Any) -> Any:
+            raise NotImplementedError("bucketed_forward only runs at prediction time")
 
-        return joined, backprop_buckets
+        return joined, backprop
 
     return bucketed_forward
 
