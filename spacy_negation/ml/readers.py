@@ -8,7 +8,7 @@ where the transformer encodes each sentence separately (see
 """
 import random
 from pathlib import Path
-from typing import Callable, Iterator, List, Optional, Union
+from typing import Callable, Iterable, Iterator, List, Optional, Set, Union
 
 from spacy.errors import Errors as SpacyErrors
 from spacy.language import Language
@@ -19,7 +19,7 @@ from spacy.util import ensure_path, registry
 
 from ..corpus import META_KEY
 from ..errors import Errors
-from ..negation import get_negations, set_negations
+from ..negation import Negation, get_negations, set_negations
 
 
 def split_sentences(doc: Doc) -> List[Doc]:
@@ -67,6 +67,7 @@ def create_sentence_corpus(
     gold_tokens: bool = False,
     shuffle: bool = False,
     unnegated_ratio: Optional[float] = None,
+    hard_negatives: bool = False,
 ) -> Callable[[Language], Iterator[Example]]:
     """Read .spacy files into one example per gold sentence, keeping the negations.
 
@@ -82,6 +83,11 @@ def create_sentence_corpus(
         epoch when ``max_epochs = -1`` (streamed: a new sample every epoch; set
         ``shuffle`` then, as spaCy does not shuffle streamed examples). For corpora where
         few sentences are negated (BioScope 14 %, SFU 18 %). None: keep all.
+    hard_negatives (bool): with ``unnegated_ratio``, also keep every sentence without
+        negation that contains a word (lower-cased) that is a single-token cue in the
+        sentences read, e.g. *not* in "not only" or *absence* outside a negation; the
+        random sample is drawn from the other unnegated sentences. Off: the sample
+        alone, drawn exactly as before.
     RETURNS (Callable[[Language], Iterator[Example]]): the reader.
     """
     if path is None:
@@ -89,7 +95,7 @@ def create_sentence_corpus(
     if unnegated_ratio is not None and unnegated_ratio < 0:
         raise ValueError(Errors.E345.format(value=unnegated_ratio))
     return SentenceCorpus(path, limit=limit, gold_tokens=gold_tokens, shuffle=shuffle,
-                          unnegated_ratio=unnegated_ratio)
+                          unnegated_ratio=unnegated_ratio, hard_negatives=hard_negatives)
 
 
 class SentenceCorpus:
@@ -97,9 +103,11 @@ class SentenceCorpus:
     :func:`create_sentence_corpus`)."""
 
     def __init__(self, path: Union[str, Path], *, limit: int = 0, gold_tokens: bool = False,
-                 shuffle: bool = False, unnegated_ratio: Optional[float] = None) -> None:
+                 shuffle: bool = False, unnegated_ratio: Optional[float] = None,
+                 hard_negatives: bool = False) -> None:
         self.path = ensure_path(path)
         self.unnegated_ratio = unnegated_ratio
+        self.hard_negatives = hard_negatives
         self.limit = limit
         self.gold_tokens = gold_tokens
         self.shuffle = shuffle
@@ -124,7 +132,7 @@ class SentenceCorpus:
         if self.limit:
             sents = sents[: self.limit]
         if self.unnegated_ratio is not None:
-            sents = _sample_unnegated(sents, self.unnegated_ratio)
+            sents = _sample_unnegated(sents, self.unnegated_ratio, self.hard_negatives)
         if self.shuffle:
             random.shuffle(sents)
         for ref in sents:
@@ -137,11 +145,27 @@ class SentenceCorpus:
                 yield Example(pred, ref)
 
 
-def _sample_unnegated(sents: List[Doc], ratio: float) -> List[Doc]:
-    """All sentences with a negation and a random sample of at most ``ratio`` times as
-    many without one, in corpus order."""
-    negated = [len(get_negations(d)) > 0 for d in sents]
-    unnegated = [i for i, has in enumerate(negated) if not has]
-    n_keep = min(len(unnegated), int(round(ratio * (len(sents) - len(unnegated)))))
-    keep = set(random.sample(unnegated, n_keep))
-    return [d for i, d in enumerate(sents) if negated[i] or i in keep]
+def _sample_unnegated(sents: List[Doc], ratio: float, hard_negatives: bool = False) -> List[Doc]:
+    """All sentences with a negation, a random sample of at most ``ratio`` times as many
+    without one and, with ``hard_negatives``, every sentence without one that contains a
+    single-token cue word of the others (not part of the sample), in corpus order."""
+    negations = [get_negations(d) for d in sents]
+    unnegated = [i for i, negs in enumerate(negations) if not negs]
+    hard: Set[int] = set()
+    if hard_negatives:
+        words = cue_words(neg for negs in negations for neg in negs)
+        hard = {i for i in unnegated if any(t.lower_ in words for t in sents[i])}
+    pool = [i for i in unnegated if i not in hard]
+    n_keep = min(len(pool), int(round(ratio * (len(sents) - len(unnegated)))))
+    keep = set(random.sample(pool, n_keep)) | hard
+    return [d for i, d in enumerate(sents) if negations[i] or i in keep]
+
+
+def cue_words(negations: Iterable[Negation]) -> Set[str]:
+    """The lower-cased texts of the single-token, whole-token cues.
+
+    negations (Iterable[Negation]): the negation instances.
+    RETURNS (Set[str]): the cue words (affixal and multiword cues are left out).
+    """
+    return {neg.cue_tokens[0].lower_ for neg in negations
+            if not neg.is_multiword and not neg.is_affixal}

@@ -129,3 +129,46 @@ def test_sentence_corpus_unnegated_ratio(tmp_path):
 
     assert distinct_unnegated(0) == 3
     assert distinct_unnegated(-1) > 3
+
+
+def test_sentence_corpus_hard_negatives(tmp_path):
+    nlp = spacy.blank("en")
+    db = DocBin(store_user_data=True)
+    for k in range(3):
+        doc = nlp.make_doc(f"He was not there {k}.")
+        set_negations(doc, [{"cue": [doc[2]], "scope": [doc[0], doc[1], doc[3]]}])
+        db.add(doc)
+    doc = nlp.make_doc("He was unhappy.")  # affixal: "unhappy" is no cue word
+    set_negations(doc, [{"cue": [(2, 0, 2)], "scope": [doc[0], doc[1], (2, 2, 7)]}])
+    db.add(doc)
+    doc = nlp.make_doc("Neither he nor she came.")  # multiword: neither "neither" nor "nor"
+    set_negations(doc, [{"cue": [doc[0], doc[2]], "scope": [doc[1], doc[3], doc[4]]}])
+    db.add(doc)
+    hard = ["Not only he came.", "NOT ONLY she came."]
+    easy = [f"The dog barked {k} times." for k in range(10)] + [
+        "He was happy.", "Neither came late.", "Nor did she."]
+    for text in hard + easy:
+        db.add(nlp.make_doc(text))
+    db.to_disk(tmp_path / "train.spacy")
+
+    def unnegated(ratio, hard_negatives):
+        reader = create_sentence_corpus(tmp_path / "train.spacy", unnegated_ratio=ratio,
+                                        hard_negatives=hard_negatives)
+        return [eg.reference.text for eg in reader(nlp) if not get_negations(eg.reference)]
+
+    # every sentence with a single-token cue word is kept, case-insensitively; the sample
+    # of the others comes on top (5 negated sentences x ratio)
+    assert unnegated(0.0, True) == hard
+    kept = unnegated(1.0, True)
+    assert kept[:2] == hard and len(kept) == 7 and set(kept[2:]) <= set(easy)
+    assert len(unnegated(100.0, True)) == len(hard + easy)
+    # off: the sample alone, the same draw as before the option existed
+    import random
+
+    random.seed(7)
+    drawn = sorted(random.sample(range(len(hard + easy)), 5))
+    random.seed(7)
+    assert unnegated(1.0, False) == [(hard + easy)[i] for i in drawn]
+    assert unnegated(0.0, False) == []
+    # without a ratio every sentence is kept anyway
+    assert len(unnegated(None, True)) == len(hard + easy)
