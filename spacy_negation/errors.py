@@ -148,6 +148,7 @@ class Errors(metaclass=ErrorsWithCodes):
     E343 = ("bucket_pieces must be 0 (one transformer call) or at least 1, got {value}.")
     E344 = ("{path}: no .spacy file found.")
     E345 = ("unnegated_ratio must be None or at least 0, got {value}.")
+    E346 = ("hard_negatives must be None or a cue rate from 0 to 1, got {value}.")
     # --- corpus readers: BioScope, SFU Review, NEGES (E400-E449) ----------------------
     E400 = ("{path}:{line}: not well-formed XML: {reason}.")
     E401 = ("{path}: cannot read the input: {reason}")

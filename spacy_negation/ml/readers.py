@@ -7,8 +7,9 @@ where the transformer encodes each sentence separately (see
 ``spacy-negation.sent_windows.v1``) and a scope never leaves its cue's sentence.
 """
 import random
+from collections import Counter
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, List, Optional, Set, Union
+from typing import Callable, Iterator, List, Optional, Sequence, Set, Union
 
 from spacy.errors import Errors as SpacyErrors
 from spacy.language import Language
@@ -67,7 +68,7 @@ def create_sentence_corpus(
     gold_tokens: bool = False,
     shuffle: bool = False,
     unnegated_ratio: Optional[float] = None,
-    hard_negatives: bool = False,
+    hard_negatives: Optional[float] = None,
 ) -> Callable[[Language], Iterator[Example]]:
     """Read .spacy files into one example per gold sentence, keeping the negations.
 
@@ -83,17 +84,20 @@ def create_sentence_corpus(
         epoch when ``max_epochs = -1`` (streamed: a new sample every epoch; set
         ``shuffle`` then, as spaCy does not shuffle streamed examples). For corpora where
         few sentences are negated (BioScope 14 %, SFU 18 %). None: keep all.
-    hard_negatives (bool): with ``unnegated_ratio``, also keep every sentence without
-        negation that contains a word (lower-cased) that is a single-token cue in the
-        sentences read, e.g. *not* in "not only" or *absence* outside a negation; the
-        random sample is drawn from the other unnegated sentences. Off: the sample
-        alone, drawn exactly as before.
+    hard_negatives (Optional[float]): with ``unnegated_ratio``, also keep every sentence
+        without negation that contains a cue word: a word (lower-cased) that is a
+        single-token cue in at least this fraction of its occurrences in the sentences
+        read, e.g. *not* in "not only" or *absence* outside a negation (BioScope: 88 % and
+        56 %), but not *negative* (1 of 149). The random sample is drawn from the other
+        unnegated sentences. None: the sample alone, drawn exactly as before.
     RETURNS (Callable[[Language], Iterator[Example]]): the reader.
     """
     if path is None:
         raise ValueError(SpacyErrors.E913)
     if unnegated_ratio is not None and unnegated_ratio < 0:
         raise ValueError(Errors.E345.format(value=unnegated_ratio))
+    if hard_negatives is not None and not 0.0 <= hard_negatives <= 1.0:
+        raise ValueError(Errors.E346.format(value=hard_negatives))
     return SentenceCorpus(path, limit=limit, gold_tokens=gold_tokens, shuffle=shuffle,
                           unnegated_ratio=unnegated_ratio, hard_negatives=hard_negatives)
 
@@ -104,7 +108,7 @@ class SentenceCorpus:
 
     def __init__(self, path: Union[str, Path], *, limit: int = 0, gold_tokens: bool = False,
                  shuffle: bool = False, unnegated_ratio: Optional[float] = None,
-                 hard_negatives: bool = False) -> None:
+                 hard_negatives: Optional[float] = None) -> None:
         self.path = ensure_path(path)
         self.unnegated_ratio = unnegated_ratio
         self.hard_negatives = hard_negatives
@@ -145,15 +149,16 @@ class SentenceCorpus:
                 yield Example(pred, ref)
 
 
-def _sample_unnegated(sents: List[Doc], ratio: float, hard_negatives: bool = False) -> List[Doc]:
+def _sample_unnegated(sents: List[Doc], ratio: float,
+                      hard_negatives: Optional[float] = None) -> List[Doc]:
     """All sentences with a negation, a random sample of at most ``ratio`` times as many
-    without one and, with ``hard_negatives``, every sentence without one that contains a
-    single-token cue word of the others (not part of the sample), in corpus order."""
+    without one and, with ``hard_negatives`` (a minimum cue rate), every sentence without
+    one that contains a cue word (see :func:`cue_words`), in corpus order."""
     negations = [get_negations(d) for d in sents]
     unnegated = [i for i, negs in enumerate(negations) if not negs]
     hard: Set[int] = set()
-    if hard_negatives:
-        words = cue_words(neg for negs in negations for neg in negs)
+    if hard_negatives is not None:
+        words = cue_words(sents, negations, hard_negatives)
         hard = {i for i in unnegated if any(t.lower_ in words for t in sents[i])}
     pool = [i for i in unnegated if i not in hard]
     n_keep = min(len(pool), int(round(ratio * (len(sents) - len(unnegated)))))
@@ -161,11 +166,18 @@ def _sample_unnegated(sents: List[Doc], ratio: float, hard_negatives: bool = Fal
     return [d for i, d in enumerate(sents) if negations[i] or i in keep]
 
 
-def cue_words(negations: Iterable[Negation]) -> Set[str]:
-    """The lower-cased texts of the single-token, whole-token cues.
+def cue_words(docs: Sequence[Doc], negations: Sequence[Sequence[Negation]],
+              min_rate: float) -> Set[str]:
+    """The words (lower-cased) that are a single-token, whole-token cue in at least
+    ``min_rate`` of their occurrences in the docs (affixal and multiword cues do not
+    count).
 
-    negations (Iterable[Negation]): the negation instances.
-    RETURNS (Set[str]): the cue words (affixal and multiword cues are left out).
+    docs (Sequence[Doc]): the docs.
+    negations (Sequence[Sequence[Negation]]): the negations of each doc.
+    min_rate (float): the minimum share of a word's occurrences that are cues.
+    RETURNS (Set[str]): the cue words.
     """
-    return {neg.cue_tokens[0].lower_ for neg in negations
-            if not neg.is_multiword and not neg.is_affixal}
+    as_cue: Counter[str] = Counter(neg.cue_tokens[0].lower_ for negs in negations for neg in negs
+                              if not neg.is_multiword and not neg.is_affixal)
+    seen: Counter[str] = Counter(t.lower_ for doc in docs for t in doc if t.lower_ in as_cue)
+    return {word for word, n in as_cue.items() if n >= min_rate * seen[word]}

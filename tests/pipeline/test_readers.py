@@ -144,10 +144,15 @@ def test_sentence_corpus_hard_negatives(tmp_path):
     doc = nlp.make_doc("Neither he nor she came.")  # multiword: neither "neither" nor "nor"
     set_negations(doc, [{"cue": [doc[0], doc[2]], "scope": [doc[1], doc[3], doc[4]]}])
     db.add(doc)
+    doc = nlp.make_doc("The test was negative.")
+    set_negations(doc, [{"cue": [doc[3]], "scope": [doc[0], doc[1], doc[2]]}])
+    db.add(doc)
+    # "not": a cue in 3 of its 5 occurrences (0.6); "negative": in 1 of 4 (0.25)
     hard = ["Not only he came.", "NOT ONLY she came."]
+    negative = ["A negative control.", "Negative feedback.", "The negative strand."]
     easy = [f"The dog barked {k} times." for k in range(10)] + [
         "He was happy.", "Neither came late.", "Nor did she."]
-    for text in hard + easy:
+    for text in hard + negative + easy:
         db.add(nlp.make_doc(text))
     db.to_disk(tmp_path / "train.spacy")
 
@@ -156,19 +161,26 @@ def test_sentence_corpus_hard_negatives(tmp_path):
                                         hard_negatives=hard_negatives)
         return [eg.reference.text for eg in reader(nlp) if not get_negations(eg.reference)]
 
-    # every sentence with a single-token cue word is kept, case-insensitively; the sample
-    # of the others comes on top (5 negated sentences x ratio)
-    assert unnegated(0.0, True) == hard
-    kept = unnegated(1.0, True)
-    assert kept[:2] == hard and len(kept) == 7 and set(kept[2:]) <= set(easy)
-    assert len(unnegated(100.0, True)) == len(hard + easy)
-    # off: the sample alone, the same draw as before the option existed
+    # the sentences with a cue word of at least the given cue rate, case-insensitively
+    assert unnegated(0.0, 0.0) == hard + negative
+    assert unnegated(0.0, 0.25) == hard + negative
+    assert unnegated(0.0, 0.5) == hard
+    assert unnegated(0.0, 0.6) == hard
+    assert unnegated(0.0, 0.7) == []
+    # the sample of the others comes on top (6 negated sentences x ratio 1)
+    kept = unnegated(1.0, 0.5)
+    assert kept[:2] == hard and len(kept) == 8 and set(kept[2:]) <= set(negative + easy)
+    assert len(unnegated(100.0, 0.5)) == len(hard + negative + easy)
+    # None: the sample alone, the same draw as before the option existed
     import random
 
     random.seed(7)
-    drawn = sorted(random.sample(range(len(hard + easy)), 5))
+    drawn = sorted(random.sample(range(len(hard + negative + easy)), 6))
     random.seed(7)
-    assert unnegated(1.0, False) == [(hard + easy)[i] for i in drawn]
-    assert unnegated(0.0, False) == []
+    assert unnegated(1.0, None) == [(hard + negative + easy)[i] for i in drawn]
+    assert unnegated(0.0, None) == []
     # without a ratio every sentence is kept anyway
-    assert len(unnegated(None, True)) == len(hard + easy)
+    assert len(unnegated(None, 0.5)) == len(hard + negative + easy)
+    for bad in (-0.1, 1.5):
+        with pytest.raises(ValueError, match=r"\[E346\]"):
+            create_sentence_corpus(tmp_path / "train.spacy", unnegated_ratio=1.0, hard_negatives=bad)
