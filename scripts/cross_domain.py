@@ -101,7 +101,16 @@ def render_markdown(matrix: Dict[str, Dict[str, Dict[str, float]]], meta: Dict[s
         "negation and a random sample of as many without, drawn once: spaCy reads the "
         "corpus once with `max_epochs = 0`), with the step counts below.",
     ]
-    for key in ("machine", "seed", "config", "max_steps", "steps_seconds", "note"):
+    hard = meta.get("bioscope_hard_negatives")
+    if hard not in (None, "null", "None"):
+        lines.append(
+            "- **Hard negatives** (BioScope): besides that sample, every unnegated training "
+            "sentence that holds a word that is a single-token cue in at least "
+            f"{hard} of its training occurrences (`hard_negatives = {hard}`: *not* in "
+            "\"not only\", *absence* outside a negation), so that the cue tagger sees the "
+            "cue words where they are no cue.")
+    for key in ("machine", "seed", "config", "max_steps", "learn_rate", "bioscope_hard_negatives",
+                "steps_seconds", "note"):
         if key in meta:
             value = json.dumps(meta[key]) if isinstance(meta[key], dict) else meta[key]
             lines.append(f"- **{key}**: {value}")

@@ -53,6 +53,15 @@ def test_cross_domain_report(tmp_path, cross):
     assert "| SFU Review (ours) | 70.00 | 71.00 | 72.00 |" in md  # rows: trained on; columns: tested on
     assert "| BioScope abstracts | 61.00 | 91.7 | -30.70 |" in md
     assert (out / "cross_domain.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "Hard negatives" not in md
+    # the BioScope hard-negative setting, as timed.py records it, is stated when on
+    for value, shown in (("0.1", True), ("null", False)):
+        (tmp_path / "meta.json").write_text(json.dumps({"seed": 0, "bioscope_hard_negatives": value}))
+        assert cross.main(["--metrics-dir", str(tmp_path / "metrics"), "--meta", str(tmp_path / "meta.json"),
+                           "--out-dir", str(out)]) == 0
+        md = (out / "cross_domain.md").read_text()
+        assert ("`hard_negatives = 0.1`" in md) is shown
+        assert "- **bioscope_hard_negatives**: " + value in md
 
 
 def test_cross_domain_report_missing_input_writes_nothing(tmp_path, cross, capsys):

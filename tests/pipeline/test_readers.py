@@ -92,13 +92,19 @@ def test_entry_points_declare_everything_the_configs_use():
             assert getattr(spacy.registry, reg).get(name) is func
 
 
-def test_sentence_corpus_unnegated_ratio(tmp_path):
-    nlp = spacy.blank("en")
+def _negated_docbin(nlp: Language, n: int) -> DocBin:
+    """A DocBin with n sentences "He was not there k." whose cue is "not"."""
     db = DocBin(store_user_data=True)
-    for k in range(3):
+    for k in range(n):
         doc = nlp.make_doc(f"He was not there {k}.")
         set_negations(doc, [{"cue": [doc[2]], "scope": [doc[0], doc[1], doc[3]]}])
         db.add(doc)
+    return db
+
+
+def test_sentence_corpus_unnegated_ratio(tmp_path):
+    nlp = spacy.blank("en")
+    db = _negated_docbin(nlp, 3)
     for k in range(12):
         db.add(nlp.make_doc(f"The dog barked {k} times."))
     db.to_disk(tmp_path / "train.spacy")
@@ -133,11 +139,7 @@ def test_sentence_corpus_unnegated_ratio(tmp_path):
 
 def test_sentence_corpus_hard_negatives(tmp_path):
     nlp = spacy.blank("en")
-    db = DocBin(store_user_data=True)
-    for k in range(3):
-        doc = nlp.make_doc(f"He was not there {k}.")
-        set_negations(doc, [{"cue": [doc[2]], "scope": [doc[0], doc[1], doc[3]]}])
-        db.add(doc)
+    db = _negated_docbin(nlp, 3)
     doc = nlp.make_doc("He was unhappy.")  # affixal: "unhappy" is no cue word
     set_negations(doc, [{"cue": [(2, 0, 2)], "scope": [doc[0], doc[1], (2, 2, 7)]}])
     db.add(doc)
