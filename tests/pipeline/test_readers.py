@@ -1,4 +1,5 @@
 """The sentence corpus reader, negation copying, and the registrations' entry points."""
+import random
 from importlib.metadata import entry_points
 
 import pytest
@@ -174,8 +175,6 @@ def test_sentence_corpus_hard_negatives(tmp_path):
     assert kept[:2] == hard and len(kept) == 8 and set(kept[2:]) <= set(negative + easy)
     assert len(unnegated(100.0, 0.5)) == len(hard + negative + easy)
     # None: the sample alone, the same draw as before the option existed
-    import random
-
     random.seed(7)
     drawn = sorted(random.sample(range(len(hard + negative + easy)), 6))
     random.seed(7)
