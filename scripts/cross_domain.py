@@ -99,7 +99,8 @@ def render_markdown(matrix: Dict[str, Dict[str, Dict[str, float]]], meta: Dict[s
         "- **Training**: the transformer config (`configs/negation_trf.cfg`) for every corpus; "
         "BioScope and SFU with `unnegated_ratio = 1.0` (all training sentences with a "
         "negation and a random sample of as many without, drawn once: spaCy reads the "
-        "corpus once with `max_epochs = 0`), with the step counts below.",
+        "corpus once with `max_epochs = 0`), with the step counts below (`max_steps` for SFU "
+        "Review, and for BioScope unless `bioscope_max_steps` is given).",
     ]
     hard = meta.get("bioscope_hard_negatives")
     if hard not in (None, "null", "None"):
@@ -109,8 +110,8 @@ def render_markdown(matrix: Dict[str, Dict[str, Dict[str, float]]], meta: Dict[s
             f"{hard} of its training occurrences (`hard_negatives = {hard}`: *not* in "
             "\"not only\", *absence* outside a negation), so that the cue tagger sees the "
             "cue words where they are no cue.")
-    for key in ("machine", "seed", "config", "max_steps", "learn_rate", "bioscope_hard_negatives",
-                "steps_seconds", "note"):
+    for key in ("machine", "seed", "config", "max_steps", "bioscope_max_steps", "learn_rate",
+                "bioscope_hard_negatives", "steps_seconds", "note"):
         if key in meta:
             value = json.dumps(meta[key]) if isinstance(meta[key], dict) else meta[key]
             lines.append(f"- **{key}**: {value}")

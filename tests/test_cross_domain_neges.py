@@ -62,6 +62,12 @@ def test_cross_domain_report(tmp_path, cross):
         md = (out / "cross_domain.md").read_text()
         assert ("`hard_negatives = 0.1`" in md) is shown
         assert "- **bioscope_hard_negatives**: " + value in md
+    # BioScope's own step count, as timed.py records it, is listed after the shared one
+    (tmp_path / "meta.json").write_text(json.dumps({"max_steps": "1600", "bioscope_max_steps": "2400"}))
+    assert cross.main(["--metrics-dir", str(tmp_path / "metrics"), "--meta", str(tmp_path / "meta.json"),
+                       "--out-dir", str(out)]) == 0
+    md = (out / "cross_domain.md").read_text()
+    assert "- **max_steps**: 1600\n- **bioscope_max_steps**: 2400\n" in md
 
 
 def test_cross_domain_report_missing_input_writes_nothing(tmp_path, cross, capsys):
