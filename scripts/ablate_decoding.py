@@ -1,6 +1,6 @@
 """Score a trained negation pipeline end to end with each decoding setting of its
-components switched off in turn (the settings are load-time config, so one model serves
-all rows); prints a table in percent. Each ``--set COMPONENT.SETTING=VALUE`` (VALUE as
+components that is on switched off in turn (the settings are load-time config, so one
+model serves all rows); prints a table in percent. Each ``--set COMPONENT.SETTING=VALUE`` (VALUE as
 JSON) adds a row with that setting instead of the rows switched off.
 
     python scripts/ablate_decoding.py training/cdsco/model-best corpus/dev.spacy
@@ -28,6 +28,9 @@ SETTINGS = [
     ("negation_cue", "affix_threshold", None),
     ("negation_cue", "multiword_cues", False),
     ("negation_scope", "split_at_other_cues", False),
+    ("negation_cue", "min_word_precision", None),
+    ("negation_scope", "contiguous", False),
+    ("negation_scope", "scope_bias", 0.0),
 ]
 KEYS = [("Cues-B F1", "neg_cue_b_f"), ("SCM-B F1", "neg_scm_b_f"), ("Scope-tokens F1", "neg_st_f"),
         ("NIS_tok F1", "neg_nis_tok_f"), ("NIS_ex F1", "neg_nis_ex_f")]
@@ -41,7 +44,11 @@ def main() -> None:
     parser.add_argument("--set", action="append", default=[], metavar="COMPONENT.SETTING=VALUE",
                         help="score this setting (VALUE as JSON) instead of the default rows; repeatable")
     args = parser.parse_args()
-    rows = [parse_setting(text, parser) for text in args.set] if args.set else SETTINGS
+    if args.set:
+        rows = [parse_setting(text, parser) for text in args.set]
+    else:  # the settings that are on (a model trained before a setting existed has it off)
+        components = spacy.util.load_config(Path(args.model) / "config.cfg")["components"]
+        rows = [row for row in SETTINGS if components.get(row[0], {}).get(row[1], row[2]) != row[2]]
     register_extensions()
     gold = read_docbin(args.gold)  # read once: every row is scored against it
     if args.tag_punct:

@@ -110,8 +110,22 @@ def render_markdown(matrix: Dict[str, Dict[str, Dict[str, float]]], meta: Dict[s
             f"{hard} of its training occurrences (`hard_negatives = {hard}`: *not* in "
             "\"not only\", *absence* outside a negation), so that the cue tagger sees the "
             "cue words where they are no cue.")
+    decoding = []
+    word = meta.get("bioscope_min_word_precision")
+    if word not in (None, "null", "None"):
+        decoding.append(f"a predicted single-word cue is kept only if the word was a cue in at least "
+                        f"{word} of its occurrences in the training file (`min_word_precision`)")
+    if str(meta.get("bioscope_contiguous", "false")).lower() == "true":
+        decoding.append("each scope is the best-scoring span that joins its cue without a gap "
+                        "(`contiguous`; every BioScope training scope does)")
+    bias = meta.get("bioscope_scope_bias")
+    if bias not in (None, "null", "None") and float(bias) != 0.0:
+        decoding.append(f"{bias} is subtracted from the scope labels' log-odds (`scope_bias`)")
+    if decoding:
+        lines.append("- **Decoding** (BioScope, chosen on its dev split): " + "; ".join(decoding) + ".")
     for key in ("machine", "seed", "config", "max_steps", "bioscope_max_steps", "learn_rate",
-                "bioscope_hard_negatives", "steps_seconds", "note"):
+                "bioscope_hard_negatives", "bioscope_min_word_precision", "bioscope_contiguous",
+                "bioscope_scope_bias", "steps_seconds", "note"):
         if key in meta:
             value = json.dumps(meta[key]) if isinstance(meta[key], dict) else meta[key]
             lines.append(f"- **{key}**: {value}")

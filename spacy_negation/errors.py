@@ -125,6 +125,10 @@ class Errors(metaclass=ErrorsWithCodes):
     E302 = ("Unknown affix kind {kind!r} in the cue affix lexicon; expected prefix, suffix "
             "or infix.")
     E303 = ("multiword_min_precision must be between 0 and 1, got {value}.")
+    E304 = ("min_word_precision must be None or between 0 and 1, got {value}.")
+    E305 = ("The component '{name}' has no cue word lexicon (it was trained before the "
+            "lexicon existed), so min_word_precision = {value} cannot be applied: retrain "
+            "it, or set min_word_precision to null.")
     E310 = ("The scope model returned {n_scores} score arrays for {n_truths} gold cue "
             "windows.")
     E311 = ("The component '{name}' found no negation cue in the training examples: the "

@@ -68,6 +68,22 @@ def test_cross_domain_report(tmp_path, cross):
                        "--out-dir", str(out)]) == 0
     md = (out / "cross_domain.md").read_text()
     assert "- **max_steps**: 1600\n- **bioscope_max_steps**: 2400\n" in md
+    assert "Decoding" not in md
+    # BioScope's decoding settings, as timed.py records them, are stated when on
+    (tmp_path / "meta.json").write_text(json.dumps({
+        "bioscope_min_word_precision": "0.1", "bioscope_contiguous": "true", "bioscope_scope_bias": "0.5"}))
+    assert cross.main(["--metrics-dir", str(tmp_path / "metrics"), "--meta", str(tmp_path / "meta.json"),
+                       "--out-dir", str(out)]) == 0
+    md = (out / "cross_domain.md").read_text()
+    assert "- **Decoding** (BioScope, chosen on its dev split): a predicted single-word cue" in md
+    assert "(`contiguous`; every BioScope training scope does); 0.5 is subtracted" in md
+    assert "- **bioscope_min_word_precision**: 0.1\n- **bioscope_contiguous**: true\n" \
+           "- **bioscope_scope_bias**: 0.5\n" in md
+    (tmp_path / "meta.json").write_text(json.dumps({
+        "bioscope_min_word_precision": "null", "bioscope_contiguous": "false", "bioscope_scope_bias": "0.0"}))
+    assert cross.main(["--metrics-dir", str(tmp_path / "metrics"), "--meta", str(tmp_path / "meta.json"),
+                       "--out-dir", str(out)]) == 0
+    assert "Decoding" not in (out / "cross_domain.md").read_text()
 
 
 def test_cross_domain_report_missing_input_writes_nothing(tmp_path, cross, capsys):

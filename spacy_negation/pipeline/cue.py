@@ -32,10 +32,23 @@ CD-SCO and BioScope dev sets) appear in a sentence (the first match of each late
 segment) and the model tags at least one of them as a cue, they become one cue,
 replacing the single-token cues predicted on them.
 
+A word lexicon, learned likewise, holds each word (lower case) that is a single-token cue
+of a whole token in training, with how often it is one and how often it occurs. With
+``min_word_precision`` (default None: off), a predicted single-token cue of a whole word
+is kept only if that word was a cue in at least this share of its training occurrences;
+a word never seen as a cue goes at any setting (at 0, only such words go). The
+transformer tags words it never saw as cues (BioScope: *devoid*) and words that rarely
+are (*instead*: 1 of 12 in BioScope training). Multiword cues have their own lexicon,
+affixal cues their affix lexicon; neither is filtered here. The shares are counted on
+the training examples or, with the ``words_corpus`` initialize setting, on a corpus
+file: a reader that samples sentences (``unnegated_ratio``) would otherwise inflate the
+shares of rare cue words.
+
 The predicted cues replace the doc's negations (``doc.spans["negations"]``), with empty
 scopes and events; ``negation_scope`` fills those in.
 """
 from itertools import islice
+from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
 import numpy
@@ -50,6 +63,7 @@ from spacy.training import Example, validate_examples, validate_get_examples
 from spacy.vocab import Vocab
 
 from ..errors import Errors
+from ..io import read_docbin
 from ..negation import SPANS_KEY, Part, get_negations, register_extensions, set_negations
 from ._util import CharIndex, ScaledOptimizer, affix_kind, find_affix, one_hot, project_parts, sentence_ranges
 
@@ -89,6 +103,7 @@ DEFAULT_CUE_MODEL = Config().from_str(default_model_config)["model"]
         "affix_threshold": 0.1,
         "multiword_cues": True,
         "multiword_min_precision": 0.5,
+        "min_word_precision": None,
         "scorer": {"@scorers": "spacy_negation.negation_scorer.v1"},
     },
     default_score_weights={"neg_cue_f": 1.0, "neg_cue_p": None, "neg_cue_r": None},
@@ -102,6 +117,7 @@ def make_negation_cue(
     affix_threshold: Optional[float],
     multiword_cues: bool,
     multiword_min_precision: float,
+    min_word_precision: Optional[float],
     scorer: Optional[Callable],
 ) -> "NegationCue":
     """Create a negation cue tagger.
@@ -119,13 +135,47 @@ def make_negation_cue(
     multiword_min_precision (float): apply a learned multiword pattern only if its words
         were a cue in at least this share of their occurrences in the training sentences
         (0 to 1).
+    min_word_precision (Optional[float]): keep a predicted single-token cue of a whole word
+        only if the word was a cue in at least this share of its training occurrences
+        (0 to 1; None: keep all).
     scorer (Optional[Callable]): the scoring method.
     """
     return NegationCue(
         nlp.vocab, model, name, lr_scale=lr_scale, affix_over_whole=affix_over_whole,
         affix_threshold=affix_threshold, multiword_cues=multiword_cues,
-        multiword_min_precision=multiword_min_precision, scorer=scorer,
+        multiword_min_precision=multiword_min_precision, min_word_precision=min_word_precision,
+        scorer=scorer,
     )
+
+
+def count_cue_words(docs: Iterable[Doc]) -> Dict[str, List[int]]:
+    """The word lexicon of gold docs: each word (lower case) that is a single-token cue
+    of a whole token, with how often it is one and how often it occurs in the docs.
+
+    docs (Iterable[Doc]): the docs, with their negations.
+    RETURNS (Dict[str, List[int]]): word -> [cues, occurrences].
+    """
+    as_cue: Dict[str, int] = {}
+    seen: Dict[str, int] = {}
+    for doc in docs:
+        _count_words(doc, as_cue, seen)
+    return _word_lexicon(as_cue, seen)
+
+
+def _count_words(doc: Doc, as_cue: Dict[str, int], seen: Dict[str, int]) -> None:
+    """Add a gold doc's single-token whole-word cues and its words to the counts."""
+    for token in doc:
+        seen[token.lower_] = seen.get(token.lower_, 0) + 1
+    if SPANS_KEY not in doc.spans:
+        return
+    for neg in get_negations(doc):
+        if len(neg.cue) == 1 and not neg.cue[0].is_partial(doc):
+            word = doc[neg.cue[0].i].lower_
+            as_cue[word] = as_cue.get(word, 0) + 1
+
+
+def _word_lexicon(as_cue: Dict[str, int], seen: Dict[str, int]) -> Dict[str, List[int]]:
+    return {word: [n, max(n, seen.get(word, 0))] for word, n in sorted(as_cue.items())}
 
 
 def make_label(position: str, kind: Optional[str] = None) -> str:
@@ -250,6 +300,7 @@ class NegationCue(TrainablePipe):
         affix_threshold: Optional[float] = 0.1,
         multiword_cues: bool = True,
         multiword_min_precision: float = 0.5,
+        min_word_precision: Optional[float] = None,
         scorer: Optional[Callable] = None,
     ) -> None:
         """Initialize a negation cue tagger.
@@ -267,10 +318,15 @@ class NegationCue(TrainablePipe):
             where the model tags at least one of them.
         multiword_min_precision (float): Share of its training occurrences in which a
             multiword pattern's words were a cue, from which on it is applied (0 to 1).
+        min_word_precision (Optional[float]): Share of its training occurrences in which
+            a word was a single-token cue, from which on a predicted single-token cue of
+            the whole word is kept (0 to 1; None: keep all).
         scorer (Optional[Callable]): The scoring method.
         """
         if not 0.0 <= multiword_min_precision <= 1.0:
             raise ValueError(Errors.E303.format(value=multiword_min_precision))
+        if min_word_precision is not None and not 0.0 <= min_word_precision <= 1.0:
+            raise ValueError(Errors.E304.format(value=min_word_precision))
         register_extensions()
         self.vocab = vocab
         self.model = model
@@ -280,11 +336,13 @@ class NegationCue(TrainablePipe):
         self.affix_threshold = affix_threshold
         self.multiword_cues = multiword_cues
         self.multiword_min_precision = multiword_min_precision
+        self.min_word_precision = min_word_precision
         self.scorer = scorer
         self.cfg: Dict[str, Any] = {
             "labels": [OUTSIDE],
             "affixes": {kind: {} for kind in AFFIX_KINDS},
             "multiword": [],
+            "words": {},
         }
 
     @property
@@ -315,13 +373,26 @@ class NegationCue(TrainablePipe):
         return self.cfg.get("multiword", [])
 
     @property
+    def words(self) -> Optional[Dict[str, List[int]]]:
+        """The learned word lexicon: each word (lower case) that was a single-token cue
+        of a whole token in training, with how often it was one and how often it
+        occurred (``{"not": [839, 957]}``). None for models trained before it existed.
+
+        RETURNS (Optional[Dict[str, List[int]]]): The lexicon.
+        """
+        return self.cfg.get("words")
+
+    @property
     def label_data(self) -> Dict[str, Any]:
-        """The labels, the affix lexicon and the multiword lexicon, for ``spacy init labels``."""
-        return {
+        """The labels and the affix, multiword and word lexicons, for ``spacy init labels``."""
+        data: Dict[str, Any] = {
             "labels": list(self.labels),
             "affixes": {k: dict(v) for k, v in self.affixes.items()},
             "multiword": [dict(entry) for entry in self.multiword],
         }
+        if self.words is not None:
+            data["words"] = {word: list(counts) for word, counts in self.words.items()}
+        return data
 
     def predict(self, docs: Iterable[Doc]) -> List[numpy.ndarray]:
         """Apply the pipeline's model to a batch of docs, without modifying them.
@@ -349,6 +420,8 @@ class NegationCue(TrainablePipe):
             cues = self._cues(doc, ids, labels)
             if patterns and cues:
                 cues = self._join_multiword(doc, cues, patterns)
+            if self.min_word_precision is not None and cues:
+                cues = self._filter_words(doc, cues)
             set_negations(doc, [{"cue": parts} for parts in cues])
 
     def update(
@@ -411,6 +484,7 @@ class NegationCue(TrainablePipe):
         *,
         nlp: Optional[Language] = None,
         labels: Optional[Union[Iterable[str], Dict[str, Any]]] = None,
+        words_corpus: Optional[Union[str, Path]] = None,
     ) -> None:
         """Initialize the pipe for training, using a representative set
         of data examples.
@@ -420,15 +494,21 @@ class NegationCue(TrainablePipe):
         nlp (Language): The current nlp object the component is part of.
         labels (Optional[Union[Iterable[str], Dict[str, Any]]]): The cue labels, or the
             ``label_data`` of a component ({"labels": [...], "affixes": {...},
-            "multiword": [...]}, e.g. from ``spacy init labels``); what it does not
-            give (labels, affixes, multiword lexicon) is read from the examples.
+            "multiword": [...], "words": {...}}, e.g. from ``spacy init labels``); what
+            it does not give (labels, affixes, multiword and word lexicons) is read from
+            the examples.
+        words_corpus (Optional[Union[str, Path]]): a .spacy file to count the word
+            lexicon on instead of the examples (the whole training corpus, where the
+            training reader samples its sentences).
         """
         validate_get_examples(get_examples, "NegationCue.initialize")
         affixes = None
         multiword = None
+        words = None
         if isinstance(labels, dict):
             affixes = labels.get("affixes")
             multiword = labels.get("multiword")
+            words = labels.get("words")
             labels = labels.get("labels")
         if affixes is None:
             affixes = {kind: {} for kind in AFFIX_KINDS}
@@ -445,13 +525,18 @@ class NegationCue(TrainablePipe):
             if kind not in AFFIX_KINDS:
                 raise ValueError(Errors.E302.format(kind=kind))
         self.cfg["affixes"] = {kind: dict(sorted(affixes.get(kind, {}).items())) for kind in AFFIX_KINDS}
-        if multiword is None:
-            multiword = self._learn_multiword(get_examples)
+        if words is None and words_corpus is not None:
+            words = count_cue_words(read_docbin(words_corpus, vocab=self.vocab))
+        if multiword is None or words is None:
+            learned_multiword, learned_words = self._learn_lexicons(get_examples)
+            multiword = learned_multiword if multiword is None else multiword
+            words = learned_words if words is None else words
         self.cfg["multiword"] = [
             {"words": [list(segment) for segment in entry["words"]], "cues": int(entry["cues"]),
              "matches": int(entry["matches"])}
             for entry in multiword
         ]
+        self.cfg["words"] = {str(word): [int(n) for n in counts] for word, counts in sorted(words.items())}
         for label in labels or []:
             self.add_label(label)
         if len(self.labels) < 2:
@@ -530,29 +615,50 @@ class NegationCue(TrainablePipe):
         ref_index, pred_index = CharIndex(ref), CharIndex(example.predicted)
         return [project_parts(neg.cue, ref_index, pred_index) for neg in negations]
 
-    def _learn_multiword(self, get_examples: Callable[[], Iterable[Example]]) -> List[Dict[str, Any]]:
-        """The multiword lexicon of the examples: each gold multiword cue of whole
-        (predicted) tokens as a pattern, with its number of gold cues and of matches
-        in the examples' sentences."""
+    def _learn_lexicons(
+        self, get_examples: Callable[[], Iterable[Example]]
+    ) -> Tuple[List[Dict[str, Any]], Dict[str, List[int]]]:
+        """The multiword and word lexicons of the examples, in one pass (a sampling
+        reader draws anew on each pass). Multiword: each gold multiword cue of whole
+        (predicted) tokens as a pattern, with its number of gold cues and of matches in
+        the examples' sentences. Words: see ``count_cue_words`` (reference tokens)."""
         cues: Dict[Pattern, int] = {}
+        as_cue: Dict[str, int] = {}
+        seen: Dict[str, int] = {}
         sentences: List[List[str]] = []  # the patterns are known only after one pass
         for eg in get_examples():
+            _count_words(eg.reference, as_cue, seen)
             for parts in self._gold_cue_parts(eg):
                 pattern = multiword_pattern(eg.predicted, parts)
                 if pattern is not None:
                     cues[pattern] = cues.get(pattern, 0) + 1
             words = [token.lower_ for token in eg.predicted]
             sentences.extend(words[start:end] for start, end in sentence_ranges(eg.predicted)[0])
-        if not cues:
-            return []
         matches = {
             pattern: sum(len(find_all(words, pattern, 0, len(words))) for words in sentences)
             for pattern in cues
         }
-        return [
+        multiword = [
             {"words": [list(segment) for segment in pattern], "cues": count, "matches": max(matches[pattern], count)}
             for pattern, count in sorted(cues.items())
         ]
+        return multiword, _word_lexicon(as_cue, seen)
+
+    def _filter_words(self, doc: Doc, cues: List[List[Part]]) -> List[List[Part]]:
+        """The cues without the single-token cues of whole words whose training share as
+        a cue is below ``min_word_precision``."""
+        words = self.words
+        if words is None:
+            raise ValueError(Errors.E305.format(name=self.name, value=self.min_word_precision))
+        threshold = self.min_word_precision
+
+        def keep(cue: List[Part]) -> bool:
+            if len(cue) != 1 or cue[0].is_partial(doc):
+                return True
+            n_cue, n_seen = words.get(doc[cue[0].i].lower_, (0, 0))
+            return n_seen > 0 and n_cue >= threshold * n_seen
+
+        return [cue for cue in cues if keep(cue)]
 
     def _multiword_patterns(self) -> List[Pattern]:
         """The learned multiword patterns that are applied, the longest first."""

@@ -11,6 +11,14 @@ At prediction time the cues are the ones the doc carries (in a pipeline, the one
 projected onto the predicted tokens. The token vectors come once per doc (from a
 listener of a shared transformer or tok2vec); the model gathers one window per cue from
 them and runs one BiLSTM over all cue windows of the batch.
+
+Each token gets its best-scoring label, unless ``contiguous`` is set: then the scope is
+the best-scoring span that, with the cue, leaves no gap — the cue's tokens and the scope
+tokens on either side of it up to the span's ends (O(n) per cue: the best left and right
+extensions are independent). BioScope and SFU Review annotate scopes this way (every
+training scope joins its cue without a gap of words); CD-SCO does not, so it is off by
+default. Within the span a token is ``S`` or ``SE``, outside it ``O`` or ``E``,
+whichever scores better.
 """
 from itertools import islice
 from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Tuple
@@ -34,6 +42,8 @@ from ._util import CharIndex, ScaledOptimizer, one_hot, project_parts, remainder
 
 #: The scope labels: outside, scope, negated event, both.
 SCOPE_LABELS = ("O", "S", "E", "SE")
+#: The ids of the labels that put a token in the scope.
+SCOPE_IDS = [SCOPE_LABELS.index("S"), SCOPE_LABELS.index("SE")]
 
 default_model_config = """
 [model]
@@ -65,6 +75,8 @@ DEFAULT_SCOPE_MODEL = Config().from_str(default_model_config)["model"]
         "model": DEFAULT_SCOPE_MODEL,
         "lr_scale": 1.0,
         "split_at_other_cues": True,
+        "contiguous": False,
+        "scope_bias": 0.0,
         "scorer": {"@scorers": "spacy_negation.negation_scorer.v1"},
     },
     default_score_weights={"neg_nis_tok_f": 1.0, "neg_nis_tok_p": None, "neg_nis_tok_r": None},
@@ -75,6 +87,8 @@ def make_negation_scope(
     model: Model,
     lr_scale: float,
     split_at_other_cues: bool,
+    contiguous: bool,
+    scope_bias: float,
     scorer: Optional[Callable],
 ) -> "NegationScope":
     """Create a negation scope and event tagger.
@@ -86,10 +100,14 @@ def make_negation_scope(
     split_at_other_cues (bool): give a token that two negations of a sentence both put in
         their scopes to the nearer cue only, unless one is nested in the other (see
         ``split_at_other_cues``).
+    contiguous (bool): decode each scope as the best span that joins its cue without a gap.
+    scope_bias (float): subtracted from the scope labels' scores (log-odds) before
+        decoding; above 0, fewer tokens are tagged as scope.
     scorer (Optional[Callable]): the scoring method.
     """
     return NegationScope(
-        nlp.vocab, model, name, lr_scale=lr_scale, split_at_other_cues=split_at_other_cues, scorer=scorer
+        nlp.vocab, model, name, lr_scale=lr_scale, split_at_other_cues=split_at_other_cues,
+        contiguous=contiguous, scope_bias=scope_bias, scorer=scorer,
     )
 
 
@@ -104,6 +122,8 @@ class NegationScope(TrainablePipe):
         *,
         lr_scale: float = 1.0,
         split_at_other_cues: bool = True,
+        contiguous: bool = False,
+        scope_bias: float = 0.0,
         scorer: Optional[Callable] = None,
     ) -> None:
         """Initialize a negation scope tagger.
@@ -115,6 +135,10 @@ class NegationScope(TrainablePipe):
         lr_scale (float): Learning-rate factor for this component's weights.
         split_at_other_cues (bool): Post-process the decoded scopes with
             ``split_at_other_cues``.
+        contiguous (bool): Decode each scope as the best-scoring span that joins its cue
+            without a gap (see ``contiguous_labels``).
+        scope_bias (float): Subtracted from the scores (logits) of the scope labels
+            ('S', 'SE') before decoding.
         scorer (Optional[Callable]): The scoring method.
         """
         register_extensions()
@@ -123,6 +147,8 @@ class NegationScope(TrainablePipe):
         self.name = name
         self.lr_scale = lr_scale
         self.split_at_other_cues = split_at_other_cues
+        self.contiguous = contiguous
+        self.scope_bias = scope_bias
         self.scorer = scorer
         self.cfg: Dict[str, Any] = {"labels": list(SCOPE_LABELS)}
 
@@ -150,7 +176,12 @@ class NegationScope(TrainablePipe):
             return out
         scores = self.model.predict((docs, windows))
         for w, s in zip(windows, scores):
-            out[w.doc].append(self.model.ops.to_numpy(s).argmax(axis=1).astype("int32"))
+            s = self.model.ops.to_numpy(s)
+            if self.scope_bias:
+                s = s.copy()
+                s[:, SCOPE_IDS] -= self.scope_bias
+            ids = contiguous_labels(s, w.cues != 0) if self.contiguous else s.argmax(axis=1)
+            out[w.doc].append(ids.astype("int32"))
         return out
 
     def set_annotations(self, docs: Iterable[Doc], label_ids: List[List[numpy.ndarray]]) -> None:
@@ -321,6 +352,46 @@ def cue_windows(doc: Doc, doc_index: int, negations: List[Negation]) -> List[Cue
                 cues[p.i - start] = CUE_AFFIX if p.is_partial(doc) else CUE_WHOLE
         windows.append(CueWindow(doc_index, start, end, cues))
     return windows
+
+
+def contiguous_labels(scores: numpy.ndarray, is_cue: numpy.ndarray) -> numpy.ndarray:
+    """The label ids of a cue window whose scope is the best-scoring contiguous span
+    around the cue: the tokens from the span's start to its end, the cue's excepted.
+    A span scores the log-probabilities of scope (``S`` or ``SE``) of its tokens and of
+    no scope (``O`` or ``E``) of the others; each token then gets the better of its two
+    labels on its side.
+
+    scores (numpy.ndarray): the scope model's scores (logits), one row per window token,
+        columns in the order of ``SCOPE_LABELS``.
+    is_cue (numpy.ndarray): per window token, whether it holds a cue part.
+    RETURNS (numpy.ndarray): the label id of each token.
+    """
+    n = scores.shape[0]
+    cue_ids = numpy.flatnonzero(is_cue)
+    if n == 0 or not len(cue_ids):
+        return scores.argmax(axis=1)
+    log_p = scores - scores.max(axis=1, keepdims=True)
+    log_p = log_p - numpy.log(numpy.exp(log_p).sum(axis=1, keepdims=True))
+    in_ids = SCOPE_IDS
+    out_ids = [SCOPE_LABELS.index("O"), SCOPE_LABELS.index("E")]
+    gain = numpy.logaddexp(log_p[:, in_ids[0]], log_p[:, in_ids[1]]) - numpy.logaddexp(
+        log_p[:, out_ids[0]], log_p[:, out_ids[1]]
+    )
+    gain[is_cue] = 0.0
+    first, last = int(cue_ids[0]), int(cue_ids[-1])
+    # The best start at or before the cue (sum of the gains from there to the cue; an
+    # empty extension on a tie) and, symmetrically, the best end.
+    left = numpy.concatenate([numpy.cumsum(gain[:first][::-1])[::-1], [0.0]])
+    start = int(numpy.flatnonzero(left == left.max())[-1])
+    right = numpy.concatenate([[0.0], numpy.cumsum(gain[last + 1 :])])
+    end = last + int(numpy.flatnonzero(right == right.max())[0])
+    inside = numpy.zeros(n, dtype=bool)
+    inside[start : end + 1] = True
+    best_in = numpy.where(scores[:, in_ids[0]] >= scores[:, in_ids[1]], in_ids[0], in_ids[1])
+    best_out = numpy.where(scores[:, out_ids[0]] >= scores[:, out_ids[1]], out_ids[0], out_ids[1])
+    ids = numpy.where(inside, best_in, best_out)
+    ids[is_cue] = scores[is_cue].argmax(axis=1)
+    return ids
 
 
 def split_at_other_cues(doc: Doc, negations: List[Negation]) -> List[Negation]:

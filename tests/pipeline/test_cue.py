@@ -3,12 +3,14 @@ import numpy
 import pytest
 import spacy
 from spacy.language import Language
-from spacy.tokens import Doc
+from spacy.tokens import Doc, DocBin
 from spacy.training import Example
 
 from spacy_negation import get_negations, set_negations
 from spacy_negation.pipeline._util import find_affix
-from spacy_negation.pipeline.cue import choose_affix, find_all, find_pattern, make_label, multiword_pattern, parse_label
+from spacy_negation.pipeline.cue import (
+    choose_affix, count_cue_words, find_all, find_pattern, make_label, multiword_pattern, parse_label,
+)
 
 from negation_testutil import cue_key, make_examples, make_reference
 
@@ -88,7 +90,10 @@ def test_add_pipe_and_initialize_learns_labels_from_data():
         {"words": [["by", "no", "means"]], "cues": 1, "matches": 1},
         {"words": [["neither"], ["nor"]], "cues": 1, "matches": 1},
     ]
-    assert cue.label_data == {"labels": list(cue.labels), "affixes": cue.affixes, "multiword": cue.multiword}
+    # single-token cues of whole words: "No" once of two "no" (by no means), "not" twice of two
+    assert cue.words == {"no": [1, 2], "not": [2, 2]}
+    assert cue.label_data == {"labels": list(cue.labels), "affixes": cue.affixes, "multiword": cue.multiword,
+                              "words": cue.words}
 
 
 def test_initialize_with_labels():
@@ -397,10 +402,12 @@ def test_serialization_round_trips(tmp_path, arch):
     cue2 = _nlp_with_cue(arch).get_pipe("negation_cue").from_bytes(cue.to_bytes())
     assert cue2.labels == cue.labels
     assert cue2.multiword == cue.multiword != []
+    assert cue2.words == cue.words != {}
     assert [cue_key(cue2(nlp.make_doc(t))) for t in texts] == expected
     nlp.to_disk(tmp_path / "nlp")
     nlp2 = spacy.load(tmp_path / "nlp")
     assert nlp2.get_pipe("negation_cue").multiword == cue.multiword
+    assert nlp2.get_pipe("negation_cue").words == cue.words
     assert [cue_key(d) for d in nlp2.pipe(texts)] == expected
     nlp3 = _nlp_with_cue(arch).from_bytes(nlp.to_bytes())
     assert [cue_key(d) for d in nlp3.pipe(texts)] == expected
@@ -420,3 +427,86 @@ def test_bilstm_cue_tagger_empty_docs_and_no_sentence_boundaries():
     for token in segmented:
         token.is_sent_start = token.i in (0, 5)
     assert model.predict([segmented])[0].shape == scores[1].shape
+
+
+def test_count_cue_words_counts_single_whole_word_cues_and_their_occurrences():
+    nlp = spacy.blank("en")
+    docs = [make_reference(nlp.vocab, words, negations) for words, negations in [
+        (["Not", "now", ",", "not", "only", "then", "."], [{"cue": [(0, 0, 3)], "scope": [], "event": []}]),
+        (["No", "doubt", "."], []),
+        (["Neither", "a", "nor", "b", "was", "unkind", "."],
+         [{"cue": [(0, 0, 7), (2, 0, 3)], "scope": [], "event": []},  # multiword: not counted
+          {"cue": [(5, 0, 2)], "scope": [], "event": []}]),  # affixal: not counted
+    ]]
+    docs.append(Doc(nlp.vocab, words=["not", "annotated"]))  # no negation spans: words still count
+    assert count_cue_words(docs) == {"not": [1, 3]}
+    assert count_cue_words([]) == {}
+
+
+def _cue_with_words(words, min_word_precision):
+    nlp, cue = _cue_with_affixes(("S", "B", "I", "S|prefix"), {"prefix": {"un": 5}},
+                                 min_word_precision=min_word_precision)
+    cue.cfg["words"] = words
+    return nlp, cue
+
+
+@pytest.mark.parametrize("threshold,expected", [
+    (None, ["not", "instead", "devoid", "un", "neither nor"]),
+    (0.0, ["not", "instead", "un", "neither nor"]),  # 0: only the words never seen as a cue go
+    (0.1, ["not", "un", "neither nor"]),  # instead: 1 of 12 < 0.1
+    (0.95, ["un", "neither nor"]),  # not: 9 of 10
+])
+def test_min_word_precision_drops_rare_and_unseen_single_word_cues(threshold, expected):
+    nlp, cue = _cue_with_words({"not": [9, 10], "instead": [1, 12]}, threshold)
+    doc = nlp.make_doc("not instead devoid unkind neither x nor")
+    labels = cue.labels
+    tags = ("S", "S", "S", "S|prefix", "B", "O", "I")
+    cue.set_annotations([doc], [numpy.array([labels.index(t) for t in tags], dtype="int32")])
+    assert [neg.cue_text.lower() for neg in get_negations(doc)] == expected
+    assert nlp.config["components"]["negation_cue"]["min_word_precision"] == threshold
+
+
+@pytest.mark.parametrize("bad", [-0.1, 1.5])
+def test_min_word_precision_out_of_range(bad):
+    with pytest.raises(ValueError, match=r"\[E304\]"):
+        _cue_with_affixes(("S",), {}, min_word_precision=bad)
+
+
+def test_min_word_precision_needs_a_word_lexicon():
+    nlp, cue = _cue_with_words({"not": [1, 1]}, 0.5)
+    del cue.cfg["words"]  # as in a model trained before the lexicon existed
+    assert cue.words is None and "words" not in cue.label_data
+    doc = nlp.make_doc("not this")
+    ids = numpy.array([cue.labels.index("S"), 0], dtype="int32")
+    with pytest.raises(ValueError, match=r"\[E305\]"):
+        cue.set_annotations([doc], [ids])
+    cue.min_word_precision = None
+    cue.set_annotations([doc], [ids])
+    assert len(get_negations(doc)) == 1
+
+
+def test_initialize_words_from_label_data_or_a_corpus_file(tmp_path):
+    nlp = _nlp_with_cue()
+    examples = make_examples(nlp)
+    cue = nlp.get_pipe("negation_cue")
+    cue.initialize(lambda: examples, labels={"labels": ["S"], "words": {"never": [3, 4]}})
+    assert cue.words == {"never": [3, 4]}
+    assert cue.multiword != []  # the multiword lexicon still comes from the examples
+    # a corpus file (the whole training corpus, where the reader samples sentences)
+    extra = make_reference(nlp.vocab, ["Not", "him", "."], [{"cue": [(0, 0, 3)], "scope": [], "event": []}])
+    unnegated = make_reference(nlp.vocab, ["Not", "only", "him", "."], [])
+    DocBin(store_user_data=True, docs=[eg.reference for eg in examples] + [extra, unnegated]).to_disk(tmp_path / "train.spacy")
+    other = _nlp_with_cue().get_pipe("negation_cue")
+    other.initialize(lambda: examples, words_corpus=tmp_path / "train.spacy")
+    assert other.words == {"no": [1, 2], "not": [3, 4]}
+    with pytest.raises(FileNotFoundError):
+        _nlp_with_cue().get_pipe("negation_cue").initialize(lambda: examples, words_corpus=tmp_path / "missing.spacy")
+
+
+def test_words_corpus_from_the_initialize_config(tmp_path):
+    nlp = _nlp_with_cue()
+    examples = make_examples(nlp)
+    DocBin(store_user_data=True, docs=[eg.reference for eg in examples[:4]]).to_disk(tmp_path / "part.spacy")
+    nlp.config["initialize"]["components"]["negation_cue"] = {"words_corpus": str(tmp_path / "part.spacy")}
+    nlp.initialize(lambda: examples)
+    assert nlp.get_pipe("negation_cue").words == {"no": [1, 2]}  # counted on the file's four sentences

@@ -184,6 +184,20 @@ def test_ablate_decoding_rows(trained_cnn_dir, tmp_path):
         "| as configured", "| multiword_min_precision = 1.0", "| multiword_cues = False"]
 
 
+def test_ablate_decoding_lists_only_the_settings_that_are_on(trained_cnn_dir, tmp_path):
+    nlp = spacy.load(trained_cnn_dir, config={"components.negation_scope.contiguous": True,
+                                              "components.negation_scope.split_at_other_cues": False})
+    nlp.to_disk(tmp_path / "model")
+    gold = tmp_path / "gold.spacy"
+    DocBin(docs=[eg.reference for eg in make_examples(nlp)]).to_disk(gold)
+    proc = _run_ablation(tmp_path / "model", gold)
+    assert proc.returncode == 0, proc.stderr
+    rows = [line for line in proc.stdout.splitlines() if line.startswith("| ") and "decoding" not in line]
+    assert [row.split(" | ")[0] for row in rows] == [
+        "| as configured", "| affix_over_whole = False", "| affix_threshold = None",
+        "| multiword_cues = False", "| contiguous = False"]
+
+
 @pytest.mark.parametrize("bad", ["multiword_min_precision=0.6", "negation_cue.x", "negation_cue.x=not-json"])
 def test_ablate_decoding_bad_setting(trained_cnn_dir, tmp_path, bad):
     proc = _run_ablation(trained_cnn_dir, tmp_path / "gold.spacy", "--set", bad)

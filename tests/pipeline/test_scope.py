@@ -9,7 +9,7 @@ from spacy.training import Example
 
 from spacy_negation import Negation, get_negations, set_negations
 from spacy_negation.ml.bilstm import CUE_AFFIX, CUE_WHOLE
-from spacy_negation.pipeline.scope import SCOPE_LABELS, _decode, cue_windows, split_at_other_cues
+from spacy_negation.pipeline.scope import SCOPE_LABELS, _decode, contiguous_labels, cue_windows, split_at_other_cues
 
 from negation_testutil import CNN_TINY, load_test_nlp, make_examples, make_reference, negation_key
 
@@ -217,3 +217,67 @@ def test_update_without_cues_still_backprops_to_listener():
     grads = [float(numpy.abs(node.get_grad(name)).sum()) for node in tok2vec.model.walk()
              for name in node.param_names if node.has_grad(name)]
     assert grads and sum(grads) > 0.0
+
+
+def _logits(*best: str, margin: float = 4.0) -> numpy.ndarray:
+    """Window scores whose argmax per token is the given label (by the given margin)."""
+    scores = numpy.zeros((len(best), len(SCOPE_LABELS)), dtype="float32")
+    for i, label in enumerate(best):
+        scores[i, SCOPE_LABELS.index(label)] = margin
+    return scores
+
+
+def _names(ids) -> list:
+    return [SCOPE_LABELS[int(i)] for i in ids]
+
+
+def test_contiguous_labels_keep_the_best_span_joined_to_the_cue():
+    # argmax: S O S [cue] S S O S; the islands beyond an O that costs more than they gain go
+    scores = _logits("S", "O", "S", "O", "S", "S", "O", "S")
+    scores[0, SCOPE_LABELS.index("S")] = 2.0  # +2 does not pay for the -4 of token 1
+    is_cue = numpy.array([0, 0, 0, 1, 0, 0, 0, 0], dtype=bool)
+    assert _names(scores.argmax(axis=1)) == ["S", "O", "S", "O", "S", "S", "O", "S"]
+    assert _names(contiguous_labels(scores, is_cue)) == ["O", "O", "S", "O", "S", "S", "O", "O"]
+    # an island worth more than the gap joins it: the gap's token is scope too
+    scores[0, SCOPE_LABELS.index("S")] = 12.0
+    assert _names(contiguous_labels(scores, is_cue))[:3] == ["S", "S", "S"]
+
+
+def test_contiguous_labels_ties_events_discontinuous_cues_and_no_cue():
+    is_cue = numpy.array([0, 1, 0, 0, 1, 0], dtype=bool)
+    # between the two cue words everything is scope, whatever the scores; SE stays SE inside
+    scores = _logits("O", "O", "O", "SE", "O", "E")
+    assert _names(contiguous_labels(scores, is_cue)) == ["O", "O", "S", "SE", "O", "E"]
+    # a tie (equal scores) does not extend the span
+    flat = numpy.zeros((3, len(SCOPE_LABELS)), dtype="float32")
+    assert _names(contiguous_labels(flat, numpy.array([0, 1, 0], dtype=bool))) == ["O", "O", "O"]
+    # no cue in the window: the argmax
+    scores = _logits("S", "O", "S")
+    assert _names(contiguous_labels(scores, numpy.zeros(3, dtype=bool))) == ["S", "O", "S"]
+    empty = numpy.zeros((0, len(SCOPE_LABELS)), dtype="float32")
+    assert contiguous_labels(empty, numpy.zeros(0, dtype=bool)).shape == (0,)
+
+
+def test_contiguous_and_scope_bias_settings_in_prediction(trained_cnn_dir):
+    text = "He said that the dog did not bark at all , and left ."
+    for contiguous, bias, expected in [
+        (True, 100.0, []),  # no token is worth a scope
+        (True, -100.0, [i for i in range(14) if i != 6]),  # every token joins the span
+        (False, -100.0, [i for i in range(14) if i != 6]),
+    ]:
+        nlp = spacy.load(trained_cnn_dir, config={"components.negation_scope.contiguous": contiguous,
+                                                  "components.negation_scope.scope_bias": bias})
+        scope = nlp.get_pipe("negation_scope")
+        assert (scope.contiguous, scope.scope_bias) == (contiguous, bias)
+        doc = nlp.make_doc(text)
+        set_negations(doc, [{"cue": [doc[6]]}])
+        (neg,) = scope(nlp.get_pipe("tok2vec")(doc))._.negations
+        assert sorted(p.i for p in neg.scope) == expected
+    # contiguous: whatever the model, each scope joins its cue without a gap
+    nlp = spacy.load(trained_cnn_dir, config={"components.negation_scope.contiguous": True})
+    for text in ["He was not happy , but she did not mind .", "No dog barked and no cat came ."]:
+        doc = nlp(text)
+        assert get_negations(doc)
+        for neg in get_negations(doc):
+            ids = sorted({p.i for p in neg.scope} | {p.i for p in neg.cue})
+            assert ids == list(range(ids[0], ids[-1] + 1))
