@@ -175,6 +175,7 @@ def _count_words(doc: Doc, as_cue: Dict[str, int], seen: Dict[str, int]) -> None
 
 
 def _word_lexicon(as_cue: Dict[str, int], seen: Dict[str, int]) -> Dict[str, List[int]]:
+    """word -> [cues, occurrences] for the words counted as cues, in word order."""
     return {word: [n, max(n, seen.get(word, 0))] for word, n in sorted(as_cue.items())}
 
 
