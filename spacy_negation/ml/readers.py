@@ -9,7 +9,7 @@ where the transformer encodes each sentence separately (see
 import random
 from collections import Counter
 from pathlib import Path
-from typing import Callable, Iterator, List, Optional, Sequence, Set, Union
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Set, Union
 
 from spacy.errors import Errors as SpacyErrors
 from spacy.language import Language
@@ -20,7 +20,7 @@ from spacy.util import ensure_path, registry
 
 from ..corpus import META_KEY
 from ..errors import Errors
-from ..negation import Negation, get_negations, set_negations
+from ..negation import SPANS_KEY, Negation, get_negations, set_negations
 
 
 def split_sentences(doc: Doc) -> List[Doc]:
@@ -166,18 +166,34 @@ def _sample_unnegated(sents: List[Doc], ratio: float,
     return [d for i, d in enumerate(sents) if negations[i] or i in keep]
 
 
+def count_cue_words(docs: Sequence[Doc],
+                    negations: Optional[Sequence[Sequence[Negation]]] = None) -> Dict[str, List[int]]:
+    """The words (lower-cased) that are a single-token, whole-token cue in the docs
+    (affixal and multiword cues do not count), with how often each is a cue and how
+    often it occurs in the docs.
+
+    docs (Sequence[Doc]): the docs.
+    negations (Optional[Sequence[Sequence[Negation]]]): the negations of each doc, if
+        already at hand (default: read from the docs; a doc without a negation span group
+        has none).
+    RETURNS (Dict[str, List[int]]): word -> [cues, occurrences], in word order.
+    """
+    if negations is None:
+        negations = [get_negations(doc) if SPANS_KEY in doc.spans else [] for doc in docs]
+    as_cue: Counter[str] = Counter(neg.cue_tokens[0].lower_ for negs in negations for neg in negs
+                              if not neg.is_multiword and not neg.is_affixal)
+    seen: Counter[str] = Counter(t.lower_ for doc in docs for t in doc if t.lower_ in as_cue)
+    return {word: [n, seen[word]] for word, n in sorted(as_cue.items())}
+
+
 def cue_words(docs: Sequence[Doc], negations: Sequence[Sequence[Negation]],
               min_rate: float) -> Set[str]:
     """The words (lower-cased) that are a single-token, whole-token cue in at least
-    ``min_rate`` of their occurrences in the docs (affixal and multiword cues do not
-    count).
+    ``min_rate`` of their occurrences in the docs (see :func:`count_cue_words`).
 
     docs (Sequence[Doc]): the docs.
     negations (Sequence[Sequence[Negation]]): the negations of each doc.
     min_rate (float): the minimum share of a word's occurrences that are cues.
     RETURNS (Set[str]): the cue words.
     """
-    as_cue: Counter[str] = Counter(neg.cue_tokens[0].lower_ for negs in negations for neg in negs
-                              if not neg.is_multiword and not neg.is_affixal)
-    seen: Counter[str] = Counter(t.lower_ for doc in docs for t in doc if t.lower_ in as_cue)
-    return {word for word, n in as_cue.items() if n >= min_rate * seen[word]}
+    return {word for word, (n, seen) in count_cue_words(docs, negations).items() if n >= min_rate * seen}

@@ -64,6 +64,7 @@ from spacy.vocab import Vocab
 
 from ..errors import Errors
 from ..io import read_docbin
+from ..ml.readers import count_cue_words
 from ..negation import SPANS_KEY, Part, get_negations, register_extensions, set_negations
 from ._util import CharIndex, ScaledOptimizer, affix_kind, find_affix, one_hot, project_parts, sentence_ranges
 
@@ -146,37 +147,6 @@ def make_negation_cue(
         multiword_min_precision=multiword_min_precision, min_word_precision=min_word_precision,
         scorer=scorer,
     )
-
-
-def count_cue_words(docs: Iterable[Doc]) -> Dict[str, List[int]]:
-    """The word lexicon of gold docs: each word (lower case) that is a single-token cue
-    of a whole token, with how often it is one and how often it occurs in the docs.
-
-    docs (Iterable[Doc]): the docs, with their negations.
-    RETURNS (Dict[str, List[int]]): word -> [cues, occurrences].
-    """
-    as_cue: Dict[str, int] = {}
-    seen: Dict[str, int] = {}
-    for doc in docs:
-        _count_words(doc, as_cue, seen)
-    return _word_lexicon(as_cue, seen)
-
-
-def _count_words(doc: Doc, as_cue: Dict[str, int], seen: Dict[str, int]) -> None:
-    """Add a gold doc's single-token whole-word cues and its words to the counts."""
-    for token in doc:
-        seen[token.lower_] = seen.get(token.lower_, 0) + 1
-    if SPANS_KEY not in doc.spans:
-        return
-    for neg in get_negations(doc):
-        if len(neg.cue) == 1 and not neg.cue[0].is_partial(doc):
-            word = doc[neg.cue[0].i].lower_
-            as_cue[word] = as_cue.get(word, 0) + 1
-
-
-def _word_lexicon(as_cue: Dict[str, int], seen: Dict[str, int]) -> Dict[str, List[int]]:
-    """word -> [cues, occurrences] for the words counted as cues, in word order."""
-    return {word: [n, max(n, seen.get(word, 0))] for word, n in sorted(as_cue.items())}
 
 
 def make_label(position: str, kind: Optional[str] = None) -> str:
@@ -624,11 +594,10 @@ class NegationCue(TrainablePipe):
         (predicted) tokens as a pattern, with its number of gold cues and of matches in
         the examples' sentences. Words: see ``count_cue_words`` (reference tokens)."""
         cues: Dict[Pattern, int] = {}
-        as_cue: Dict[str, int] = {}
-        seen: Dict[str, int] = {}
+        references: List[Doc] = []
         sentences: List[List[str]] = []  # the patterns are known only after one pass
         for eg in get_examples():
-            _count_words(eg.reference, as_cue, seen)
+            references.append(eg.reference)
             for parts in self._gold_cue_parts(eg):
                 pattern = multiword_pattern(eg.predicted, parts)
                 if pattern is not None:
@@ -643,7 +612,7 @@ class NegationCue(TrainablePipe):
             {"words": [list(segment) for segment in pattern], "cues": count, "matches": max(matches[pattern], count)}
             for pattern, count in sorted(cues.items())
         ]
-        return multiword, _word_lexicon(as_cue, seen)
+        return multiword, count_cue_words(references)
 
     def _filter_words(self, doc: Doc, cues: List[List[Part]]) -> List[List[Part]]:
         """The cues without the single-token cues of whole words whose training share as

@@ -366,9 +366,8 @@ def contiguous_labels(scores: numpy.ndarray, is_cue: numpy.ndarray) -> numpy.nda
     is_cue (numpy.ndarray): per window token, whether it holds a cue part.
     RETURNS (numpy.ndarray): the label id of each token.
     """
-    n = scores.shape[0]
     cue_ids = numpy.flatnonzero(is_cue)
-    if n == 0 or not len(cue_ids):
+    if not len(cue_ids):  # also an empty window
         return scores.argmax(axis=1)
     log_p = scores - scores.max(axis=1, keepdims=True)
     log_p = log_p - numpy.log(numpy.exp(log_p).sum(axis=1, keepdims=True))
@@ -385,7 +384,7 @@ def contiguous_labels(scores: numpy.ndarray, is_cue: numpy.ndarray) -> numpy.nda
     start = int(numpy.flatnonzero(left == left.max())[-1])
     right = numpy.concatenate([[0.0], numpy.cumsum(gain[last + 1 :])])
     end = last + int(numpy.flatnonzero(right == right.max())[0])
-    inside = numpy.zeros(n, dtype=bool)
+    inside = numpy.zeros(len(scores), dtype=bool)
     inside[start : end + 1] = True
     best_in = numpy.where(scores[:, in_ids[0]] >= scores[:, in_ids[1]], in_ids[0], in_ids[1])
     best_out = numpy.where(scores[:, out_ids[0]] >= scores[:, out_ids[1]], out_ids[0], out_ids[1])

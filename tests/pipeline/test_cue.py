@@ -226,10 +226,11 @@ def test_multiword_min_precision(min_precision, expected):
     assert nlp.config["components"]["negation_cue"]["multiword_min_precision"] == min_precision
 
 
+@pytest.mark.parametrize("setting,code", [("multiword_min_precision", "E303"), ("min_word_precision", "E304")])
 @pytest.mark.parametrize("bad", [-0.1, 1.5])
-def test_multiword_min_precision_out_of_range(bad):
-    with pytest.raises(ValueError, match=r"\[E303\]"):
-        _cue_with_affixes(("S",), {}, multiword_min_precision=bad)
+def test_precision_settings_out_of_range(setting, code, bad):
+    with pytest.raises(ValueError, match=rf"\[{code}\]"):
+        _cue_with_affixes(("S",), {}, **{setting: bad})
 
 
 def test_initialize_bad_get_examples():
@@ -464,12 +465,6 @@ def test_min_word_precision_drops_rare_and_unseen_single_word_cues(threshold, ex
     cue.set_annotations([doc], [numpy.array([labels.index(t) for t in tags], dtype="int32")])
     assert [neg.cue_text.lower() for neg in get_negations(doc)] == expected
     assert nlp.config["components"]["negation_cue"]["min_word_precision"] == threshold
-
-
-@pytest.mark.parametrize("bad", [-0.1, 1.5])
-def test_min_word_precision_out_of_range(bad):
-    with pytest.raises(ValueError, match=r"\[E304\]"):
-        _cue_with_affixes(("S",), {}, min_word_precision=bad)
 
 
 def test_min_word_precision_needs_a_word_lexicon():
