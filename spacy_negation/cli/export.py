@@ -20,6 +20,9 @@ def run(args: argparse.Namespace) -> int:
     from ..corpus import write_starsem_docs
     from ..io import read_docbin
 
+    from ..util import check_output
+
+    check_output(args.output, [args.input])
     docs = read_docbin(args.input, lang=args.lang)
     n = write_starsem_docs(docs, args.output)
     print(f"wrote {n} sentences to {args.output}", file=sys.stderr)
