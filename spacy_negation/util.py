@@ -46,10 +46,8 @@ def check_output(path: Union[str, Path], inputs: Iterable[Union[str, Path]] = ()
     target = Path(os.path.realpath(path))
     try:
         mode: Optional[int] = os.stat(target).st_mode
-    except FileNotFoundError:
+    except OSError:  # missing, or a parent is not a directory (checked below)
         mode = None
-    except OSError as err:  # e.g. a parent is a regular file (ENOTDIR)
-        raise NegationFormatError(Errors.E123.format(path=path, reason=err.strerror or err), path) from err
     if mode is not None:
         if stat.S_ISDIR(mode):
             raise NegationFormatError(Errors.E123.format(path=path, reason="it is a directory"), path)

@@ -16,7 +16,8 @@ What the reader does:
   (U+2019), U+0093 -> “ (U+201C), U+0094 -> ” (U+201D), U+0095 -> • (U+2022), U+0096 -> –
   (U+2013), U+0097 -> — (U+2014), U+0099 -> ™ (U+2122), and likewise the other C1 code
   points Windows-1252 defines (U+0080–U+009F except U+0081, U+008D, U+008F, U+0090,
-  U+009D, which stay). In the release: 1,075 × U+0092 in 67 files, plus U+0094 ×269,
+  U+009D, which stay control characters: a token holding one is an error, E405; none in
+  the release). In the release: 1,075 × U+0092 in 67 files, plus U+0094 ×269,
   U+0093 ×240, U+0096 ×103, U+0091 ×58, U+0085 ×41, U+0095 ×31, U+0097 ×26, U+0099 ×4.
   U+0085 is a line break for Python (``str.isspace``), so without this step 37 tokens such
   as ``mind\\x85at`` would contain "whitespace". Nothing else is changed; surrounding
