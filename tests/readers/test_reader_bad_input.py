@@ -164,3 +164,21 @@ def test_convert_lenient_report_for_readers(tmp_path, capsys):
 def test_invalid_on_error(tmp_path):
     with pytest.raises(ValueError, match=r"\[E115\]"):
         read_all(read_sfu, sfu.write(tmp_path, sfu.SAMPLE), on_error="warn")
+
+
+@pytest.mark.parametrize("fmt,text,file,lang", [
+    ("bioscope", bioscope.SAMPLE, "abstracts.xml", "en"),
+    ("sfu", sfu.SAMPLE, "BOOKS/no1done.xml", "en"),
+    ("neges2018", neges.CONLL, "train/x.txt", "es"),
+    ("neges2019", neges.XML, "libros/no_2_6.xml", "es"),
+])
+def test_every_format_converts_leniently(tmp_path, capsys, fmt, text, file, lang):
+    src = tmp_path / "in" / file
+    src.parent.mkdir(parents=True)
+    src.write_text(text, encoding="utf-8")
+    strict, lenient = tmp_path / "strict.spacy", tmp_path / "lenient.spacy"
+    assert cli_main(["convert", "--quiet", "--format", fmt, "--lang", lang, str(src), str(strict)]) == 0
+    assert cli_main(["convert", "--quiet", "--format", fmt, "--lang", lang, "--on-error", "skip", str(src),
+                     str(lenient)]) == 0
+    assert "0 sentence(s) skipped, 0 cell(s) repaired" in capsys.readouterr().err
+    assert [negation_keys(d) for d in read_docbin(lenient, lang)] == [negation_keys(d) for d in read_docbin(strict, lang)]
