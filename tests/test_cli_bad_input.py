@@ -15,7 +15,7 @@ from spacy_negation.corpus import read_starsem_docs
 from spacy_negation.errors import NegationFormatError
 from spacy_negation.io import read_docbin
 from spacy_negation.starsem import read_starsem
-from spacy_negation.util import atomic_write_text, check_output
+from spacy_negation.util import atomic_write_text
 
 SAMPLE = """\
 ch1\t0\t0\tHe\the\tPRP\t(S(NP*)\t_\tHe\t_
@@ -132,17 +132,12 @@ def test_fifo_output_is_refused(tmp_path, capsys):
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
     assert convert(str(src), str(fifo)) == 1
-    assert "[E124]" in capsys.readouterr().err and "FIFO" in str(check_fifo_error(fifo))
+    assert "[E124]" in capsys.readouterr().err
     assert fifo.exists() and not fifo.is_file()
     (tmp_path / "link").symlink_to(fifo)
-    with pytest.raises(NegationFormatError, match=r"\[E124\]"):
+    with pytest.raises(NegationFormatError, match=r"\[E124\].*a FIFO"):
         atomic_write_text(tmp_path / "link", "x")
-
-
-def check_fifo_error(path: Path) -> NegationFormatError:
-    with pytest.raises(NegationFormatError, match=r"\[E124\]") as err:
-        check_output(path)
-    return err.value
+    assert (tmp_path / "link").is_symlink() and not fifo.is_file()
 
 
 def _same_file_paths(tmp_path: Path, src: Path) -> List[Tuple[str, str]]:
