@@ -101,6 +101,7 @@ class Errors(metaclass=ErrorsWithCodes):
             "not overwritten. Choose another output path.")
     E126 = ("Unknown language {lang!r}: spaCy has no language class for it ({reason}). Use a "
             "language code such as 'en' or 'es'.")
+    E127 = ("{path}: its docs cannot be written as *SEM CoNLL: {reason}")
     # --- command line -----------------------------------------------------------------
     E130 = ("Input file not found: {path}")
     E131 = ("Unknown input format {fmt!r}; available: {available}.")

@@ -76,6 +76,19 @@ def test_export_output_errors(tmp_path, capsys):
     assert "[E123]" in capsys.readouterr().err
 
 
+def test_export_names_the_file_of_an_unwritable_doc(tmp_path, capsys):
+    """A .spacy file made elsewhere can hold a token with a space; export names the file."""
+    import spacy
+    from spacy.tokens import Doc, DocBin
+
+    doc = Doc(spacy.blank("en").vocab, words=["New York", "is", "big"])
+    src = tmp_path / "x.spacy"
+    src.write_bytes(DocBin(docs=[doc]).to_bytes())
+    out = tmp_path / "x.txt"
+    assert cli_main(["export", str(src), str(out)]) == 1
+    assert f"[E127] {src}: its docs cannot be written" in capsys.readouterr().err and not out.exists()
+
+
 @pytest.mark.parametrize("command", ["convert", "export"])
 def test_unknown_language(tmp_path, capsys, command):
     src = write(tmp_path, SAMPLE)
