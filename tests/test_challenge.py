@@ -154,9 +154,10 @@ def test_cli_challenge_on_a_tiny_negation_pipeline(tiny_cnn_dir, tmp_path):
 
 
 def test_cli_challenge_host_pipeline(tiny_cnn_dir, tmp_path):
-    nlp = load_pipeline(str(tiny_cnn_dir), host="blank:en")
-    assert nlp.pipe_names == ["negation"]
-    items = build_items(sample=1, act_sets=1)
-    direct = evaluate_pipeline(load_pipeline(str(tiny_cnn_dir)), items)
-    hosted = evaluate_pipeline(nlp, items)
-    assert direct == hosted
+    assert load_pipeline(str(tiny_cnn_dir), host="blank:en").pipe_names == ["negation"]
+    out = tmp_path / "challenge.json"
+    base = ["challenge", str(tiny_cnn_dir), "--sample", "1", "--output", str(out)]
+    assert main(base + ["--name", "direct"]) == 0
+    assert main(base + ["--name", "hosted", "--host", "blank:en"]) == 0
+    models = json.loads(out.read_text())["models"]
+    assert models["direct"] == models["hosted"]

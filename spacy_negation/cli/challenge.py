@@ -22,6 +22,9 @@ def add_parser(sub: "argparse._SubParsersAction") -> None:
     p.add_argument("--sample", type=int, default=20,
                    help="name-profession pairs per gender (default 20)")
     p.add_argument("--seed", type=int, default=0, help="sampling seed (default 0)")
+    p.add_argument("--host", default=None,
+                   help="run MODEL as the 'negation' component of this host pipeline (a name, "
+                        "a path or blank:LANG)")
     p.add_argument("--gold", type=Path, default=None,
                    help="also write the challenge set with its expected negations as a *SEM file")
     p.set_defaults(func=run)
@@ -41,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
         write_gold(items, args.gold)
         print(f"wrote {args.gold}")
     for model, name in zip(args.models, names):
-        nlp = load_pipeline(model)
+        nlp = load_pipeline(model, host=args.host)
         result = evaluate_pipeline(nlp, items)
         data["models"][name] = result
         total = result["overall"]
