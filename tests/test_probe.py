@@ -141,7 +141,9 @@ def test_act_repetition_hand_computed_with_a_constant_head(tmp_path):
         assert res["by_rank"] == {"0": {"n": n, "hits": n, "act_repetition": 100.0},
                                   "50": {"n": n, "hits": 0, "act_repetition": 0.0}}
         assert res["overall"] == {"n": 2 * n, "hits": n, "act_repetition": 50.0}
-    assert result["meta"]["grammaticality"]["predictions_words_pct"] == 0.0  # "." is no word
+    gram = result["meta"]["grammaticality"]
+    assert gram["predictions_words_pct"] == 0.0  # "." is no word
+    assert gram["distinct_predictions"] == 1 and gram["top_prediction_pct"] == 100.0
 
 
 def test_summarize_hand_computed():

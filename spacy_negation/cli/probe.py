@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     for path, name in zip(args.models, names):
         model = mlm_mod.load(path, tied_head=args.tied_head, batch_size=args.batch_size)
         result = run_probe(model, sample=args.sample, ranks=args.ranks, seed=args.seed,
-                           show_progress=not args.no_progress)
+                           show_progress=not args.no_progress, name=name)
         data["models"][name] = result
         e1 = result["experiment_1"]["by_negation"]
         print(f"{name}: %-ACT-repetition exp. 1 negated {e1.get('not', {}).get('act_repetition')} "

@@ -93,7 +93,9 @@ def markdown(data: Dict[str, Any]) -> str:
                   f"{meta.get('sample_per_gender')} name-profession pairs per gender, seed "
                   f"{meta.get('seed')}, ranks {meta.get('ranks')}, {meta.get('n_sentences')} "
                   f"sentences; alphabetic words among the ACT tokens {gram.get('act_tokens_words_pct')} %, "
-                  f"among the predictions {gram.get('predictions_words_pct')} %; most frequent "
+                  f"among the predictions {gram.get('predictions_words_pct')} %; "
+                  f"{gram.get('distinct_predictions')} distinct predictions, the most frequent "
+                  f"one {gram.get('top_prediction_pct')} % of them; most frequent "
                   f"predictions: {', '.join(str(t) for t, _ in meta.get('top_predictions', [])[:6])}"]
     lines += ["", "## Experiment 1: negated vs positive (ranks 0 and 50; Figure 1)", ""]
     lines += _row_table(models, [(lab, "experiment_1", f"by_negation_conjunction:{k}") for k, lab in FIG1]

@@ -91,7 +91,8 @@ def act_repetition(hits: int, n: int) -> float:
 
 
 def run_probe(mlm: Any, sample: int = 100, ranks: Sequence[int] = DEFAULT_RANKS, seed: int = 0,
-              templates: Optional[Sequence[Template]] = None, show_progress: bool = True) -> Dict[str, Any]:
+              templates: Optional[Sequence[Template]] = None, show_progress: bool = True,
+              name: Optional[str] = None) -> Dict[str, Any]:
     """Run the probe on one model.
 
     mlm (MaskedLM): the model.
@@ -100,6 +101,7 @@ def run_probe(mlm: Any, sample: int = 100, ranks: Sequence[int] = DEFAULT_RANKS,
     seed (int): the sampling seed.
     templates (Optional[Sequence[Template]]): the templates (default: the 43).
     show_progress (bool): a progress bar on stderr.
+    name (Optional[str]): the model's name on the progress bar (default: its folder).
     RETURNS (Dict[str, Any]): the model's results (see :func:`summarize`).
     """
     from tqdm import tqdm
@@ -110,7 +112,7 @@ def run_probe(mlm: Any, sample: int = 100, ranks: Sequence[int] = DEFAULT_RANKS,
     all_pairs = [p for g in genders for p in pairs[g]]
     jobs: List[Tuple[Template, int, Pair, List[str], str]] = []
     total = len(all_pairs) + sum(len(pairs[t.gender]) for t in templates) * len(ranks)
-    with tqdm(total=total, desc=f"probe {mlm.name}", unit="sent", disable=not show_progress) as bar:
+    with tqdm(total=total, desc=f"probe {name or mlm.name}", unit="sent", disable=not show_progress) as bar:
         acts = extract_acts(mlm, all_pairs, ranks, progress=bar.update)
         for t in templates:
             for r in ranks:
@@ -125,6 +127,7 @@ def run_probe(mlm: Any, sample: int = 100, ranks: Sequence[int] = DEFAULT_RANKS,
     from .mlm import is_word
 
     act_tokens = [a for pair in all_pairs for r in ranks for a in acts[pair][r]]
+    pred_counts = Counter(r["prediction"] for r in rows)
     result["meta"] = {
         "model": str(mlm.path), "tied_head": mlm.tied_head, "sample_per_gender": sample,
         "seed": seed, "ranks": list(ranks), "n_sentences": len(rows),
@@ -132,9 +135,12 @@ def run_probe(mlm: Any, sample: int = 100, ranks: Sequence[int] = DEFAULT_RANKS,
         "grammaticality": {
             "act_tokens_words_pct": act_repetition(sum(map(is_word, act_tokens)), len(act_tokens)),
             "predictions_words_pct": act_repetition(sum(is_word(r["prediction"]) for r in rows), len(rows)),
+            # a model that ignores the context predicts the same few tokens everywhere
+            "distinct_predictions": len(pred_counts),
+            "top_prediction_pct": act_repetition(pred_counts.most_common(1)[0][1] if rows else 0, len(rows)),
         },
         "top_act1_rank0": _top(acts[p][min(ranks)][0] for p in all_pairs),
-        "top_predictions": _top(r["prediction"] for r in rows),
+        "top_predictions": [[tok, c] for tok, c in pred_counts.most_common(10)],
         "examples": [{"text": j[4], "prediction": row["prediction"], "acts": row["acts"]}
                      for j, row in list(zip(jobs, rows))[:: max(1, len(rows) // 8)][:8]],
     }
