@@ -114,6 +114,8 @@ def test_rank_tailored_act_extraction_returns_the_token_of_the_requested_rank(ml
         ranking = _full_ranking(mlm_dir, sentence)
         for r in (0, 3, 7):
             assert acts[pair][r] == [mlm.decode(i) for i in ranking[r:r + 3]]
+    with pytest.raises(ValueError, match=r"\[E605\]"):
+        mlm.topk([f"Peter likes to {mlm.mask_token} and {mlm.mask_token}."], 1)
 
 
 def test_act_repetition_hand_computed_with_a_constant_head(tmp_path):
@@ -158,6 +160,11 @@ def test_summarize_hand_computed():
     assert res["overall"]["act_repetition"] == 50.0
     assert res["by_negation_rank"]["not/100"] == {"n": 2, "hits": 2, "act_repetition": 100.0}
     assert act_repetition(1, 3) == 33.33
+    from spacy_negation.probe.mlm import rank_tokens
+
+    assert rank_tokens([7, 8, 9, 10], 1, 3) == [8, 9, 10]
+    with pytest.raises(ValueError, match=r"\[E606\]"):
+        rank_tokens([7, 8, 9, 10], 2, 3)
     assert is_repetition("Swim", ["draw", "swim"]) and not is_repetition("swimming", ["swim"])
 
 
