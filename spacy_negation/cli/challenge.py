@@ -3,6 +3,8 @@ templates of the pragmatic negation probe (Gubelmann & Handschuh 2022)."""
 import argparse
 from pathlib import Path
 
+from .probe import add_run_options, model_names
+
 
 def add_parser(sub: "argparse._SubParsersAction") -> None:
     p = sub.add_parser(
@@ -15,13 +17,7 @@ def add_parser(sub: "argparse._SubParsersAction") -> None:
                     "negation_cue and negation_scope) or a pipeline with the 'negation' "
                     "component, as a package name or a path.")
     p.add_argument("models", nargs="+", metavar="MODEL", help="a negation pipeline (name or path)")
-    p.add_argument("--name", action="append", default=None,
-                   help="the model's name in the results (once per MODEL; default: as given)")
-    p.add_argument("--output", type=Path, default=Path("results/challenge.json"),
-                   help="the results JSON (default results/challenge.json); .md beside it")
-    p.add_argument("--sample", type=int, default=20,
-                   help="name-profession pairs per gender (default 20)")
-    p.add_argument("--seed", type=int, default=0, help="sampling seed (default 0)")
+    add_run_options(p, Path("results/challenge.json"), 20, ".md")
     p.add_argument("--host", default=None,
                    help="run MODEL as the 'negation' component of this host pipeline (a name, "
                         "a path or blank:LANG)")
@@ -32,12 +28,9 @@ def add_parser(sub: "argparse._SubParsersAction") -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..challenge import build_items, evaluate_pipeline, load_pipeline, write_gold, write_results
-    from ..errors import Errors
     from ..probe.report import load_results
 
-    names = args.name or list(args.models)
-    if len(names) != len(args.models):
-        raise ValueError(Errors.E609.format(n_names=len(names), n_models=len(args.models)))
+    names = model_names(args.models, args.name)
     data = load_results(args.output)
     items = build_items(sample=args.sample, seed=args.seed)
     if args.gold is not None:
