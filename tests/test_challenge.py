@@ -3,7 +3,6 @@ convention), error counts with a fake pipeline whose predictions we control (han
 computed), invariance, and the command on a tiny CNN negation pipeline built offline."""
 import json
 from pathlib import Path
-from typing import List
 
 import pytest
 import spacy
