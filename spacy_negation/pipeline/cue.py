@@ -397,10 +397,7 @@ class NegationCue(TrainablePipe):
         exclude (Iterable[str]): Serialization fields to exclude.
         RETURNS (NegationCue): The component.
         """
-        given = self.cue_patterns
-        super().from_bytes(bytes_data, exclude=exclude)
-        self.set_cue_patterns(given if self._cue_patterns_given else self.cue_patterns)
-        return self
+        return self._load_keeping_setting(lambda: super(NegationCue, self).from_bytes(bytes_data, exclude=exclude))
 
     def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> "NegationCue":
         """Load the component from a directory, with its saved cue list unless the
@@ -410,8 +407,13 @@ class NegationCue(TrainablePipe):
         exclude (Iterable[str]): Serialization fields to exclude.
         RETURNS (NegationCue): The component.
         """
+        return self._load_keeping_setting(lambda: super(NegationCue, self).from_disk(path, exclude=exclude))
+
+    def _load_keeping_setting(self, load: Callable[[], Any]) -> "NegationCue":
+        """Run a loader; then keep the cue list of the ``cue_patterns`` setting if one
+        was given, else take the loaded one."""
         given = self.cue_patterns
-        super().from_disk(path, exclude=exclude)
+        load()
         self.set_cue_patterns(given if self._cue_patterns_given else self.cue_patterns)
         return self
 

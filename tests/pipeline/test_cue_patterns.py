@@ -72,6 +72,13 @@ def test_user_cue_the_model_never_predicts_gets_its_scope_from_the_scope_model(t
     assert after.scope == tuple(p for p in by_hand.scope if p.i > 2)
     (before,) = get_negations(_with_patterns(trained_cnn_dir, [{"pattern": "barked", "kind": "following"}])(text))
     assert before.scope == tuple(p for p in by_hand.scope if p.i < 2)
+    # a trigger replaces the model cues it overlaps; ids name the matches; ORTH is exact
+    replaced = _with_patterns(trained_cnn_dir, [{"pattern": "No one", "kind": "preceding", "attr": "ORTH",
+                                                 "id": "nobody"}])
+    doc = replaced("No one came to the party.")
+    assert [neg.cue_text for neg in get_negations(doc)] == ["No one"]
+    assert [span.id_ for span in doc.spans[PATTERNS_KEY]] == ["nobody"]
+    assert [neg.cue_text for neg in get_negations(replaced("no one came to the party."))] != ["no one"]
     # a token pattern (spaCy Matcher) works like a phrase
     token_nlp = _with_patterns(trained_cnn_dir, [{"pattern": [{"LOWER": {"IN": ["denies", "denied"]}}],
                                                   "kind": "preceding"}])
@@ -148,12 +155,13 @@ def test_en_clinical_is_shipped_with_a_source_for_every_entry():
     lines = (LISTS_DIR / "en_clinical.jsonl").read_text(encoding="utf-8").splitlines()
     raw = [json.loads(line) for line in lines]
     assert all(entry["kind"] in KINDS and "et al." in entry["source"] for entry in raw)
+    assert len(raw) == 107  # the README's count
     assert set(entry["kind"] for entry in raw) == set(KINDS)
     phrases = {entry["pattern"]: entry["kind"] for entry in raw}
     for phrase, kind in [("denies", "preceding"), ("denied", "preceding"), ("denying", "preceding"),
                          ("negative for", "preceding"), ("no evidence of", "preceding"),
                          ("free of", "preceding"), ("without", "preceding"), ("absence of", "preceding"),
-                         ("no", "preceding"), ("not", "preceding"), ("never", "preceding"),
+                         ("no", "preceding"), ("not", "preceding"), ("n't", "preceding"), ("never", "preceding"),
                          ("resolved", "following"), ("was ruled out", "following"),
                          ("ruled out", "bidirectional"), ("rule out", "pseudo"), ("no increase", "pseudo"),
                          ("not only", "pseudo"), ("gram negative", "pseudo"), ("but", "termination"),
@@ -229,6 +237,8 @@ def test_duplicates_warn_and_later_items_replace_earlier_entries(tmp_path, monke
     with pytest.warns(UserWarning, match=r"\[W303\] .*cues.jsonl:2:"):
         assert len(read_cue_patterns(path, make_doc)) == 1
     (tmp_path / "one.jsonl").write_text('{"pattern": "denies", "kind": "preceding"}\n', encoding="utf-8")
+    cue = spacy.blank("en").add_pipe("negation_cue", config={"cue_patterns": str(tmp_path / "one.jsonl")})
+    assert [e["pattern"] for e in cue.cue_patterns] == ["denies"]
     monkeypatch.chdir(tmp_path)
     with pytest.warns(UserWarning, match=r"\[W302\]"):
         load_cue_patterns("one.jsonl", make_doc)
