@@ -182,6 +182,9 @@ def test_en_clinical_selected_by_name(trained_cnn_dir, plain):
         ("was ruled out", "FOLLOWING"), ("No increase", "PSEUDO"), ("Gram negative", "PSEUDO")]
     (neg,) = get_negations(doc)
     assert neg.cue_text == "was ruled out" and all(p.i < 1 for p in neg.scope)
+    doc = nlp("He has not yet received antibiotics.")  # the termination "yet" is part of the cue
+    assert [(s.text, s.label_) for s in doc.spans[PATTERNS_KEY]] == [("not yet", "PRECEDING")]
+    assert [neg.cue_text for neg in get_negations(doc)] == ["not yet"]
 
 
 # --- reading and validation -----------------------------------------------------------
