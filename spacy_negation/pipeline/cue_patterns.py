@@ -351,6 +351,23 @@ def constrain_scopes(doc: Doc, negations: List[Negation]) -> List[Negation]:
     return out
 
 
+def copy_pattern_matches(source: Doc, target: Doc) -> None:
+    """Copy the pattern matches of a doc onto a doc with the same tokens (none on the
+    source: none on the target).
+
+    source (Doc): the doc with matches in ``doc.spans["negation_patterns"]``.
+    target (Doc): the doc to write them to.
+    """
+    group = source.spans.get(PATTERNS_KEY)
+    if group is None:
+        if PATTERNS_KEY in target.spans:
+            del target.spans[PATTERNS_KEY]
+        return
+    target.spans[PATTERNS_KEY] = SpanGroup(target, name=PATTERNS_KEY, spans=[
+        Span(target, span.start, span.end, label=span.label_, span_id=span.id_) for span in group
+    ])
+
+
 def cue_patterns_from_entries(vocab: Vocab, entries: Optional[Iterable[Dict[str, Any]]]) -> Optional[CuePatterns]:
     """A matcher of entries (None without entries).
 

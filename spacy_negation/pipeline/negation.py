@@ -20,7 +20,8 @@ tokenizers' warning about forking.
 ``config={"cue_patterns": ...}`` gives the model's ``negation_cue`` a user cue list
 (a shipped list's name such as ``"en_clinical"``, a JSONL file path, or inline entries;
 see ``cue_patterns.py``) in place of the model's own; the host config stores the setting,
-so the list is read again when the host pipeline is loaded.
+so the list is read again when the host pipeline is loaded. The list's matches are
+copied to the host doc's ``doc.spans["negation_patterns"]`` with the negations.
 """
 import warnings
 from pathlib import Path
@@ -33,7 +34,7 @@ from spacy.util import minibatch
 
 from ..errors import Errors, Warnings
 from ..negation import get_negations, register_extensions, set_negations
-from .cue_patterns import Setting, load_cue_patterns
+from .cue_patterns import Setting, copy_pattern_matches, load_cue_patterns
 
 #: The package name the project trains and installs the CD-SCO negation pipeline under.
 DEFAULT_MODEL = "en_negation_cdsco"
@@ -130,6 +131,7 @@ class NegationResolver(Pipe):
             model_docs = [self.model_doc(doc) for doc in batch]
             for doc, model_doc in zip(batch, self.negation_nlp.pipe(model_docs, batch_size=size)):
                 copy_negations(model_doc, doc)
+                copy_pattern_matches(model_doc, doc)
                 yield doc
 
     def model_doc(self, doc: Doc) -> Doc:

@@ -281,6 +281,9 @@ def test_host_pipeline_with_a_list(trained_cnn_dir, tmp_path):
     host.add_pipe("negation", config={"model": str(trained_cnn_dir), "cue_patterns": INLINE})
     expected = [negation_key(doc) for doc in host.pipe(TEXTS)]
     assert expected == [negation_key(doc) for doc in _with_patterns(trained_cnn_dir, INLINE).pipe(TEXTS)]
+    doc = host("She denied the party was fun.")
+    assert [(s.text, s.label_) for s in doc.spans[PATTERNS_KEY]] == [("denied", "PRECEDING")]
+    assert all(s.doc is doc for s in doc.spans[PATTERNS_KEY])
     assert [negation_key(doc) for doc in host.pipe(TEXTS, n_process=2, batch_size=2)] == expected
     host.to_disk(tmp_path / "host")
     assert [negation_key(doc) for doc in spacy.load(tmp_path / "host").pipe(TEXTS)] == expected
