@@ -155,9 +155,9 @@ def test_en_clinical_is_shipped_with_a_source_for_every_entry():
     lines = (LISTS_DIR / "en_clinical.jsonl").read_text(encoding="utf-8").splitlines()
     raw = [json.loads(line) for line in lines]
     assert all(entry["kind"] in KINDS and "et al." in entry["source"] for entry in raw)
-    assert len(raw) == 107  # the README's count
+    assert len(raw) == 108  # the README's count
     assert set(entry["kind"] for entry in raw) == set(KINDS)
-    phrases = {entry["pattern"]: entry["kind"] for entry in raw}
+    phrases = {entry["pattern"]: entry["kind"] for entry in raw if isinstance(entry["pattern"], str)}
     for phrase, kind in [("denies", "preceding"), ("denied", "preceding"), ("denying", "preceding"),
                          ("negative for", "preceding"), ("no evidence of", "preceding"),
                          ("free of", "preceding"), ("without", "preceding"), ("absence of", "preceding"),
@@ -185,6 +185,10 @@ def test_en_clinical_selected_by_name(trained_cnn_dir, plain):
     doc = nlp("He has not yet received antibiotics.")  # the termination "yet" is part of the cue
     assert [(s.text, s.label_) for s in doc.spans[PATTERNS_KEY]] == [("not yet", "PRECEDING")]
     assert [neg.cue_text for neg in get_negations(doc)] == ["not yet"]
+    for text in ("Ascites has not fully resolved.", "Anemia is not yet resolved.", "It hasn't resolved."):
+        doc = nlp(text)  # a double negation: the finding persists
+        assert [s.label_ for s in doc.spans[PATTERNS_KEY]] == ["PSEUDO"] and get_negations(doc) == [], text
+    assert [neg.cue_text for neg in get_negations(nlp("Ascites has resolved."))] == ["resolved"]
 
 
 # --- reading and validation -----------------------------------------------------------
