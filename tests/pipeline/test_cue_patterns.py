@@ -3,9 +3,8 @@ model never predicts, pseudo-negations, terminations and directions, serializati
 the host pipeline and multiprocessing."""
 import json
 import pickle
-import warnings
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, List, Optional, Tuple
 
 import pytest
 import spacy
