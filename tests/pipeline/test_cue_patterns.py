@@ -140,6 +140,11 @@ def test_matches_stay_within_sentences_and_longest_wins():
     two = Doc(nlp.vocab, words=words, sent_starts=[True, False, True, False, False])
     assert [(m.start, m.end, m.kind) for m in patterns.find(one)] == [(0, 3, "preceding"), (4, 5, "following")]
     assert [(m.start, m.end, m.kind) for m in patterns.find(two)] == [(2, 4, "pseudo"), (4, 5, "following")]
+    for first, second in (("preceding", "following"), ("following", "preceding")):  # equal spans: the earlier
+        tie = CuePatterns(nlp.vocab, load_cue_patterns([{"pattern": "denies", "kind": first},
+                                                        {"pattern": [{"ORTH": "denies"}], "kind": second}],
+                                                       nlp.make_doc))
+        assert [m.kind for m in tie.find(one)] == [first, first]
 
 
 def test_a_component_without_list_removes_stale_matches(plain):
