@@ -34,9 +34,9 @@ from typing import (Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequ
                     Tuple, Union)
 
 from ..errors import Errors, NegationFormatError
-from ..util import read_utf8
-from .faireval import (PAPER_WEIGHTS, FairEvalCounts, FSpan, count_sentence, scores_from_counts,
-                       check_focus)
+from .faireval import (PAPER_WEIGHTS, FairEvalCounts, FSpan, check_focus, count_into,
+                       scores_from_counts)
+from .starsem_io import iter_lines
 
 SPANS_FORMAT = "spans"
 CONLL_FORMAT = "conll2000"
@@ -93,16 +93,30 @@ def read_faireval_file(path: Union[str, Path], *, ignore_punct: bool = False,
     RETURNS (List[SpanSentence]): the sentences in file order.
     RAISES (NegationFormatError): malformed input, with file and line.
     """
-    path = Path(path)
-    text = read_utf8(path)
-    return list(parse_faireval_lines(text.split("\n"), path=str(path), ignore_punct=ignore_punct,
-                                     punct_compat=punct_compat, labels=labels, exclude=exclude))
+    return list(iter_faireval_file(path, ignore_punct=ignore_punct, punct_compat=punct_compat,
+                                   labels=labels, exclude=exclude))
+
+
+def iter_faireval_file(path: Union[str, Path], *, ignore_punct: bool = False,
+                       punct_compat: bool = False, labels: Optional[Iterable[str]] = None,
+                       exclude: Iterable[str] = DEFAULT_EXCLUDE,
+                       seen: Optional[Set[str]] = None) -> Iterator[SpanSentence]:
+    """The sentences of a FairEval input file, streamed (see :func:`read_faireval_file`;
+    a byte order mark is skipped, CR-only line endings are an error).
+
+    seen (Optional[Set[str]]): if given, every label read (before filtering) is added.
+    YIELDS (SpanSentence): each sentence in file order.
+    """
+    return parse_faireval_lines(iter_lines(path), path=str(path), ignore_punct=ignore_punct,
+                                punct_compat=punct_compat, labels=labels, exclude=exclude,
+                                seen=seen)
 
 
 def parse_faireval_lines(lines: Iterable[str], *, path: str = "<string>",
                          ignore_punct: bool = False, punct_compat: bool = False,
                          labels: Optional[Iterable[str]] = None,
-                         exclude: Iterable[str] = DEFAULT_EXCLUDE) -> Iterator[SpanSentence]:
+                         exclude: Iterable[str] = DEFAULT_EXCLUDE,
+                         seen: Optional[Set[str]] = None) -> Iterator[SpanSentence]:
     """Parse lines (without line terminators) of a FairEval input file.
 
     lines (Iterable[str]): the lines; blank lines separate sentences.
@@ -111,6 +125,7 @@ def parse_faireval_lines(lines: Iterable[str], *, path: str = "<string>",
     punct_compat (bool): see :func:`read_faireval_file`.
     labels (Optional[Iterable[str]]): keep only these labels (None = all).
     exclude (Iterable[str]): drop these labels.
+    seen (Optional[Set[str]]): if given, every label read (before filtering) is added.
     YIELDS (SpanSentence): each sentence.
     """
     keep = None if labels is None else set(labels)
@@ -119,6 +134,8 @@ def parse_faireval_lines(lines: Iterable[str], *, path: str = "<string>",
 
     def finish() -> SpanSentence:
         sent = _parse_block(block, path, ignore_punct, punct_compat)
+        if seen is not None:
+            seen.update(s.label for s in sent.spans)
         sent.spans = [s for s in sent.spans
                       if s.label not in drop and (keep is None or s.label in keep)]
         return sent
@@ -350,7 +367,8 @@ def count_files(target: Union[str, Path], system: Union[str, Path], *, focus: st
     focus (str): "target" or "system".
     ignore_punct (bool): remove punctuation from CoNLL2000 spans.
     punct_compat (bool): the reference's punctuation handling (see :func:`read_faireval_file`).
-    labels (Optional[Iterable[str]]): evaluate only these labels (None = all).
+    labels (Optional[Iterable[str]]): evaluate only these labels (None = all); a label
+        found in neither file is an error (E213).
     exclude (Iterable[str]): labels to drop (default: NONE, EMPTY).
     RETURNS (FairEvalCounts): the summed counts.
     """
@@ -360,18 +378,33 @@ def count_files(target: Union[str, Path], system: Union[str, Path], *, focus: st
     opts: Dict[str, Any] = dict(ignore_punct=ignore_punct, punct_compat=punct_compat,
                                 labels=labels, exclude=exclude)
     total = FairEvalCounts()
+    seen: Set[str] = set()
     for tpath, spath in pair_files(target, system):
-        tsents = read_faireval_file(tpath, **opts)
-        ssents = read_faireval_file(spath, **opts)
-        if len(tsents) != len(ssents):
-            raise ValueError(Errors.E255.format(n_target=len(tsents), n_system=len(ssents),
-                                                where=f"{tpath} vs {spath}"))
-        for ts, ss in zip(tsents, ssents):
+        tsents = iter_faireval_file(tpath, seen=seen, **opts)
+        ssents = iter_faireval_file(spath, seen=seen, **opts)
+        n_t = n_s = 0
+        while True:
+            ts = next(tsents, None)
+            ss = next(ssents, None)
+            n_t += ts is not None
+            n_s += ss is not None
+            if ts is None or ss is None:
+                if ts is not None or ss is not None:
+                    n_t += sum(1 for _ in tsents)
+                    n_s += sum(1 for _ in ssents)
+                    raise ValueError(Errors.E255.format(n_target=n_t, n_system=n_s,
+                                                        where=f"{tpath} vs {spath}"))
+                break
             if ts.n_tokens is not None and ss.n_tokens is not None and ts.n_tokens != ss.n_tokens:
                 raise ValueError(Errors.E264.format(target_path=tpath, target_line=ts.line,
                                                     n_target=ts.n_tokens, system_path=spath,
                                                     system_line=ss.line, n_system=ss.n_tokens))
-            total.add(count_sentence(ts.spans, ss.spans, focus))
+            count_into(total, ts.spans, ss.spans, focus)
+    if labels is not None:
+        unknown = [label for label in labels if label not in seen]
+        if unknown:
+            raise ValueError(Errors.E213.format(unknown=", ".join(unknown),
+                                                known=", ".join(sorted(seen - set(exclude))) or "no labels"))
     return total
 
 

@@ -119,34 +119,74 @@ def iter_text_blocks(path: PathLike, chunk_size: int = CHUNK_SIZE) -> Iterator[B
         yield line + len(buf) - len(body), body.rstrip("\n")
 
 
+def iter_lines(path: PathLike) -> Iterator[str]:
+    """The lines of a UTF-8 text file without line terminators, streamed (the checks of
+    :func:`iter_text_blocks`: byte order mark dropped, CRLF read as LF, CR-only line
+    endings and invalid UTF-8 are coded errors with the line).
+
+    path (PathLike): the file.
+    YIELDS (str): each line.
+    """
+    path = check_input_file(path)
+    line = 0
+    try:
+        f = open(path, encoding="utf-8", newline="")
+    except OSError as err:
+        raise NegationFormatError(Errors.E112.format(path=path, reason=err), path) from err
+    with f:
+        try:
+            for line, text in enumerate(f, 1):
+                if line == 1 and text.startswith(_BOM):
+                    text = text[1:]
+                if text.endswith("\n"):
+                    text = text[:-2] if text.endswith("\r\n") else text[:-1]
+                elif text.endswith("\r"):
+                    raise NegationFormatError(Errors.E211.format(path=path, line=line), path, line)
+                yield text
+        except UnicodeDecodeError as err:
+            for _ in iter_text_blocks(path):  # raises E111 with the exact line
+                pass
+            raise NegationFormatError(Errors.E111.format(path=path, line=line + 1,
+                                                         reason=err.reason), path, line + 1) from None
+
+
 # --- one sentence -----------------------------------------------------------------------
 
 class ParsedSentence:
     """A parsed sentence: its key columns (0-3) for the alignment check and its record.
 
     line (int): the line number of its first token line.
-    keys (Tuple[Tuple[str, ...], ...]): columns 0, 1, 2, 3 (each a tuple over tokens).
     record (Optional[SentenceRecord]): the record; None for a sentence without negation
         read by the bulk check (built on demand by :meth:`get_record`).
     """
 
-    __slots__ = ("line", "keys", "record", "_pos")
+    __slots__ = ("line", "_keys", "record", "_cells")
 
-    def __init__(self, line: int, keys: Tuple[Tuple[str, ...], ...],
-                 record: Optional[SentenceRecord], pos: Optional[Sequence[str]] = None) -> None:
+    def __init__(self, line: int, keys: Optional[Tuple[Sequence[str], ...]],
+                 record: Optional[SentenceRecord], cells: Optional[List[str]] = None) -> None:
         self.line = line
-        self.keys = keys
+        self._keys = keys
         self.record = record
-        self._pos = pos
+        self._cells = cells
+
+    @property
+    def keys(self) -> Tuple[Sequence[str], ...]:
+        """Columns 0, 1, 2 and 3, each a list over the tokens."""
+        if self._keys is None:
+            c = self._cells or []
+            n = (len(c) - 1) // 7
+            self._keys = ([c[0]] * n, c[1::7], c[2::7], c[3::7])
+        return self._keys
 
     @property
     def has_negation(self) -> bool:
         return self.record is not None and bool(self.record.instances)
 
     def get_record(self) -> SentenceRecord:
-        """The record (built from the kept POS column for a bulk-read sentence)."""
+        """The record (built from the kept cells for a bulk-read sentence)."""
         if self.record is None:
-            self.record = SentenceRecord(self.keys[3], [punct_pos(p) for p in self._pos or ()], ())
+            c = self._cells or []
+            self.record = SentenceRecord(c[3::7], [punct_pos(p) for p in c[5::7]], ())
         return self.record
 
 
@@ -168,13 +208,9 @@ def _plain(line: int, block: str) -> Optional[ParsedSentence]:
     if n > 1 and cells[7:7 * n:7].count(NO_NEGATION + "\n" + doc) != n - 1:
         return None
     sents = cells[1::7]
-    toks = cells[2::7]
-    forms = cells[3::7]
-    if sents.count(sents[0]) != n or toks != _numbers(n) or "" in forms:
+    if sents.count(sents[0]) != n or cells[2::7] != _numbers(n) or "" in cells[3::7]:
         return None
-    docs = (doc,) * n
-    return ParsedSentence(line, (docs, tuple(sents), tuple(toks), tuple(forms)), None,
-                          cells[5::7])
+    return ParsedSentence(line, None, None, cells)
 
 
 def parse_block(line: int, block: str, path: str) -> Iterator[ParsedSentence]:
@@ -211,7 +247,11 @@ def _fail(message: str, path: str, line: int) -> NegationFormatError:
 
 def _parse_rows(first: int, rows: List[List[str]], path: str) -> ParsedSentence:
     n_cols = len(rows[0])
-    for k, cols in enumerate(rows):
+    n_rows = len(rows)
+    ok = n_cols == N_TOKEN_COLUMNS + 1 or (n_cols > N_TOKEN_COLUMNS + 1
+                                          and (n_cols - N_TOKEN_COLUMNS) % 3 == 0)
+    for k, cols in enumerate(rows if not ok or list(map(len, rows)).count(n_cols) != n_rows
+                             else ()):
         n = len(cols)
         if n < N_TOKEN_COLUMNS + 1 or (n != N_TOKEN_COLUMNS + 1 and (n - N_TOKEN_COLUMNS) % 3):
             raise _fail(Errors.E101.format(path=path, line=first + k, n=n, content="\t".join(cols)),
@@ -221,23 +261,18 @@ def _parse_rows(first: int, rows: List[List[str]], path: str) -> ParsedSentence:
                                            m=n_cols), path, first + k)
     columns = list(zip(*rows))
     docs, sents, toks, forms = columns[0], columns[1], columns[2], columns[3]
-    if list(toks) != _numbers(len(rows)):
+    if list(toks) != _numbers(n_rows):
         for k, tok in enumerate(toks):
             if not tok.isdigit() or not tok.isascii():
                 raise _fail(Errors.E105.format(path=path, line=first + k, value=tok), path, first + k)
             if int(tok) != k:
                 raise _fail(Errors.E106.format(path=path, line=first + k, value=int(tok),
                                                expected=k), path, first + k)
-    for k, (doc, sent, form) in enumerate(zip(docs, sents, forms)):
-        if form == "":
-            raise _fail(Errors.E110.format(path=path, line=first + k), path, first + k)
-        if doc != docs[0] or sent != sents[0]:
-            raise _fail(Errors.E109.format(path=path, line=first + k, first_line=first,
-                                           a=f"{docs[0]} {sents[0]}", b=f"{doc} {sent}"),
-                        path, first + k)
+    if "" in forms or docs.count(docs[0]) != n_rows or sents.count(sents[0]) != n_rows:
+        _bad_token_columns(first, docs, sents, forms, path)
     neg = columns[N_TOKEN_COLUMNS:]
     if n_cols == N_TOKEN_COLUMNS + 1:
-        for k, cell in enumerate(neg[0]):
+        for k, cell in enumerate(neg[0] if neg[0].count(NO_NEGATION) != n_rows else ()):
             if cell != NO_NEGATION:
                 raise _fail(Errors.E104.format(path=path, line=first + k, first_line=first),
                             path, first + k)
@@ -252,7 +287,8 @@ def _parse_rows(first: int, rows: List[List[str]], path: str) -> ParsedSentence:
         roles: List[Tuple[Part, ...]] = []
         for r, role in enumerate(("cue", "scope", "event")):
             parts: List[Part] = []
-            for k, cell in enumerate(neg[3 * q + r]):
+            col = neg[3 * q + r]
+            for k, cell in enumerate(col if col.count(EMPTY) != n_rows else ()):
                 if cell == EMPTY:
                     continue
                 form = forms[k]
@@ -275,6 +311,19 @@ def _parse_rows(first: int, rows: List[List[str]], path: str) -> ParsedSentence:
         instances.append(NegationRecord(*roles))
     record = SentenceRecord(forms, [punct_pos(p) for p in columns[5]], instances)
     return ParsedSentence(first, (docs, sents, toks, forms), record)
+
+
+def _bad_token_columns(first: int, docs: Sequence[str], sents: Sequence[str],
+                       forms: Sequence[str], path: str) -> None:
+    """Raise the error of the first line with an empty form or another document id or
+    sentence number than the sentence's first line."""
+    for k, (doc, sent, form) in enumerate(zip(docs, sents, forms)):
+        if form == "":
+            raise _fail(Errors.E110.format(path=path, line=first + k), path, first + k)
+        if doc != docs[0] or sent != sents[0]:
+            raise _fail(Errors.E109.format(path=path, line=first + k, first_line=first,
+                                           a=f"{docs[0]} {sents[0]}", b=f"{doc} {sent}"),
+                        path, first + k)
 
 
 def iter_sentences(path: PathLike) -> Iterator[ParsedSentence]:
