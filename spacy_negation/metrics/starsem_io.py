@@ -171,11 +171,11 @@ class ParsedSentence:
 
     @property
     def keys(self) -> Tuple[Sequence[str], ...]:
-        """Columns 0, 1, 2 and 3, each a list over the tokens."""
+        """Columns 0, 1, 2 and 3, each a tuple over the tokens."""
         if self._keys is None:
             c = self._cells or []
             n = (len(c) - 1) // 7
-            self._keys = ([c[0]] * n, c[1::7], c[2::7], c[3::7])
+            self._keys = ((c[0],) * n, tuple(c[1::7]), tuple(c[2::7]), tuple(c[3::7]))
         return self._keys
 
     @property
