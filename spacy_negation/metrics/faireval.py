@@ -107,6 +107,25 @@ class FSpan:
             raise ValueError(Errors.E250.format(span=self))
 
     @classmethod
+    def checked(cls, label: str, begin: int, end: int, tokens: FrozenSet[int]) -> "FSpan":
+        """A span from values the caller has already checked (a non-empty label,
+        1 <= begin <= end, a non-empty frozenset of tokens inside [begin, end]): no
+        second check, for readers that check in bulk.
+
+        label (str): the label.
+        begin (int): the first token, 1-based.
+        end (int): the last token, 1-based.
+        tokens (FrozenSet[int]): the tokens.
+        RETURNS (FSpan): the span.
+        """
+        span = object.__new__(cls)
+        object.__setattr__(span, "label", label)
+        object.__setattr__(span, "begin", begin)
+        object.__setattr__(span, "end", end)
+        object.__setattr__(span, "tokens", tokens)
+        return span
+
+    @classmethod
     def from_range(cls, label: str, begin: int, end: int) -> "FSpan":
         """A continuous span covering every token from begin to end.
 

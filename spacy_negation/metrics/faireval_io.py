@@ -28,15 +28,17 @@ Deliberate differences from the reference reader (Part A.4, Q-F6...Q-F9):
   on the command line are paired whatever their names, folders by file name, and differing
   sentence counts are an error (the reference zips and silently truncates).
 """
+import re
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import (Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Set, TextIO,
+from typing import (Any, Deque, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Set, TextIO,
                     Tuple, Union)
 
 from ..errors import Errors, NegationFormatError
 from .faireval import (PAPER_WEIGHTS, FairEvalCounts, FSpan, check_focus, count_into,
                        scores_from_counts)
-from .starsem_io import iter_lines
+from .starsem_io import iter_lines, iter_text_blocks
 
 SPANS_FORMAT = "spans"
 CONLL_FORMAT = "conll2000"
@@ -116,7 +118,8 @@ def parse_faireval_lines(lines: Iterable[str], *, path: str = "<string>",
                          ignore_punct: bool = False, punct_compat: bool = False,
                          labels: Optional[Iterable[str]] = None,
                          exclude: Iterable[str] = DEFAULT_EXCLUDE,
-                         seen: Optional[Set[str]] = None) -> Iterator[SpanSentence]:
+                         seen: Optional[Set[str]] = None,
+                         first_line: int = 1) -> Iterator[SpanSentence]:
     """Parse lines (without line terminators) of a FairEval input file.
 
     lines (Iterable[str]): the lines; blank lines separate sentences.
@@ -126,6 +129,7 @@ def parse_faireval_lines(lines: Iterable[str], *, path: str = "<string>",
     labels (Optional[Iterable[str]]): keep only these labels (None = all).
     exclude (Iterable[str]): drop these labels.
     seen (Optional[Set[str]]): if given, every label read (before filtering) is added.
+    first_line (int): the line number of the first line.
     YIELDS (SpanSentence): each sentence.
     """
     keep = None if labels is None else set(labels)
@@ -140,7 +144,7 @@ def parse_faireval_lines(lines: Iterable[str], *, path: str = "<string>",
                       if s.label not in drop and (keep is None or s.label in keep)]
         return sent
 
-    for line_no, line in enumerate(lines, 1):
+    for line_no, line in enumerate(lines, first_line):
         line = line.rstrip("\r\n")
         if not line.strip():
             if block:
@@ -201,7 +205,26 @@ def _index(value: str, what: str, path: str, line: int) -> int:
     return int(v)
 
 
+_TOKEN_LIST = re.compile(r" *[0-9]+ *(?:, *[0-9]+ *)*")
+
+
 def _span_line(fields: List[str], path: str, line: int) -> FSpan:
+    """A span line; the common well-formed case is checked in bulk, anything else by
+    :func:`_checked_span_line` (which names the problem)."""
+    label = fields[0].strip()
+    b, e, toks = fields[1], fields[2], fields[3]
+    if label and b.isdigit() and e.isdigit() and b.isascii() and e.isascii() \
+            and _TOKEN_LIST.fullmatch(toks):
+        begin, end = int(b), int(e)
+        if end < begin:
+            begin, end = end, begin
+        tokens = frozenset(map(int, toks.split(",")))
+        if begin >= 1 and begin <= min(tokens) and max(tokens) <= end:
+            return FSpan.checked(label, begin, end, tokens)
+    return _checked_span_line(fields, path, line)
+
+
+def _checked_span_line(fields: List[str], path: str, line: int) -> FSpan:
     label = fields[0].strip()
     if not label:
         raise NegationFormatError(Errors.E259.format(path=path, line=line), path, line)
@@ -380,32 +403,58 @@ def count_files(target: Union[str, Path], system: Union[str, Path], *, focus: st
     total = FairEvalCounts()
     seen: Set[str] = set()
     for tpath, spath in pair_files(target, system):
-        tsents = iter_faireval_file(tpath, seen=seen, **opts)
-        ssents = iter_faireval_file(spath, seen=seen, **opts)
-        n_t = n_s = 0
-        while True:
-            ts = next(tsents, None)
-            ss = next(ssents, None)
-            n_t += ts is not None
-            n_s += ss is not None
-            if ts is None or ss is None:
-                if ts is not None or ss is not None:
-                    n_t += sum(1 for _ in tsents)
-                    n_s += sum(1 for _ in ssents)
-                    raise ValueError(Errors.E255.format(n_target=n_t, n_system=n_s,
-                                                        where=f"{tpath} vs {spath}"))
-                break
-            if ts.n_tokens is not None and ss.n_tokens is not None and ts.n_tokens != ss.n_tokens:
-                raise ValueError(Errors.E264.format(target_path=tpath, target_line=ts.line,
-                                                    n_target=ts.n_tokens, system_path=spath,
-                                                    system_line=ss.line, n_system=ss.n_tokens))
-            count_into(total, ts.spans, ss.spans, focus)
+        _count_pair(total, tpath, spath, focus, seen, opts)
     if labels is not None:
         unknown = [label for label in labels if label not in seen]
         if unknown:
             raise ValueError(Errors.E213.format(unknown=", ".join(unknown),
                                                 known=", ".join(sorted(seen - set(exclude))) or "no labels"))
     return total
+
+
+def _parse_text_block(block: Tuple[int, str], path: Path, seen: Set[str],
+                      opts: Dict[str, Any]) -> List[SpanSentence]:
+    line, text = block
+    if text == EMPTY_LINE and "EMPTY" in opts["exclude"]:  # the dummy of a sentence without spans
+        seen.add("EMPTY")
+        return [SpanSentence([], line, SPANS_FORMAT)]
+    return list(parse_faireval_lines(text.split("\n"), path=str(path), seen=seen,
+                                     first_line=line, **opts))
+
+
+def _count_pair(total: FairEvalCounts, tpath: Path, spath: Path, focus: str, seen: Set[str],
+                opts: Dict[str, Any]) -> None:
+    """Count one pair of files, streamed block by block (blank-line separated); a system
+    block equal to its target block is parsed once."""
+    tq: Deque[SpanSentence] = deque()
+    sq: Deque[SpanSentence] = deque()
+    n_t = n_s = 0
+    tblocks = iter_text_blocks(tpath)
+    sblocks = iter_text_blocks(spath)
+    while True:
+        tb = next(tblocks, None)
+        sb = next(sblocks, None)
+        if tb is None and sb is None:
+            break
+        tsents = [] if tb is None else _parse_text_block(tb, tpath, seen, opts)
+        if sb is not None and tb is not None and sb[1] == tb[1]:
+            ssents = tsents
+        else:
+            ssents = [] if sb is None else _parse_text_block(sb, spath, seen, opts)
+        n_t += len(tsents)
+        n_s += len(ssents)
+        tq.extend(tsents)
+        sq.extend(ssents)
+        while tq and sq:
+            ts, ss = tq.popleft(), sq.popleft()
+            if ts.n_tokens is not None and ss.n_tokens is not None and ts.n_tokens != ss.n_tokens:
+                raise ValueError(Errors.E264.format(target_path=tpath, target_line=ts.line,
+                                                    n_target=ts.n_tokens, system_path=spath,
+                                                    system_line=ss.line, n_system=ss.n_tokens))
+            count_into(total, ts.spans, ss.spans, focus)
+    if tq or sq:
+        raise ValueError(Errors.E255.format(n_target=n_t, n_system=n_s,
+                                            where=f"{tpath} vs {spath}"))
 
 
 def evaluate_files(target: Union[str, Path], system: Union[str, Path], *, focus: str = "target",
