@@ -72,8 +72,9 @@ def replicate(src: Path, dst: Path, reps: int) -> None:
             f.write(data)
 
 
-def run_once(cmd: Sequence[str], cwd: Optional[Path] = None) -> Tuple[float, float]:
-    """Run a command to completion (output discarded): wall seconds and peak RSS (MB)."""
+def run_once(cmd: Sequence[str], cwd: Optional[Path] = None) -> Tuple[float, float, float]:
+    """Run a command to completion (output discarded): wall seconds, CPU seconds (user +
+    system) and peak RSS (MB) of the process."""
     t0 = time.perf_counter()
     proc = subprocess.Popen(list(cmd), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             cwd=cwd)
@@ -83,7 +84,7 @@ def run_once(cmd: Sequence[str], cwd: Optional[Path] = None) -> Tuple[float, flo
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} failed ({proc.returncode}): {err[-2000:]}")
-    return wall, usage.ru_maxrss / 1024
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
 def input_files(work: Path, reps: Sequence[int]) -> Dict[int, Dict[str, Path]]:
@@ -146,6 +147,21 @@ def commands(files: Dict[str, Path], refs: Dict[str, Optional[str]], python: str
     return out
 
 
+def check_agreement(files: Dict[str, Path], template: Optional[str], python: str
+                    ) -> Optional[bool]:
+    """Whether the package's perl-compatible *SEM table equals the reference's printout on
+    the same files (None without a reference)."""
+    if not template:
+        return None
+    g, s = str(files["gold"]), str(files["system"])
+    ref = subprocess.run(shlex.split(template.format(gold=g, system=s)), capture_output=True,
+                         text=True, check=True).stdout
+    ours = subprocess.run([python, "-m", "spacy_negation", "evaluate", g, s, "--metrics",
+                           "starsem", "--starsem-compat"], capture_output=True, text=True,
+                          check=True).stdout
+    return ours.split("\n", 1)[1] == ref
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--reps", type=int, nargs="+", default=[1, 10, 100])
@@ -162,62 +178,74 @@ def main(argv: Optional[List[str]] = None) -> int:
         build_inputs(args.shared, args.build_only, args.reps)
         return 0
     refs = {"starsem": args.starsem_ref, "nis": args.nis_ref, "faireval": args.faireval_ref}
-    times: Dict[Tuple[str, str, int], List[float]] = {}
+    times: Dict[Tuple[str, str, str, int], List[float]] = {}
     rss: Dict[Tuple[str, str, int], float] = {}
     with tempfile.TemporaryDirectory(prefix="bench_metrics_") as tmp:
         subprocess.run([args.python, __file__, "--build-only", tmp, "--shared", str(args.shared),
                         "--reps", *map(str, args.reps)], check=True)
         inputs = input_files(Path(tmp), args.reps)
+        agree = check_agreement(inputs[min(args.reps)], refs["starsem"], args.python)
         for r in args.reps:
             cmds = commands(inputs[r], refs, args.python)
             for round_no in range(args.runs):
                 for family, tool, cmd in cmds:
-                    wall, peak = run_once(cmd)
-                    times.setdefault((family, tool, r), []).append(wall)
+                    wall, cpu, peak = run_once(cmd)
+                    times.setdefault(("wall", family, tool, r), []).append(wall)
+                    times.setdefault(("cpu", family, tool, r), []).append(cpu)
                     rss[(family, tool, r)] = max(rss.get((family, tool, r), 0.0), peak)
                     print(f"x{r} round {round_no + 1} {family:<8} {tool:<9} {wall:7.3f} s "
-                          f"{peak:7.1f} MB", file=sys.stderr)
+                          f"{cpu:7.3f} CPU s {peak:7.1f} MB", file=sys.stderr)
     table = format_table(times, rss, args.reps, args.runs, refs)
+    if agree is not None:
+        table += (f"- On x{min(args.reps)} the *SEM table of `evaluate --starsem-compat` "
+                  f"{'equals' if agree else 'DIFFERS FROM'} the reference's printout.\n")
     print(table)
     if args.out is not None:
         atomic_write_text(args.out, table)
     return 0
 
 
-def format_table(times: Dict[Tuple[str, str, int], List[float]],
+def format_table(times: Dict[Tuple[str, str, str, int], List[float]],
                  rss: Dict[Tuple[str, str, int], float], reps: Sequence[int], runs: int,
                  refs: Dict[str, Optional[str]]) -> str:
-    """The markdown table: median seconds per replication, ratios, peak memory, and the
-    seconds each extra copy of the input costs."""
+    """The markdown table: per replication the median wall and CPU seconds (package rows:
+    with the ratio reference / package), the peak memory at the largest replication and
+    the CPU seconds each extra copy of the input costs."""
     top = max(reps)
-    head = ["family", "tool"] + [f"x{r} s" for r in reps] + [f"peak MB x{top}"]
+    head = ["family", "tool"]
+    for r in reps:
+        head += [f"x{r} wall s", f"x{r} CPU s"]
+    head.append(f"peak MB x{top}")
     if len(reps) > 1:
-        head.append(f"s per extra copy (x{sorted(reps)[-2]}..x{top})")
+        head.append(f"CPU s per extra copy (x{sorted(reps)[-2]}..x{top})")
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     med = {k: statistics.median(v) for k, v in times.items()}
     for family in ("starsem", "nis", "faireval", "all"):
         for tool in ("reference", "package"):
-            if (family, tool, top) not in med:
+            if ("wall", family, tool, top) not in med:
                 continue
-            row = [TITLES[family], "package" if tool == "package" else "reference"]
+            row = [TITLES[family], tool]
             for r in reps:
-                cell = f"{med[(family, tool, r)]:.3f}"
-                ref = med.get((family, "reference", r))
-                if tool == "package" and ref is not None:
-                    cell += f" ({ref / med[(family, tool, r)]:.1f}x)"
-                row.append(cell)
+                for kind in ("wall", "cpu"):
+                    value = med[(kind, family, tool, r)]
+                    cell = f"{value:.3f}"
+                    ref = med.get((kind, family, "reference", r))
+                    if tool == "package" and ref is not None:
+                        cell += f" ({ref / value:.1f}x)"
+                    row.append(cell)
             row.append(f"{rss[(family, tool, top)]:.0f}")
             if len(reps) > 1:
                 lo = sorted(reps)[-2]
-                row.append(f"{(med[(family, tool, top)] - med[(family, tool, lo)]) / (top - lo):.4f}")
+                extra = (med[("cpu", family, tool, top)] - med[("cpu", family, tool, lo)]) / (top - lo)
+                row.append(f"{extra:.4f}")
             lines.append("| " + " | ".join(row) + " |")
-    notes = [f"Medians of {runs} interleaved runs, whole processes; (Nx) = reference time / "
-             "package time."]
+    notes = [f"Medians of {runs} interleaved runs of whole processes (start-up included); "
+             "(Nx) = reference / package, above 1 the package is faster. CPU s = user + "
+             "system time of the process; peak MB = its maximum resident set size."]
     for family, template in refs.items():
         notes.append(f"{TITLES[family]} reference: " + (f"`{template}`" if template else
-                                                        "not given (package only)"))
+                                                        "not available here (package only)"))
     return "\n".join(lines) + "\n\n" + "\n".join(f"- {n}" for n in notes) + "\n"
-
 
 if __name__ == "__main__":
     sys.exit(main())

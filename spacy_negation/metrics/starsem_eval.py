@@ -63,6 +63,8 @@ def normalize_scope_cell(cell: str) -> str:
     cell (str): a scope cell.
     RETURNS (str): the normalised string.
     """
+    if "." not in cell:
+        return cell
     m = _ABBREVIATION.match(cell)
     return m.group(1) if m else cell
 

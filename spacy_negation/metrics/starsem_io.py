@@ -44,6 +44,18 @@ def punct_pos(pos: str) -> bool:
     return flag
 
 
+def punct_mask(tags: Sequence[str]) -> List[bool]:
+    """:func:`punct_pos` of every tag.
+
+    tags (Sequence[str]): the POS tags of a sentence.
+    RETURNS (List[bool]): one flag per tag.
+    """
+    try:
+        return list(map(_PUNCT_POS.__getitem__, tags))
+    except KeyError:
+        return [punct_pos(t) for t in tags]
+
+
 def check_input_file(path: PathLike) -> Path:
     """A coded error unless the path is an existing regular file (or a FIFO/device).
 
@@ -186,7 +198,7 @@ class ParsedSentence:
         """The record (built from the kept cells for a bulk-read sentence)."""
         if self.record is None:
             c = self._cells or []
-            self.record = SentenceRecord(c[3::7], [punct_pos(p) for p in c[5::7]], ())
+            self.record = SentenceRecord(c[3::7], punct_mask(c[5::7]), ())
         return self.record
 
 
@@ -213,20 +225,29 @@ def _plain(line: int, block: str) -> Optional[ParsedSentence]:
     return ParsedSentence(line, None, None, cells)
 
 
-def parse_block(line: int, block: str, path: str) -> Iterator[ParsedSentence]:
+def parse_block(line: int, block: str, path: str) -> List[ParsedSentence]:
     """The sentences of a block (several when whitespace-only lines separate them).
 
     line (int): the number of the block's first line.
     block (str): the block's lines joined by newlines.
     path (str): the file name for messages.
-    YIELDS (ParsedSentence): each sentence.
+    RETURNS (List[ParsedSentence]): the sentences.
     RAISES (NegationFormatError): malformed input, with file and line (the strict *SEM
         reader's codes; E212 for an empty negation cell).
     """
     plain = _plain(line, block)
     if plain is not None:
-        yield plain
-        return
+        return [plain]
+    rows = [text.split("\t") for text in block.split("\n")]
+    if min(map(len, rows)) > N_TOKEN_COLUMNS:
+        try:
+            return [_parse_rows(line, rows, path)]
+        except NegationFormatError:
+            pass  # parsed again line by line below: whitespace-only lines separate sentences
+    return list(_parse_lines(line, block, path))
+
+
+def _parse_lines(line: int, block: str, path: str) -> Iterator[ParsedSentence]:
     rows: List[List[str]] = []
     first = line
     for k, text in enumerate(block.split("\n")):
@@ -288,9 +309,9 @@ def _parse_rows(first: int, rows: List[List[str]], path: str) -> ParsedSentence:
         for r, role in enumerate(("cue", "scope", "event")):
             parts: List[Part] = []
             col = neg[3 * q + r]
-            for k, cell in enumerate(col if col.count(EMPTY) != n_rows else ()):
-                if cell == EMPTY:
-                    continue
+            for k in ([k for k, cell in enumerate(col) if cell != EMPTY]
+                      if col.count(EMPTY) != n_rows else ()):
+                cell = col[k]
                 form = forms[k]
                 start = form.find(cell) if cell else -1
                 if start < 0:
@@ -309,7 +330,7 @@ def _parse_rows(first: int, rows: List[List[str]], path: str) -> ParsedSentence:
                                            col=N_TOKEN_COLUMNS + 3 * q + 1, first_line=first),
                         path, line)
         instances.append(NegationRecord(*roles))
-    record = SentenceRecord(forms, [punct_pos(p) for p in columns[5]], instances)
+    record = SentenceRecord(forms, punct_mask(columns[5]), instances)
     return ParsedSentence(first, (docs, sents, toks, forms), record)
 
 
@@ -384,8 +405,8 @@ def iter_aligned(gold_path: PathLike, system_path: PathLike) -> Iterator[Sentenc
                 empty = False
                 yield sent, sent
             continue
-        gs = list(parse_block(g[0], g[1], gname))
-        ss = list(parse_block(s[0], s[1], sname))
+        gs = parse_block(g[0], g[1], gname)
+        ss = parse_block(s[0], s[1], sname)
         for k in range(max(len(gs), len(ss))):
             a = gs[k] if k < len(gs) else None
             b = ss[k] if k < len(ss) else None
@@ -404,8 +425,8 @@ def _first_key(sent: ParsedSentence) -> str:
 def _misaligned_end(g: Optional[Block], s: Optional[Block], gname: str, sname: str,
                     gold_path: PathLike, system_path: PathLike) -> None:
     """One file has a sentence where the other has ended."""
-    a = next(parse_block(g[0], g[1], gname)) if g is not None else None
-    b = next(parse_block(s[0], s[1], sname)) if s is not None else None
+    a = parse_block(g[0], g[1], gname)[0] if g is not None else None
+    b = parse_block(s[0], s[1], sname)[0] if s is not None else None
     _mismatch(a, b, gname, sname)
 
 
