@@ -199,6 +199,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     if agree is not None:
         table += (f"- On x{min(args.reps)} the *SEM table of `evaluate --starsem-compat` "
                   f"{'equals' if agree else 'DIFFERS FROM'} the reference's printout.\n")
+    command = " ".join(shlex.quote(a) for a in ["python", "bench/bench_metrics.py", *(argv or sys.argv[1:])])
+    load = os.getloadavg()[0]
+    table = (f"# Metric commands: speed and memory\n\nMeasured with `{command}` on {os.cpu_count()} "
+             f"CPUs (load average {load:.1f} at the end of the run: other jobs shared the "
+             "machine).\n\n" + table)
     print(table)
     if args.out is not None:
         atomic_write_text(args.out, table)

@@ -290,3 +290,14 @@ def test_evaluate_memory_is_bounded_by_a_sentence(tmp_path: Path) -> None:
     assert (tmp_path / "large_gold.txt").stat().st_size > 25 * 2 ** 20
     assert rss["large"] < 100
     assert rss["large"] - rss["small"] < 15, rss
+
+
+def test_readme_speed_table_is_the_committed_measurement() -> None:
+    """The README quotes results/metrics_speed.md (written by bench/bench_metrics.py)."""
+    repo = Path(__file__).resolve().parents[1]
+    table = [line for line in (repo / "results" / "metrics_speed.md").read_text("utf-8").splitlines()
+             if line.startswith("| ")]
+    readme = (repo / "README.md").read_text("utf-8")
+    assert len(table) >= 5 and "| *SEM 2012 | reference |" in "\n".join(table)
+    for line in table:
+        assert line in readme

@@ -23,7 +23,7 @@ from .records import NegationRecord, Part, SentenceRecord
 PathLike = Union[str, Path]
 #: A sentence block: (line number of its first line, its lines joined by newlines).
 Block = Tuple[int, str]
-CHUNK_SIZE = 1 << 20
+CHUNK_SIZE = 1 << 18
 _BOM = "\ufeff"
 _LONE_CR = re.compile(r"\r(?!\n)")
 _NUMS: List[str] = []
