@@ -118,10 +118,12 @@ def test_metrics_package_imports_no_spacy() -> None:
 
 
 @pytest.mark.parametrize("args", [["--help"], ["evaluate", "--help"], ["faireval", "--help"],
-                                  ["evaluate", "GOLD", "GOLD", "--json"]])
+                                  ["evaluate", "GOLD", "GOLD", "--json"],
+                                  ["faireval", "SPANS", "SPANS", "--json"]])
 def test_command_line_imports_no_spacy(tmp_path: Path, args: List[str]) -> None:
-    gold = _write(tmp_path / "gold.txt", GOLD)
-    argv = [str(gold) if a == "GOLD" else a for a in args]
+    files = {"GOLD": str(_write(tmp_path / "gold.txt", GOLD)),
+             "SPANS": str(_write(tmp_path / "spans.tsv", "A\t1\t2\t1, 2\n"))}
+    argv = [files.get(a, a) for a in args]
     code = textwrap.dedent(f"""
         import contextlib, io
         from spacy_negation.cli import main

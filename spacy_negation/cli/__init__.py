@@ -6,10 +6,8 @@ with the first line of their docstring, read without importing them, so a comman
 imports (spaCy, torch, ...) cost nothing to the others or to ``--help``.
 """
 import argparse
-import ast
 import importlib
 import importlib.util
-import re
 import sys
 from typing import List, Optional, Sequence
 
@@ -26,6 +24,9 @@ def command_summary(name: str) -> str:
     name (str): the command (a module of this package).
     RETURNS (str): the summary ("" without a docstring).
     """
+    import ast
+    import re
+
     spec = importlib.util.find_spec(f"{__name__}.{name}")
     if spec is None or spec.origin is None:
         return ""
@@ -62,8 +63,9 @@ def build_parser(argv: Optional[Sequence[str]] = None) -> argparse.ArgumentParse
     for name in COMMANDS:
         if argv is None or name == chosen:
             importlib.import_module(f"{__name__}.{name}").add_parser(sub)
-        else:
-            sub.add_parser(name, help=command_summary(name), add_help=False)
+        else:  # listed only; its one-line help matters only when no command runs
+            sub.add_parser(name, help=command_summary(name) if chosen is None else None,
+                           add_help=False)
     return parser
 
 

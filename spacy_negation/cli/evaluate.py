@@ -5,7 +5,6 @@ The three metric families: *SEM 2012 (eval.cd-sco.pl v2.2 semantics, Morante & B
 :mod:`spacy_negation.metrics.evaluate` while the files are read sentence by sentence.
 """
 import argparse
-import json
 from pathlib import Path
 from typing import Any, Dict
 
@@ -68,21 +67,25 @@ def _num(x: Any) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from ..metrics.evaluate import parse_families
-    from ..metrics.nis import format_nis_table, nis_scores
-    from ..metrics.starsem_eval import format_starsem_table
 
     results = evaluate_files(args.gold, args.system, parse_families(args.metrics))
     if args.json:
+        import json
+
         print(json.dumps(to_json(results), indent=2, sort_keys=False))
         return 0
     blocks = []
     if "starsem" in results:
+        from ..metrics.starsem_eval import format_starsem_table
+
         title = "*SEM 2012 (eval.cd-sco.pl v2.2" + (
             ", compatible printout)" if args.starsem_compat else
             " counts; exact F1, tp = TP used for P/R)")
         blocks.append(title + "\n" + format_starsem_table(results["starsem"],
                                                           compat=args.starsem_compat))
     if "nis" in results:
+        from ..metrics.nis import format_nis_table, nis_scores
+
         blocks.append(format_nis_table(nis_scores(results["nis"])))
     if "faireval" in results:
         blocks.append(format_faireval_table(results["faireval"]))

@@ -5,17 +5,18 @@ sentence by sentence (:mod:`.starsem_io`): memory holds one sentence per file pl
 running counts.
 """
 from pathlib import Path
-from typing import Any, Dict, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Optional, Sequence, Tuple, Union
+
 
 from ..errors import Errors
-from ..starsem import Sentence
-from .faireval import FairEvalCounts, count_into, record_spans, scores_from_counts
-from .nis import NisCounts, nis_scores
-from .nis import count_record as nis_count_record
 from .records import SentenceRecord
-from .starsem_eval import StarsemCounts, starsem_scores
-from .starsem_eval import count_record as starsem_count_record
 from .starsem_io import iter_aligned, sentence_record
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..starsem import Sentence
+    from .faireval import FairEvalCounts
+    from .nis import NisCounts
+    from .starsem_eval import StarsemCounts
 
 #: The metric families, in output order.
 FAMILIES: Tuple[str, ...] = ("starsem", "nis", "faireval")
@@ -51,11 +52,28 @@ class Evaluation:
     """
 
     def __init__(self, families: Sequence[str] = FAMILIES) -> None:
+        # Each family's module is imported only when it is counted (start-up time).
         self.families = tuple(families)
-        self.starsem: Optional[StarsemCounts] = StarsemCounts() if "starsem" in families else None
-        self.nis: Optional[NisCounts] = NisCounts() if "nis" in families else None
-        self.faireval: Optional[FairEvalCounts] = (FairEvalCounts() if "faireval" in families
-                                                   else None)
+        self.starsem: Optional["StarsemCounts"] = None
+        self.nis: Optional["NisCounts"] = None
+        self.faireval: Optional["FairEvalCounts"] = None
+        if "starsem" in families:
+            from .starsem_eval import StarsemCounts, count_record
+
+            self.starsem = StarsemCounts()
+            self._count_starsem = count_record
+        if "nis" in families:
+            from .nis import NisCounts
+            from .nis import count_record as nis_count_record
+
+            self.nis = NisCounts()
+            self._count_nis = nis_count_record
+        if "faireval" in families:
+            from .faireval import FairEvalCounts, count_into, record_spans
+
+            self.faireval = FairEvalCounts()
+            self._count_into = count_into
+            self._record_spans = record_spans
 
     def add_empty(self) -> None:
         """Count a sentence without negation on either side."""
@@ -71,11 +89,12 @@ class Evaluation:
         system (SentenceRecord): the system record.
         """
         if self.starsem is not None:
-            starsem_count_record(gold, system, self.starsem)
+            self._count_starsem(gold, system, self.starsem)
         if self.nis is not None:
-            nis_count_record(gold, system, self.nis)
+            self._count_nis(gold, system, self.nis)
         if self.faireval is not None:
-            count_into(self.faireval, record_spans(gold), record_spans(system, gold.punct))
+            self._count_into(self.faireval, self._record_spans(gold),
+                             self._record_spans(system, gold.punct))
 
     def results(self) -> Dict[str, Any]:
         """The counts per family: "starsem" (StarsemCounts), "nis" (NisCounts), "faireval"
@@ -86,6 +105,8 @@ class Evaluation:
         if self.nis is not None:
             out["nis"] = self.nis
         if self.faireval is not None:
+            from .faireval import scores_from_counts
+
             out["faireval"] = scores_from_counts(self.faireval)
         return out
 
@@ -110,7 +131,7 @@ def evaluate_files(gold: Union[str, Path], system: Union[str, Path],
     return ev.results()
 
 
-def evaluate_sentences(gold: Sequence[Sentence], system: Sequence[Sentence],
+def evaluate_sentences(gold: Sequence["Sentence"], system: Sequence["Sentence"],
                        families: Sequence[str] = FAMILIES) -> Dict[str, Any]:
     """All (or the chosen) families on aligned :class:`~spacy_negation.starsem.Sentence`
     lists (see :func:`evaluate_files`).
@@ -136,8 +157,12 @@ def to_json(results: Dict[str, Any]) -> Dict[str, Any]:
     """
     out: Dict[str, Any] = {}
     if "starsem" in results:
+        from .starsem_eval import starsem_scores
+
         out["starsem"] = starsem_scores(results["starsem"])
     if "nis" in results:
+        from .nis import nis_scores
+
         out["nis"] = nis_scores(results["nis"])
     if "faireval" in results:
         fe = results["faireval"]
