@@ -36,8 +36,7 @@ Result keys: fractions ``p``, ``r``, ``f`` beside the counts; the spaCy-facing
 """
 import re
 from dataclasses import dataclass, field
-from typing import (Any, Dict, FrozenSet, Iterable, List, Mapping, Optional,
-                    Sequence, Tuple, Union)
+from typing import Any, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ..errors import Errors
 from ..starsem import Sentence

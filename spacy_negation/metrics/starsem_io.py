@@ -14,7 +14,7 @@ and, when both sides are such sentences, counted without building a record.
 import codecs
 import re
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Dict, Iterator, List, NoReturn, Optional, Sequence, Tuple, Union
 
 from ..errors import Errors, NegationFormatError
 from ..starsem import EMPTY, N_TOKEN_COLUMNS, NO_NEGATION, Sentence, is_punct_pos
@@ -399,7 +399,7 @@ def iter_aligned(gold_path: PathLike, system_path: PathLike) -> Iterator[Sentenc
         if g is None or s is None:
             if g is None and s is None:
                 break
-            _misaligned_end(g, s, gname, sname, gold_path, system_path)
+            _misaligned_end(g, s, gname, sname)
         if g[1] == s[1] and g[0] == s[0]:
             for sent in parse_block(g[0], g[1], gname):
                 empty = False
@@ -418,12 +418,7 @@ def iter_aligned(gold_path: PathLike, system_path: PathLike) -> Iterator[Sentenc
         raise NegationFormatError(Errors.E108.format(path=gold_path), gold_path)
 
 
-def _first_key(sent: ParsedSentence) -> str:
-    return "token " + "\t".join(col[0] for col in sent.keys)
-
-
-def _misaligned_end(g: Optional[Block], s: Optional[Block], gname: str, sname: str,
-                    gold_path: PathLike, system_path: PathLike) -> None:
+def _misaligned_end(g: Optional[Block], s: Optional[Block], gname: str, sname: str) -> NoReturn:
     """One file has a sentence where the other has ended."""
     a = parse_block(g[0], g[1], gname)[0] if g is not None else None
     b = parse_block(s[0], s[1], sname)[0] if s is not None else None
@@ -431,7 +426,7 @@ def _misaligned_end(g: Optional[Block], s: Optional[Block], gname: str, sname: s
 
 
 def _mismatch(a: Optional[ParsedSentence], b: Optional[ParsedSentence], gname: str,
-              sname: str) -> None:
+              sname: str) -> NoReturn:
     """Raise E200 at the first line where the key columns differ."""
     na = len(a.keys[0]) if a is not None else 0
     nb = len(b.keys[0]) if b is not None else 0
@@ -440,8 +435,8 @@ def _mismatch(a: Optional[ParsedSentence], b: Optional[ParsedSentence], gname: s
         kb = tuple(col[j] for col in b.keys) if b is not None and j < nb else None
         if ka == kb:
             continue
-        gline, gdesc = _where(a, j, ka, "gold")
-        sline, sdesc = _where(b, j, kb, "system")
+        gline, gdesc = _where(a, j, ka)
+        sline, sdesc = _where(b, j, kb)
         raise NegationFormatError(
             Errors.E200.format(gold_path=gname, gold_line=gline, system_path=sname,
                                system_line=sline, gold=gdesc, system=sdesc),
@@ -449,8 +444,8 @@ def _mismatch(a: Optional[ParsedSentence], b: Optional[ParsedSentence], gname: s
     raise AssertionError("sentences differ but no line does")  # pragma: no cover
 
 
-def _where(sent: Optional[ParsedSentence], j: int, key: Optional[Tuple[str, ...]],
-           side: str) -> Tuple[object, str]:
+def _where(sent: Optional[ParsedSentence], j: int, key: Optional[Tuple[str, ...]]
+           ) -> Tuple[object, str]:
     if key is not None and sent is not None:
         return sent.line + j, "token " + "\t".join(key)
     if sent is not None:
