@@ -111,10 +111,6 @@ class Errors(metaclass=ErrorsWithCodes):
             "first mismatch at {gold_path}:{gold_line} ({gold}) and "
             "{system_path}:{system_line} ({system}).")
     E210 = ("{path} is a directory; expected a file.")
-    E211 = ("{path}:{line}: a carriage return without a line feed (CR-only line endings); "
-            "convert the file to LF or CRLF line endings, e.g. with `tr '\\r' '\\n'`.")
-    E212 = ("{path}:{line}: empty {role} cell in column {col} (two tabs in a row); write "
-            "'_' for a token outside the element.")
     E213 = ("Unknown label(s) {unknown} in --labels; the target and system files hold: "
             "{known}.")
     E214 = ("The FairEval span scorer found no spans_key {key!r} in any reference doc "

@@ -190,8 +190,8 @@ def test_empty_cell_is_an_error_with_file_and_line(tmp_path: Path,
         system = _write(tmp_path / "system.txt", bad)
         assert main(["evaluate", str(gold), str(system)]) == 1
         err = capsys.readouterr().err
-        assert "[E212]" in err and f"{system}:" in err
-    with pytest.raises(NegationFormatError, match=r"\[E212\].*:3: empty cue cell in column 8"):
+        assert "[E114]" in err and f"{system}:" in err
+    with pytest.raises(NegationFormatError, match=r"\[E114\].*:3: empty cue cell \(column 8\)"):
         list(iter_records(_write(tmp_path / "x.txt", GOLD.replace("\tnot\t_\t_", "\t\t_\t_"))))
 
 
@@ -208,15 +208,15 @@ def test_cr_only_line_endings(tmp_path: Path, capsys: pytest.CaptureFixture) -> 
     cr = _write(tmp_path / "cr.txt", GOLD.replace("\n", "\r"))
     assert main(["evaluate", str(cr), str(cr)]) == 1
     err = capsys.readouterr().err
-    assert "[E211]" in err and f"{cr}:1:" in err
-    with pytest.raises(NegationFormatError, match=r"\[E211\].*:1: a carriage return"):
+    assert "[E113]" in err and f"{cr}:1:" in err
+    with pytest.raises(NegationFormatError, match=r"\[E113\].*:1: carriage return"):
         list(iter_text_blocks(cr))
     crlf = _write(tmp_path / "crlf.txt", GOLD.replace("\n", "\r\n"))
     assert [r.instances for r in iter_records(crlf)] == \
         [r.instances for r in iter_records(_write(tmp_path / "lf.txt", GOLD))]
     fe = _write(tmp_path / "cr.tsv", "A\t1\t1\t1\rB\t2\t2\t2\r")
     assert main(["faireval", str(fe), str(fe)]) == 1
-    assert "[E211]" in capsys.readouterr().err
+    assert "[E113]" in capsys.readouterr().err
 
 
 def test_crlf_split_across_read_chunks(tmp_path: Path) -> None:

@@ -82,7 +82,7 @@ def iter_text_blocks(path: PathLike, chunk_size: int = CHUNK_SIZE) -> Iterator[B
     chunk_size (int): bytes per read.
     YIELDS (Block): (first line number, block text without a final newline).
     RAISES (NegationFormatError): unreadable file (E112), invalid UTF-8 (E111), a carriage
-        return without line feed (E211).
+        return without line feed (E113).
     """
     path = check_input_file(path)
     decoder = codecs.getincrementaldecoder("utf-8")()
@@ -114,7 +114,7 @@ def iter_text_blocks(path: PathLike, chunk_size: int = CHUNK_SIZE) -> Iterator[B
                 lone = _LONE_CR.search(text)
                 if lone is not None:
                     n = line + buf.count("\n") + text.count("\n", 0, lone.start())
-                    raise NegationFormatError(Errors.E211.format(path=path, line=n), path, n)
+                    raise NegationFormatError(Errors.E113.format(path=path, line=n), path, n)
                 text = text.replace("\r\n", "\n")
             buf += text
             if not raw:
@@ -153,7 +153,7 @@ def iter_lines(path: PathLike) -> Iterator[str]:
                 if text.endswith("\n"):
                     text = text[:-2] if text.endswith("\r\n") else text[:-1]
                 elif text.endswith("\r"):
-                    raise NegationFormatError(Errors.E211.format(path=path, line=line), path, line)
+                    raise NegationFormatError(Errors.E113.format(path=path, line=line), path, line)
                 yield text
         except UnicodeDecodeError as err:
             for _ in iter_text_blocks(path):  # raises E111 with the exact line
@@ -233,7 +233,7 @@ def parse_block(line: int, block: str, path: str) -> List[ParsedSentence]:
     path (str): the file name for messages.
     RETURNS (List[ParsedSentence]): the sentences.
     RAISES (NegationFormatError): malformed input, with file and line (the strict *SEM
-        reader's codes; E212 for an empty negation cell).
+        reader's codes, E114 for an empty negation cell).
     """
     plain = _plain(line, block)
     if plain is not None:
@@ -317,7 +317,7 @@ def _parse_rows(first: int, rows: List[List[str]], path: str) -> ParsedSentence:
                 if start < 0:
                     line = first + k
                     if cell == "":
-                        raise _fail(Errors.E212.format(path=path, line=line, role=role,
+                        raise _fail(Errors.E114.format(path=path, line=line, role=role,
                                                        col=N_TOKEN_COLUMNS + 3 * q + r + 1),
                                     path, line)
                     raise _fail(Errors.E107.format(path=path, line=line, role=role, cell=cell,
