@@ -1,6 +1,6 @@
 """FairEval (Ortmann 2022): traditional, fair and weighted span scores, per label, with a
-confusion matrix, exactly as the reference tool ``FairEval.py`` counts them (metrics spec
-§3, Part A.4), applied to negation (Part A.5) and to any spaCy span source.
+confusion matrix, exactly as the reference tool ``FairEval.py`` counts them, applied to
+negation (negation spans, :func:`record_spans`) and to any spaCy span source.
 
 Counting is separate from division:
 
@@ -57,7 +57,7 @@ FOCUS_VALUES: Tuple[str, ...] = ("target", "system")
 #: The label of "no span" in the confusion matrix (FN row / FP column).
 NONE_LABEL = "_"
 
-#: Negation span labels (Part A.5).
+#: Negation span labels (see :func:`record_spans`).
 CUE_LABEL, AFFIX_LABEL, MWCUE_LABEL, SCOPE_LABEL = "CUE", "AFFIX", "MWCUE", "SCOPE"
 
 Weights = Dict[str, Dict[str, float]]
@@ -142,7 +142,7 @@ class FSpan:
 
 
 def overlap_type(target: Tuple[int, int], system: Tuple[int, int]) -> Optional[str]:
-    """How a system range relates to a target range, by boundaries only (spec §3.3).
+    """How a system range relates to a target range, by boundaries only (Ortmann 2022).
 
     target (Tuple[int, int]): (begin, end) of the target span.
     system (Tuple[int, int]): (begin, end) of the system span.
@@ -488,7 +488,7 @@ _TERM = re.compile(r"^\s*(?P<w>\d+(?:\.\d*)?|\.\d+)\s*\*?\s*(?P<cat>TP|FP|FN)\s*
 
 
 def parse_weights(formula: str) -> Weights:
-    """Parse a weight formula as the reference's ``weights`` setting (spec §3.4):
+    """Parse a weight formula as the reference's ``weights`` setting (Ortmann 2022):
     comma-separated ``ERR = a TP + b FP + c FN``; omitted terms weigh 0; TP, FP and FN
     weigh themselves unless given. Every term needs its coefficient (``1 FP``, not ``FP``).
 
@@ -564,7 +564,7 @@ BE_WEIGHTS: Weights = parse_weights(BE_WEIGHTS_FORMULA)
 
 def weighted_prf(counts: Mapping[str, float],
                  weights: Mapping[str, Mapping[str, float]]) -> Dict[str, float]:
-    """P, R, F from counts and weights (spec §3.4): tp* = Σ_e W[e][TP]·n_e (likewise fp*,
+    """P, R, F from counts and weights (Ortmann 2022): tp* = Σ_e W[e][TP]·n_e (likewise fp*,
     fn*), P = tp*/(tp*+fp*), R = tp*/(tp*+fn*); 0/0 -> 0.0. Error types without a weight
     are ignored.
 
@@ -627,7 +627,7 @@ def faireval(target: Sequence[Sequence[FSpan]], system: Sequence[Sequence[FSpan]
              focus: str = "target",
              weights: Union[str, Mapping[str, Mapping[str, float]], None] = PAPER_WEIGHTS,
              ) -> Dict[str, Any]:
-    """FairEval scores of system spans against target spans (spec §3).
+    """FairEval scores of system spans against target spans (Ortmann 2022).
 
     target (Sequence[Sequence[FSpan]]): target spans per sentence.
     system (Sequence[Sequence[FSpan]]): system spans per sentence, aligned with target.
@@ -639,10 +639,10 @@ def faireval(target: Sequence[Sequence[FSpan]], system: Sequence[Sequence[FSpan]
     return scores_from_counts(count_spans(target, system, focus), weights)
 
 
-# --- negation spans (Part A.5) ----------------------------------------------------------
+# --- negation spans --------------------------------------------------------------------
 
 def record_spans(record: SentenceRecord, punct: Optional[Sequence[bool]] = None) -> List[FSpan]:
-    """FairEval negation spans of a record (Part A.5 of the package's metric choices):
+    """FairEval negation spans of a record:
     per instance (column order) one cue span -- ``MWCUE`` (two or more cue tokens),
     ``AFFIX`` (one cue token whose cue cell differs from its text) or ``CUE`` -- with
     begin/end = first/last cue token and the cue tokens as token set; then, if the scope
@@ -686,7 +686,7 @@ def negation_spans(sentence: Sentence) -> List[FSpan]:
 def negation_faireval(gold: Sequence[Sentence], system: Sequence[Sentence],
                       weights: Union[str, Mapping[str, Mapping[str, float]], None] = PAPER_WEIGHTS,
                       ) -> Dict[str, Any]:
-    """FairEval on negation spans (Part A.5): focus target, paper weights by default.
+    """FairEval on negation spans (:func:`record_spans`): focus target, paper weights by default.
 
     gold (Sequence[Sentence]): the gold sentences.
     system (Sequence[Sentence]): the system sentences, aligned with gold.

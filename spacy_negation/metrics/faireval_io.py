@@ -1,4 +1,4 @@
-"""Readers and a writer for the FairEval tool's own input formats (metrics spec §3.1).
+"""Readers and a writer for the FairEval tool's own input formats (Ortmann 2022).
 
 Two formats, detected per sentence from its first line (sentences are separated by blank
 lines; a file may mix formats from sentence to sentence):
@@ -11,7 +11,7 @@ lines; a file may mix formats from sentence to sentence):
 * **CoNLL2000**: ``form POS tag`` per token (spaces; tabs are accepted too), BIO tags,
   stacked annotations separated by ``|``; ``O``, ``_`` or an empty tag is outside.
 
-Deliberate differences from the reference reader (Part A.4, Q-F6...Q-F9):
+Deliberate differences from the reference reader:
 
 * a label is everything after ``B-``/``I-`` (the reference cuts it at the next ``-``);
 * ``I-X`` without an open ``X`` span at its level starts a new span (the reference crashes

@@ -1,7 +1,6 @@
 """Negation-instance based scores (NIS; Sineva, Grünewald, Friedrich, Kuhn 2021,
 "Negation-Instance Based Evaluation of End-to-End Negation Resolution", CoNLL 2021), with
-the semantics of the authors' ``instance_based_eval`` run on a correct Python (metrics spec
-§2, Part A.3).
+the semantics of the authors' ``instance_based_eval`` run on a correct Python.
 
 * An instance's cue is its list of (token, cue string); gold and system instances match
   only on identical cue lists (an affix predicted as the whole word does not match), one

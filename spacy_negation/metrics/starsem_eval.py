@@ -1,5 +1,5 @@
 """The *SEM 2012 CD-SCO metrics (Morante & Blanco 2012), with the semantics of the
-shared task's scorer ``eval.cd-sco.pl`` v2.2 (metrics spec §1, Part A.2).
+shared task's scorer ``eval.cd-sco.pl`` v2.2.
 
 Counting (:func:`count_starsem`, :class:`StarsemCounts`) is separate from division
 (:func:`starsem_scores`, via :mod:`.core`) and from the printout
@@ -118,7 +118,7 @@ class StarsemCounts:
 
     sentences (int): sentences scored.
     negation_sentences (int): sentences whose gold has at least one instance.
-    error_sentences (int): sentences with any error (spec §1.10).
+    error_sentences (int): sentences with any error (as the scorer counts them).
     error_negation_sentences (int): negation sentences with any error.
     """
 
