@@ -36,6 +36,12 @@ class Warnings(metaclass=ErrorsWithCodes):
             "holds it once, in another letter case.")
     W404 = ("{path}:{line}: <ref SRC={src!r}> names {id!r}, which is no cue of its sentence nor "
             "the only cue with that ID in the file; this scope link is ignored.")
+    # --- negation probe and challenge set (W600-W609) ----------------------------------
+    W600 = ("{path}: the folder has no masked-LM head weights ({n} parameters missing); the "
+            "head is built from the tied word embeddings with an identity transform "
+            "(--tied-head), so its predictions are not those of a trained masked LM.")
+    W601 = ("The sample size {n} is larger than the {available} name-profession pairs of "
+            "gender {gender!r}; all {available} pairs are used.")
 
 
 class Errors(metaclass=ErrorsWithCodes):
@@ -221,6 +227,28 @@ class Errors(metaclass=ErrorsWithCodes):
     E433 = ("{path}: {n} document id(s) of split {name}/{split} are not in the corpus "
             "(e.g. {examples}); wrong corpus file or stale split file?")
     E434 = ("Cannot split documents: {n} document id(s) occur more than once.")
+    # --- negation probe and challenge set (E600-E649) ----------------------------------
+    E600 = ("Masked language model folder not found: {path} (a local Hugging Face folder "
+            "with config.json, the weights and the tokenizer files).")
+    E601 = ("Cannot load a masked language model from {path}: {reason}")
+    E602 = ("{path} holds no masked-LM head weights (missing: {keys}, ...): it is an encoder "
+            "(e.g. a sentence-embedding model), not a fill-mask model. Pass --tied-head to "
+            "build the head from its tied word embeddings.")
+    E603 = ("The tokenizer of {path} has no mask token; the probe needs a masked language "
+            "model ([MASK] or <mask>).")
+    E604 = ("--tied-head cannot be used with {path}: {reason}.")
+    E605 = ("The probe sentence has {n} {mask} tokens after tokenization, expected one: "
+            "{text!r}")
+    E606 = ("Probability rank {rank} (+{n} tokens) is outside the {k} predictions; ranks "
+            "are 0 or more.")
+    E607 = ("The sample size must be at least 1, got {n}.")
+    E608 = ("{path}: not a results file of this command ({reason}); remove it or pass "
+            "another --output.")
+    E609 = ("{n_names} --name values for {n_models} model folders; give one name per model "
+            "or none.")
+    E620 = ("Cannot load the negation pipeline {model!r}: {reason}")
+    E621 = ("{model!r} is neither a negation pipeline (negation_cue and negation_scope) nor "
+            "a pipeline with the 'negation' component (its components: {pipes}).")
 
 
 class NegationFormatError(ValueError):

@@ -14,7 +14,7 @@ from typing import List, Optional, Sequence
 from ..about import __version__
 from ..errors import NegationFormatError
 
-COMMANDS = ["convert", "export", "evaluate", "faireval"]
+COMMANDS = ["convert", "export", "evaluate", "faireval", "probe", "challenge"]
 
 
 def command_summary(name: str) -> str:
