@@ -121,6 +121,13 @@ class Errors(metaclass=ErrorsWithCodes):
     E200 = ("Gold and system files are not token-aligned (columns 0-3 must agree): "
             "first mismatch at {gold_path}:{gold_line} ({gold}) and "
             "{system_path}:{system_line} ({system}).")
+    E210 = ("{path} is a directory; expected a file.")
+    E213 = ("Unknown label(s) {unknown} in --labels; the target and system files hold: "
+            "{known}.")
+    E214 = ("The FairEval span scorer found no spans_key {key!r} in any reference doc "
+            "(doc.spans keys present: {present}); set spans_key to one of them, or None for "
+            "doc.ents.")
+    E215 = ("Unknown metric family {name!r} in --metrics; choose any of: {options}.")
     # --- FairEval (E250-E299) ----------------------------------------------------------
     E250 = ("Invalid FairEval span {span!r}: needs a label, 1 <= begin <= end and a non-empty "
             "token set inside [begin, end].")
