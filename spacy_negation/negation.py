@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
 import srsly
+from spacy.attrs import IDX, LENGTH
 from spacy.tokens import Doc, Span, SpanGroup, Token
 
 from .errors import Errors, Warnings
@@ -469,12 +470,14 @@ def _read(doc: Doc) -> List[Tuple[Tuple[Part, ...], Tuple[Part, ...], Tuple[Part
     a range that covers only part of a token (a merge joined it with other tokens)
     becomes a partial part with the same characters (W003 for a whole-token cue); two
     ranges of a role in one token become the range covering both (W004)."""
-    starts = [t.idx for t in doc]
-    ends = [t.idx + len(t.text) for t in doc]
-    text = doc.text
+    array = doc.to_array([IDX, LENGTH]).tolist() if len(doc) else []
+    starts = [row[0] for row in array]
+    ends = [row[0] + row[1] for row in array]
     parts: Dict[Any, Dict[str, Dict[int, List[Tuple[int, int, bool]]]]] = {}
     for inst, role, lo, hi, whole in _stored_ranges(doc):
-        by_token = parts.setdefault(inst, {r: {} for r in ROLES})[role]
+        if inst not in parts:
+            parts[inst] = {r: {} for r in ROLES}
+        by_token = parts[inst][role]
         i = max(bisect.bisect_right(starts, lo) - 1, 0)
         while i < len(starts) and starts[i] < hi:
             a, b = max(lo, starts[i]), min(hi, ends[i])

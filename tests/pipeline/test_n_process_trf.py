@@ -73,3 +73,23 @@ def _run(mode: str, model: Path) -> str:
 @pytest.mark.parametrize("mode", ["load", "add_pipe"])
 def test_n_process_2_with_a_transformer_model_finishes(tiny_trf_model, mode):
     assert _run(mode, tiny_trf_model).split() == ["docs", "6"]
+
+
+def test_a_forked_child_runs_torch_with_one_thread():
+    torch = pytest.importorskip("torch")
+    from spacy_negation.ml.fork import register_fork_hook
+
+    register_fork_hook()
+    n = torch.get_num_threads()
+    torch.set_num_threads(2)
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: report and leave at once
+        os.write(write, str(torch.get_num_threads()).encode())
+        os._exit(0)
+    os.close(write)
+    os.waitpid(pid, 0)
+    value = os.read(read, 16)
+    os.close(read)
+    torch.set_num_threads(n)
+    assert value == b"1" and torch.get_num_threads() == n
