@@ -333,13 +333,18 @@ def get_negations(doc: Doc) -> List[Negation]:
     return [index.negation(doc, k) for k in index.order]
 
 
-def set_negations(doc: Doc, negations: Iterable[Union[Negation, Dict[str, Iterable[PartLike]]]]) -> None:
+def set_negations(doc: Doc, negations: Iterable[Union[Negation, Dict[str, Iterable[PartLike]]]],
+                  *, scope_outside_cue: bool = False) -> None:
     """Replace the negations of a doc. Instance numbers follow the given order.
 
     doc (Doc): the doc.
     negations (Iterable[Union[Negation, Dict]]): instances, or dicts with the keys
         'cue', 'scope', 'event' holding parts (tokens, spans, Parts or (i, start, end)).
         Bad input raises a coded ValueError and leaves the doc's negations as they were.
+    scope_outside_cue (bool): also reject a scope part that overlaps its own cue (E015).
+        The setter ``doc._.negations = ...`` checks it; the corpus readers do not, since
+        gold corpora hold such annotation (CD-SCO training: ``in`` of ``infinite`` with
+        the whole token in the scope) and are kept as they are.
     """
     if isinstance(negations, (str, bytes, dict, Negation)) or not isinstance(negations, IterableABC):
         raise ValueError(Errors.E010.format(obj=_short(negations), type=type(negations).__name__))
@@ -354,7 +359,8 @@ def set_negations(doc: Doc, negations: Iterable[Union[Negation, Dict[str, Iterab
             neg = Negation(doc, neg.cue, neg.scope, neg.event, id=k)
         else:
             raise ValueError(Errors.E011.format(id=k, obj=_short(neg), type=type(neg).__name__))
-        _check_scope_outside_cue(doc, neg)
+        if scope_outside_cue:
+            _check_scope_outside_cue(doc, neg)
         checked.append(neg)
     spans: List[Span] = []
     mirror: Dict[Tuple[int, int], List[str]] = {}
@@ -561,6 +567,10 @@ def _doc_negations(doc: Doc) -> List[Negation]:
     return get_negations(doc)
 
 
+def _doc_set_negations(doc: Doc, negations: Any) -> None:
+    set_negations(doc, negations, scope_outside_cue=True)
+
+
 def _token_negations(token: Token) -> List[Negation]:
     index = _index(token.doc)
     return [index.negation(token.doc, k) for k in index.scope.get(token.i, ())]
@@ -593,7 +603,7 @@ def _span_negated(span: Span) -> bool:
 
 
 _EXTENSIONS: Sequence[Tuple[Any, str, Dict[str, Any]]] = (
-    (Doc, "negations", {"getter": _doc_negations, "setter": set_negations}),
+    (Doc, "negations", {"getter": _doc_negations, "setter": _doc_set_negations}),
     (Token, "negated", {"getter": _token_negated}),
     (Token, "negations", {"getter": _token_negations}),
     (Token, "is_neg_cue", {"getter": _token_is_neg_cue}),

@@ -157,6 +157,15 @@ def test_setter_errors_are_coded_and_change_nothing(nlp, value, code):
     assert [n.cue_text for n in d._.negations] == ["un"]
 
 
+def test_set_negations_keeps_a_corpus_scope_that_holds_its_cue(nlp):
+    d = nlp("an infinite series")
+    spec = [{"cue": [(1, 0, 2)], "scope": [d[1], d[2]]}]  # as in CD-SCO training
+    with pytest.raises(ValueError, match=r"\[E015\]"):
+        d._.negations = spec
+    set_negations(d, spec)
+    assert [(n.cue_text, n.scope_text) for n in d._.negations] == [("in", "infinite series")]
+
+
 def test_setter_accepts_negation_objects_and_generators(doc, nlp):
     other = nlp(doc.text)
     other._.negations = (n for n in doc._.negations)
