@@ -13,7 +13,9 @@ character ranges: they survive ``Doc.to_bytes``, ``DocBin`` (with and without us
 data), pickling, multiprocessing, ``Doc.to_json``/``from_json`` and ``Doc.from_docs``,
 and they follow retokenization (``merge_entities``, ``retokenize().merge``/``.split``).
 ``Span.as_doc`` copies no span group; a mirror in ``doc.user_data`` (msgpack-safe) lets
-``span.as_doc(copy_user_data=True)`` keep the instances whose cue lies in the span.
+``span.as_doc(copy_user_data=True)`` keep the instances whose cue lies in the span (it is
+read only when the doc has no ``negations`` span group: clear a doc's negations with
+``doc._.negations = []``, not by deleting the group).
 ``doc._.negations`` reads and writes them; the token and span conveniences use an index
 built once per doc and rebuilt when the storage changes.
 """
@@ -324,13 +326,15 @@ _Ranges = Dict[str, List[Tuple[int, int, bool]]]
 
 def get_negations(doc: Doc) -> List[Negation]:
     """The negation instances of a doc in document order: by first cue token, ties in
-    storage order.
+    storage order. Reads the storage afresh (and refreshes the index of the token and
+    span conveniences); ``doc._.negations`` answers from the index.
 
     doc (Doc): the doc.
     RETURNS (List[Negation]): the instances.
     """
-    index = _index(doc)
-    return [index.negation(doc, k) for k in index.order]
+    index = _Index(doc)
+    _INDEX[doc] = index
+    return index.negations(doc)
 
 
 def set_negations(doc: Doc, negations: Iterable[Union[Negation, Dict[str, Iterable[PartLike]]]],
@@ -498,15 +502,14 @@ def _read(doc: Doc) -> List[Tuple[Tuple[Part, ...], Tuple[Part, ...], Tuple[Part
             for i, ranges in sorted(roles[role].items()):
                 ranges.sort()
                 start, end = ranges[0][0], max(r[1] for r in ranges)
-                token = doc[i]
-                gaps = [token.text[ranges[j][1]:ranges[j + 1][0]] for j in range(len(ranges) - 1)]
-                if any(gap.strip() for gap in gaps):
-                    warnings.warn(Warnings.W004.format(id=k, role=role, text=token.text,
-                                                       part=token.text[start:end]))
-                part = Part(i, start, end)
-                if (role == "cue" and part.is_partial(doc) and all(r[2] for r in ranges)):
-                    warnings.warn(Warnings.W003.format(id=k, cue=token.text[start:end], text=token.text))
-                role_parts.append(part)
+                if len(ranges) > 1 and any(doc[i].text[ranges[j][1]:ranges[j + 1][0]].strip()
+                                           for j in range(len(ranges) - 1)):
+                    warnings.warn(Warnings.W004.format(id=k, role=role, text=doc[i].text,
+                                                       part=doc[i].text[start:end]))
+                if (role == "cue" and (start, end) != (0, ends[i] - starts[i])
+                        and all(r[2] for r in ranges)):
+                    warnings.warn(Warnings.W003.format(id=k, cue=doc[i].text[start:end], text=doc[i].text))
+                role_parts.append(Part(i, start, end))
             result.append(tuple(role_parts))
         if not result[0]:
             raise ValueError(Errors.E001.format(id=k))
@@ -517,7 +520,11 @@ def _read(doc: Doc) -> List[Tuple[Tuple[Part, ...], Tuple[Part, ...], Tuple[Part
 # --- the index of the extensions ------------------------------------------------------------
 class _Index:
     """The negations of a doc and which tokens they cover, with the state of the storage
-    it was built from (rebuilt when that changes)."""
+    it was built from. It is rebuilt when the setter runs, when the span group is
+    replaced or changes length (append, extend, removal), or when the doc's token count
+    changes (retokenization). Not detected: replacing a span in place
+    (``group[i] = span``) or a retokenization that keeps the token count (a merge and a
+    split in one block); ``get_negations(doc)`` rebuilds it."""
 
     __slots__ = ("group", "n_spans", "n_tokens", "n_user_data", "parts", "order", "scope", "cues")
 
@@ -544,6 +551,9 @@ class _Index:
             return len(doc.user_data) == self.n_user_data
         return len(group) == self.n_spans
 
+    def negations(self, doc: Doc) -> List[Negation]:
+        return [self.negation(doc, k) for k in self.order]
+
     def negation(self, doc: Doc, k: int) -> Negation:
         cue, scope, event = self.parts[k]
         return Negation._trusted(doc, cue, scope, event, k)
@@ -564,7 +574,7 @@ def _index(doc: Doc) -> _Index:
 
 # --- extensions ---------------------------------------------------------------------------
 def _doc_negations(doc: Doc) -> List[Negation]:
-    return get_negations(doc)
+    return _index(doc).negations(doc)
 
 
 def _doc_set_negations(doc: Doc, negations: Any) -> None:

@@ -272,6 +272,7 @@ def test_as_doc_with_user_data_keeps_the_instances_whose_cue_is_inside(doc4):
     # the scope parts outside the span are cut off; "No" lies outside: dropped
     assert _texts(part) == [("neither nor", "pacing", "pacing"), ("un", "happy", "happy"),
                             ("less", "rest", "")]
+    assert doc[2:8].as_doc()._.negations == []  # spaCy copies neither span groups nor user data
     assert _texts(doc[5:12].as_doc(copy_user_data=True)) == [("less", "rest", ""),
                                                             ("No", "one came", "came")]
 
@@ -335,6 +336,11 @@ def test_index_follows_every_change(doc4, nlp):
     assert not doc[9]._.negated and not doc[8]._.is_neg_cue and doc[0]._.negated
     doc.spans[SPANS_KEY].append(Span(doc, 8, 9, "CUE", kb_id="1@0"))  # direct edit
     assert doc[8]._.is_neg_cue and [n.cue_text for n in doc._.negations] == ["neither nor", "No"]
+    group = doc.spans[SPANS_KEY]
+    group[len(group) - 1] = Span(doc, 9, 10, "CUE", kb_id="1@0")  # in place: not detected
+    assert doc[8]._.is_neg_cue
+    assert [n.cue_text for n in get_negations(doc)] == ["neither nor", "one"]  # re-read
+    assert doc[9]._.is_neg_cue and not doc[8]._.is_neg_cue
     doc.spans[SPANS_KEY] = []  # replaced group
     assert not doc[0]._.negated and doc._.negations == []
     d = nlp("New York did not approve .")
