@@ -14,8 +14,6 @@ from thinc.compat import torch
 from thinc.shims import PyTorchShim
 from thinc.types import Floats3d, Ints1d, Ints2d
 
-from .fork import register_fork_hook
-
 #: Rows of the cue embedding: not a cue token, whole-token cue, affixal cue token.
 N_CUE_TYPES = 3
 CUE_NONE, CUE_WHOLE, CUE_AFFIX = 0, 1, 2
@@ -63,7 +61,6 @@ def build_cue_bilstm(cue_width: int, hidden_width: int, depth: int) -> Model[BiL
         (batch, length, nI), cue types (batch, length) and lengths -> padded outputs
         (batch, length, 2 * hidden_width).
     """
-    register_fork_hook()
 
     def deserialize(module: Any, state: bytes, device: "torch.device") -> Any:
         if not state:

@@ -1,4 +1,4 @@
-"""Fork safety of the PyTorch models (the transformer backbone and the BiLSTM taggers).
+"""Fork safety of the transformer backbone.
 
 ``nlp.pipe(texts, n_process=2)`` starts its worker processes with
 ``multiprocessing.Process`` in the default start method, which is ``fork`` on Linux
@@ -8,9 +8,9 @@ state but not its threads, so the child's first parallel torch operation waits f
 on a futex. Calling ``torch.set_num_threads(1)`` in the child before its first torch
 operation avoids the pool altogether (a parallel region of one thread does not touch it).
 
-:func:`register_fork_hook` registers that call as an ``os.register_at_fork`` hook. The
-model builders call it, so it is in place as soon as a pipeline with a PyTorch model
-exists, never at import. Each worker process then runs torch with one thread: the
+:func:`register_fork_hook` registers that call as an ``os.register_at_fork`` hook.
+``spacy-negation.TransformerModel.v1`` calls it, so it is in place as soon as a pipeline
+with a transformer exists, never at import. Each worker process then runs torch with one thread: the
 worker processes are the parallelism. Processes started with ``spawn`` or
 ``forkserver`` start afresh and are not affected.
 """
