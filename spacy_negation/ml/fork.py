@@ -10,9 +10,9 @@ operation avoids the pool altogether (a parallel region of one thread does not t
 
 :func:`register_fork_hook` registers that call as an ``os.register_at_fork`` hook.
 ``spacy-negation.TransformerModel.v1`` calls it, so it is in place as soon as a pipeline
-with a transformer exists, never at import. Each worker process then runs torch with one thread: the
-worker processes are the parallelism. Processes started with ``spawn`` or
-``forkserver`` start afresh and are not affected.
+with a transformer exists, never at import. Each worker process then runs torch with
+one thread: the worker processes are the parallelism. Processes started with ``spawn``
+or ``forkserver`` start afresh and are not affected.
 """
 import os
 
