@@ -321,9 +321,6 @@ _KB_ID = re.compile(r"^(\d+)@(-?\d+)(?::(\d+)-(\d+))?$")
 #: user_data key name of the mirror that ``Span.as_doc(copy_user_data=True)`` carries.
 MIRROR = "spacy_negation.parts"
 
-_Ranges = Dict[str, List[Tuple[int, int, bool]]]
-
-
 def get_negations(doc: Doc) -> List[Negation]:
     """The negation instances of a doc in document order: by first cue token, ties in
     storage order. Reads the storage afresh (and refreshes the index of the token and
@@ -373,12 +370,12 @@ def set_negations(doc: Doc, negations: Iterable[Union[Negation, Dict[str, Iterab
         anchor = doc[neg.cue[0].i].idx + neg.cue[0].start
         for role in ROLES:
             for start, end, part in _runs(doc, neg.parts(role)):
-                span = Span(doc, start, end, label=LABELS[role])
-                kb_id = f"{k}@{anchor - span.start_char}"
+                start_char, end_char = doc[start].idx, doc[end - 1].idx + len(doc[end - 1].text)
+                kb_id = f"{k}@{anchor - start_char}"
                 if part is not None:
                     kb_id += f":{part.start}-{part.end}"
                 spans.append(Span(doc, start, end, label=LABELS[role], kb_id=kb_id, span_id=k))
-                mirror.setdefault((span.start_char, span.end_char), []).append(f"{LABELS[role]} {kb_id}")
+                mirror.setdefault((start_char, end_char), []).append(f"{LABELS[role]} {kb_id}")
     for key in [key for key in doc.user_data if _is_mirror_key(key)]:
         del doc.user_data[key]
     for (start_char, end_char), entries in mirror.items():

@@ -7,6 +7,8 @@ import warnings
 import weakref
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 import spacy
 import srsly
 from spacy.pipeline.functions import merge_entities
@@ -382,3 +384,61 @@ def test_warnings_are_not_raised_without_retokenization(doc4):
         assert _texts(doc) == EXPECTED
     with pytest.raises(ValueError, match=r"\[E013\]"):
         set_negations(doc, [{"cue": [doc[8]], "evnt": []}])
+
+
+# --- properties: every doc operation keeps the characters of every part --------------------
+WORDS = ["He", "was", "not", "unhappy", "nor", "restless", ".", "No", "one", "came"]
+
+
+@st.composite
+def negated_words(draw):
+    """Words and negation specs: each instance a whole-token or affixal cue, and a scope
+    of other whole tokens (plus the rest of the token for an affixal cue)."""
+    words = draw(st.lists(st.sampled_from(WORDS), min_size=2, max_size=10))
+    specs = []
+    for _ in range(draw(st.integers(0, 3))):
+        i = draw(st.integers(0, len(words) - 1))
+        affix = len(words[i]) > 2 and draw(st.booleans())
+        others = draw(st.lists(st.sampled_from([j for j in range(len(words)) if j != i]),
+                               max_size=4, unique=True))
+        cue = [(i, 0, 2)] if affix else [(i, 0, len(words[i]))]
+        scope = [(j, 0, len(words[j])) for j in others] + ([(i, 2, len(words[i]))] if affix else [])
+        specs.append({"cue": cue, "scope": scope})
+    return words, specs
+
+
+def _chars(doc, shift=0):
+    """Each instance as the sets of (non-space) characters of its cue and scope, sorted
+    (a merge may join two parts across a space)."""
+    text = doc.text
+
+    def chars(offsets):
+        return tuple(sorted({c + shift for a, b in offsets for c in range(a, b) if not text[c].isspace()}))
+
+    return sorted((chars(n.cue_offsets), chars(n.scope_offsets)) for n in doc._.negations)
+
+
+VOCAB = spacy.blank("en").vocab
+
+
+@settings(max_examples=60, deadline=None)
+@given(negated_words(), st.data())
+def test_every_doc_operation_keeps_the_characters_of_every_part(sample, data):
+    register_extensions()
+    words, specs = sample
+    doc = Doc(VOCAB, words=words)
+    doc._.negations = specs
+    expected = _chars(doc)
+    assert _chars(Doc(VOCAB).from_json(doc.to_json())) == expected
+    shift = len(doc.text) + (not doc[-1].whitespace_)  # from_docs adds a space if needed
+    assert _chars(Doc.from_docs([doc, doc])) == sorted(expected + _chars(doc, shift))
+    assert _chars(pickle.loads(pickle.dumps(doc))) == expected
+    start = data.draw(st.integers(0, len(doc) - 1))
+    end = data.draw(st.integers(start + 1, len(doc)))
+    with doc.retokenize() as retokenizer:
+        retokenizer.merge(doc[start:end])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        merged = _chars(doc)
+    if not any("[W004]" in str(w.message) for w in caught):
+        assert merged == expected
