@@ -7,7 +7,7 @@ import warnings
 import weakref
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 import spacy
 import srsly
@@ -442,3 +442,20 @@ def test_every_doc_operation_keeps_the_characters_of_every_part(sample, data):
         merged = _chars(doc)
     if not any("[W004]" in str(w.message) for w in caught):
         assert merged == expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(negated_words(), st.data())
+def test_a_split_keeps_the_characters_of_every_part(sample, data):
+    register_extensions()
+    words, specs = sample
+    doc = Doc(VOCAB, words=words)
+    doc._.negations = specs
+    expected = _chars(doc)
+    assume(any(len(t) > 1 for t in doc))
+    i = data.draw(st.sampled_from([t.i for t in doc if len(t) > 1]))
+    at = data.draw(st.integers(1, len(doc[i]) - 1))
+    other = doc[i - 1] if i else doc[i + 1]
+    with doc.retokenize() as retokenizer:
+        retokenizer.split(doc[i], [doc[i].text[:at], doc[i].text[at:]], heads=[(doc[i], 1), other])
+    assert _chars(doc) == expected
