@@ -390,10 +390,13 @@ def test_warnings_are_not_raised_without_retokenization(doc4):
 WORDS = ["He", "was", "not", "unhappy", "nor", "restless", ".", "No", "one", "came"]
 
 
+VOCAB = spacy.blank("en").vocab
+
+
 @st.composite
-def negated_words(draw):
-    """Words and negation specs: each instance a whole-token or affixal cue, and a scope
-    of other whole tokens (plus the rest of the token for an affixal cue)."""
+def negated_docs(draw):
+    """A doc with negations: each instance a whole-token or affixal cue, and a scope of
+    other whole tokens (plus the rest of the token for an affixal cue)."""
     words = draw(st.lists(st.sampled_from(WORDS), min_size=2, max_size=10))
     specs = []
     for _ in range(draw(st.integers(0, 3))):
@@ -404,7 +407,10 @@ def negated_words(draw):
         cue = [(i, 0, 2)] if affix else [(i, 0, len(words[i]))]
         scope = [(j, 0, len(words[j])) for j in others] + ([(i, 2, len(words[i]))] if affix else [])
         specs.append({"cue": cue, "scope": scope})
-    return words, specs
+    register_extensions()
+    doc = Doc(VOCAB, words=words)
+    doc._.negations = specs
+    return doc
 
 
 def _chars(doc, shift=0):
@@ -418,16 +424,9 @@ def _chars(doc, shift=0):
     return sorted((chars(n.cue_offsets), chars(n.scope_offsets)) for n in doc._.negations)
 
 
-VOCAB = spacy.blank("en").vocab
-
-
 @settings(max_examples=60, deadline=None)
-@given(negated_words(), st.data())
-def test_every_doc_operation_keeps_the_characters_of_every_part(sample, data):
-    register_extensions()
-    words, specs = sample
-    doc = Doc(VOCAB, words=words)
-    doc._.negations = specs
+@given(negated_docs(), st.data())
+def test_every_doc_operation_keeps_the_characters_of_every_part(doc, data):
     expected = _chars(doc)
     assert _chars(Doc(VOCAB).from_json(doc.to_json())) == expected
     shift = len(doc.text) + (not doc[-1].whitespace_)  # from_docs adds a space if needed
@@ -445,12 +444,8 @@ def test_every_doc_operation_keeps_the_characters_of_every_part(sample, data):
 
 
 @settings(max_examples=40, deadline=None)
-@given(negated_words(), st.data())
-def test_a_split_keeps_the_characters_of_every_part(sample, data):
-    register_extensions()
-    words, specs = sample
-    doc = Doc(VOCAB, words=words)
-    doc._.negations = specs
+@given(negated_docs(), st.data())
+def test_a_split_keeps_the_characters_of_every_part(doc, data):
     expected = _chars(doc)
     assume(any(len(t) > 1 for t in doc))
     i = data.draw(st.sampled_from([t.i for t in doc if len(t) > 1]))
