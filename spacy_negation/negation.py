@@ -441,7 +441,7 @@ def _stored_ranges(doc: Doc) -> List[Tuple[Any, str, int, int, bool]]:
                 out.append((key, role, start + int(s), start + int(e), False))
         return out
     n_chars = len(doc.text)
-    cut = set()
+    cut: Set[Any] = set()
     for key, entries in list(doc.user_data.items()):
         if not _is_mirror_key(key):
             continue
