@@ -19,6 +19,11 @@ class Warnings(metaclass=ErrorsWithCodes):
             "as one sentence.")
     W002 = ("Prediction and reference docs differ in text; negation parts that cannot "
             "be projected onto the reference tokens are dropped ({n} dropped).")
+    W003 = ("Negation {id}: a merge joined its cue {cue!r} with other tokens into {text!r}; "
+            "the cue keeps its characters as a character range of the merged token "
+            "(so it now reads as an affixal cue).")
+    W004 = ("Negation {id}: a merge joined two {role} parts with other text into the token "
+            "{text!r}; the {role} part is now the range covering both, {part!r}.")
     # --- negation components (W300-W399) ----------------------------------------------
     W300 = ("The negation model path {model!r} is relative; a host pipeline stores it as "
             "given and resolves it against the working directory when it is loaded. Pass "
@@ -68,6 +73,21 @@ class Errors(metaclass=ErrorsWithCodes):
     E009 = ("The extension {obj}._.{name} is already registered by another package "
             "(getter {getter!r}); spacy-negation does not overwrite it. Remove it before "
             "using spacy-negation.")
+    E010 = ("doc._.negations must be set to a list of negations (Negation objects or dicts "
+            "with the keys 'cue', 'scope', 'event'); got {obj} (type {type}).")
+    E011 = ("Negation {id} is {obj} (type {type}); expected a Negation or a dict with the "
+            "keys 'cue', 'scope', 'event'.")
+    E012 = ("The {role} of negation {id} must be a list of parts (tokens, spans, Parts or "
+            "(token index, start, end) tuples); got {obj!r} (type {type}).")
+    E013 = ("Negation {id} has unknown key(s) {keys}; the keys are 'cue', 'scope' and "
+            "'event'.")
+    E014 = ("Invalid negation part {obj!r}: token index, start and end must be integers, "
+            "not booleans.")
+    E015 = ("Negation {id}: its scope part {scope} on token {i} ({text!r}) overlaps its own "
+            "cue part {cue}; a scope never contains its cue (for an affixal cue, give the "
+            "rest of the token, e.g. (i, 2, 7) for 'happy' of 'unhappy').")
+    E016 = ("Corrupt negation storage entry {entry!r} in doc.user_data; expected 'LABEL "
+            "k@anchor' or 'LABEL k@anchor:start-end'.")
     # --- *SEM CoNLL reading (file and line are always given) --------------------------
     E101 = ("{path}:{line}: expected 8 columns ('***') or 7 + 3*k columns, found {n}: "
             "{content!r}")
