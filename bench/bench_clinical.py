@@ -28,15 +28,12 @@ import importlib.util
 import json
 import os
 import sys
-import time
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import spacy
-from spacy.tokens import Doc, Span
 
-from spacy_negation import register_extensions
 from spacy_negation.metrics.bootstrap import paired_bootstrap
 from spacy_negation.util import atomic_write_text
 
@@ -112,24 +109,13 @@ def pattern_errors(sentences: Sequence[Dict[str, Any]], pred: Sequence[Sequence[
 
 
 # --- systems --------------------------------------------------------------------------------
-def run_model(model: str, sentences: Sequence[Dict[str, Any]]) -> Tuple[List[List[bool]], List[List[bool]], float, int]:
-    """spacy-negation through nlp.add_pipe("negation", config={"model": model}).
+def run_model(bvr: ModuleType, model: str, sentences: Sequence[Dict[str, Any]]) -> Tuple[List[List[bool]], List[List[bool]], float, int]:
+    """spacy-negation through nlp.add_pipe("negation", config={"model": model}) (bench_vs_rules' runner).
 
     RETURNS: per sentence and concept ``ent._.negated`` (any token in a scope), the same with
     every token of the concept in a scope, the component's seconds and the words processed.
     """
-    register_extensions()
-    nlp = spacy.blank("en")
-    nlp.add_pipe("negation", config={"model": model})
-    docs = []
-    for rec in sentences:
-        n = len(rec["words"])
-        doc = Doc(nlp.vocab, words=rec["words"], spaces=rec["spaces"], sent_starts=[True] + [False] * (n - 1))
-        doc.ents = [Span(doc, start, end, label="CONCEPT") for start, end in rec["targets"]]
-        docs.append(doc)
-    start = time.perf_counter()
-    docs = list(nlp.pipe(docs))
-    seconds = time.perf_counter() - start
+    docs, seconds = bvr.negation_docs(model, sentences)
     any_token = [[bool(ent._.negated) for ent in doc.ents] for doc in docs]
     all_tokens = [[all(t._.negated for t in ent) for ent in doc.ents] for doc in docs]
     return any_token, all_tokens, seconds, sum(len(d) for d in docs)
@@ -141,8 +127,8 @@ def render_markdown(results: Dict[str, Dict[str, Any]], meta: Dict[str, Any]) ->
              "Written by `bench/bench_clinical.py` (the task: its docstring; the set and its annotation "
              "guidelines: `data/clinical/README.md`). Precision, recall and F1 of \"negated\" over "
              "concepts in percent, F1's 95% bootstrap interval over sentences.", ""]
-    for key, value in meta.items():
-        lines.append(f"- **{key}**: {json.dumps(value) if isinstance(value, (dict, list)) else value}")
+    lines.extend(f"- **{key}**: {value if isinstance(value, (str, int)) else json.dumps(value)}"
+                 for key, value in meta.items())
     lines += ["", "| system | P | R | F1 | 95% CI | TP | FP | FN |", "|---|---|---|---|---|---|---|---|"]
     for name, e in results.items():
         lines.append(f"| {RULE_NAMES.get(name, name)} | {100 * e['p']:.1f} | {100 * e['r']:.1f} | "
@@ -202,7 +188,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         add(tool, pred, words, seconds)
     best = max(rules, key=lambda t: results[t]["f"]) if rules else None
     for name, ref in models.items():
-        any_token, all_tokens, seconds, words = run_model(ref, sentences)
+        any_token, all_tokens, seconds, words = run_model(bvr, ref, sentences)
         add(name, any_token, words, seconds)
         add(f"{name} (all tokens)", all_tokens, words, seconds)
         for key in (name, f"{name} (all tokens)"):
