@@ -134,6 +134,8 @@ def render_markdown(results: Dict[str, Dict[str, Any]], meta: Dict[str, Any]) ->
         lines.append(f"| {RULE_NAMES.get(name, name)} | {100 * e['p']:.1f} | {100 * e['r']:.1f} | "
                      f"{100 * e['f']:.1f} | {100 * e['ci_low']:.1f}-{100 * e['ci_high']:.1f} | "
                      f"{e['tp']} | {e['fp']} | {e['fn']} |")
+    if not meta.get("models"):
+        lines += ["", "No spacy-negation model was given (`--model NAME=PATH`): this run has no model rows."]
     compared = {name: e["vs_best_rule"] for name, e in results.items() if "vs_best_rule" in e}
     if compared:
         lines += ["", "Each model minus the best rule tool, F1 points (paired bootstrap 95% CI; \"beats\" "

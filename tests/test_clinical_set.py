@@ -146,6 +146,8 @@ def test_bench_counts_a_hand_case(bench):
     results = {"tool": {**e, "errors_by_pattern": errors}}
     md = bench.render_markdown(results, {"split": "dev"})
     assert "| tool | 50.0 | 50.0 | 50.0 |" in md and "| pseudo | 1 | 0 | 1 / 0 |" in md
+    assert "this run has no model rows" in md
+    assert "no model rows" not in bench.render_markdown(results, {"models": {"m": "path"}})
     bad = [{**records[2], "concepts": [{"start": 7, "end": 10, "text": "pai", "negated": True}]}]
     with pytest.raises(ValueError, match=r"b-01: concept 'pai' .* does not align"):
         bench.task_sentences(bad, "test")
