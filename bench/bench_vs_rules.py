@@ -98,8 +98,10 @@ def entry(rows: Sequence[Tuple[int, int, int]], words: int, seconds: float) -> D
 
 
 # --- systems --------------------------------------------------------------------------------
-def run_model(model: str, sentences: Sequence[Dict[str, Any]]) -> Tuple[List[List[bool]], float, int]:
-    """spacy-negation through nlp.add_pipe("negation", config={"model": model})."""
+def negation_docs(model: str, sentences: Sequence[Dict[str, Any]]) -> Tuple[List[Doc], float]:
+    """The sentences as docs with their targets as entities (a target is a token index or a
+    [start, end) pair of token indices), run through spacy-negation with
+    nlp.add_pipe("negation", config={"model": model}); and the component's seconds."""
     register_extensions()
     nlp = spacy.blank("en")
     nlp.add_pipe("negation", config={"model": model})
@@ -107,11 +109,17 @@ def run_model(model: str, sentences: Sequence[Dict[str, Any]]) -> Tuple[List[Lis
     for rec in sentences:
         n = len(rec["words"])
         doc = Doc(nlp.vocab, words=rec["words"], spaces=rec["spaces"], sent_starts=[True] + [False] * (n - 1))
-        doc.ents = [Span(doc, i, i + 1, label="TARGET") for i in rec["targets"]]
+        bounds = [(t, t + 1) if isinstance(t, int) else tuple(t) for t in rec["targets"]]
+        doc.ents = [Span(doc, a, b, label="TARGET") for a, b in bounds]
         docs.append(doc)
     start = time.perf_counter()
     docs = list(nlp.pipe(docs))
-    seconds = time.perf_counter() - start
+    return docs, time.perf_counter() - start
+
+
+def run_model(model: str, sentences: Sequence[Dict[str, Any]]) -> Tuple[List[List[bool]], float, int]:
+    """spacy-negation through nlp.add_pipe("negation", config={"model": model})."""
+    docs, seconds = negation_docs(model, sentences)
     return [[bool(ent._.negated) for ent in doc.ents] for doc in docs], seconds, sum(len(d) for d in docs)
 
 

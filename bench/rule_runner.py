@@ -5,14 +5,15 @@ medspaCy need different spaCy versions), so it imports nothing from spacy-negati
 
 python rule_runner.py TOOL INPUT.jsonl OUTPUT.json
     TOOL: negspacy_en | negspacy_en_clinical | medspacy_context
-    INPUT: one sentence a line: {"words", "spaces", "targets"} (target token indices)
+    INPUT: one sentence a line: {"words", "spaces", "targets"}; a target is a token index
+           (a one-token entity) or a [start, end) pair of token indices (a multi-token entity)
     OUTPUT: {"negated": [[bool per target] per sentence], "seconds": component time,
              "words": words processed, "versions": {...}}
 """
 import json
 import sys
 import time
-from typing import Any, Callable, Dict, List
+from typing import Any, Callable, Dict, List, Sequence, Union
 
 import spacy
 from spacy.tokens import Doc, Span
@@ -43,6 +44,14 @@ def build(tool: str) -> "tuple[spacy.language.Language, Callable[[Span], bool], 
     raise SystemExit(f"unknown tool {tool!r}")
 
 
+def target_span(doc: Doc, target: Union[int, Sequence[int]]) -> Span:
+    """The entity of a target: a token index, or a [start, end) pair of token indices."""
+    if isinstance(target, int):
+        return Span(doc, target, target + 1, label=LABEL)
+    start, end = target
+    return Span(doc, start, end, label=LABEL)
+
+
 def main(argv: List[str]) -> int:
     tool, src, dst = argv
     nlp, negated, versions = build(tool)
@@ -52,7 +61,7 @@ def main(argv: List[str]) -> int:
         words = rec["words"]
         doc = Doc(nlp.vocab, words=words, spaces=rec["spaces"],
                   sent_starts=[True] + [False] * (len(words) - 1))
-        doc.ents = [Span(doc, i, i + 1, label=LABEL) for i in rec["targets"]]
+        doc.ents = [target_span(doc, t) for t in rec["targets"]]
         docs.append(doc)
     start = time.perf_counter()
     for name, proc in nlp.pipeline:

@@ -1,0 +1,215 @@
+"""Is this clinical concept negated? The rule tools and spacy-negation on data/clinical.
+
+The set (data/clinical/clinical.jsonl, its README for the annotation guidelines) holds
+invented clinical-style sentences with concept mentions labelled negated or not; the task
+is the concept-level one of NegEx (Chapman et al. 2001). Every system gets the same tokens
+(spaCy's English tokenizer, ``spacy.blank("en")``), one doc per sentence, each concept as one
+entity, and answers per entity: negspacy 1.1.0 (``en`` and ``en_clinical`` termsets,
+``ent._.negex``) and medspaCy 1.3.1 ConText (``ent._.is_negated``; Harkema et al. 2009), each
+in its own virtualenv through bench/rule_runner.py as in bench/bench_vs_rules.py, and
+spacy-negation models through ``nlp.add_pipe("negation", config={"model": ...})`` with
+``ent._.negated`` (the entity is negated if any of its tokens is in a scope; the row
+"NAME (all tokens)" asks that every token be). Scores: precision, recall and F1 of
+"negated" over concepts, a 95% percentile bootstrap interval over sentences (1,000 samples,
+seed 0), the paired bootstrap interval of each model's F1 minus the best rule tool's on the
+same split, and per pattern of the set the false positives and false negatives of each
+system. Nothing is tuned on the test split; it is for reporting only.
+
+python bench/bench_clinical.py --split test --venv-dir /tmp/bvr \
+    --model cdsco=training/cdsco/model-best --model bioscope=training/bioscope/model-best
+
+Writes OUT/clinical.json ({system: {"p", "r", "f", "ci_low", "ci_high", "tp", "fp", "fn",
+"words_per_second", "errors_by_pattern": {pattern: {"concepts", "negated", "fp", "fn"}}}},
+fractions; a model's entry also has "vs_best_rule") and OUT/clinical.md; on --split dev
+the files are OUT/clinical_dev.{json,md}.
+"""
+import argparse
+import importlib.util
+import json
+import os
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import spacy
+
+from spacy_negation.metrics.bootstrap import paired_bootstrap
+from spacy_negation.util import atomic_write_text
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_DATA = HERE.parent / "data" / "clinical" / "clinical.jsonl"
+RULE_NAMES = {"negspacy_en": "negspacy 1.1.0, en", "negspacy_en_clinical": "negspacy 1.1.0, en_clinical",
+              "medspacy_context": "medspaCy 1.3.1 ConText"}
+
+
+def vs_rules() -> ModuleType:
+    """bench/bench_vs_rules.py, whose rule-tool machinery (virtualenvs, runner) this reuses."""
+    spec = importlib.util.spec_from_file_location("bench_vs_rules", HERE / "bench_vs_rules.py")
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load {HERE / 'bench_vs_rules.py'}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# --- the task -------------------------------------------------------------------------------
+def read_set(path: Path) -> List[Dict[str, Any]]:
+    """The sentence records of the set (one JSON object a line)."""
+    records = []
+    with open(path, encoding="utf-8") as f:
+        for lineno, line in enumerate(f, 1):
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError as err:
+                raise ValueError(f"{path}:{lineno}: not JSON: {err}") from err
+    return records
+
+
+def task_sentences(records: Sequence[Dict[str, Any]], split: str) -> List[Dict[str, Any]]:
+    """The task's sentences of one split: tokens, concept token spans and gold labels.
+
+    records (Sequence[Dict[str, Any]]): the set's records.
+    split (str): 'dev' or 'test'.
+    RETURNS (List[Dict[str, Any]]): per sentence "id", "pattern", "words", "spaces",
+        "targets" ([start, end) token pairs, one per concept) and "gold" (negated or not).
+    """
+    nlp = spacy.blank("en")
+    out = []
+    for rec in records:
+        if rec["split"] != split:
+            continue
+        doc = nlp.make_doc(rec["text"])
+        targets = []
+        for con in rec["concepts"]:
+            span = doc.char_span(con["start"], con["end"])
+            if span is None:
+                raise ValueError(f"{rec['id']}: concept {con['text']!r} at {con['start']}-{con['end']} "
+                                 "does not align with spaCy's English tokens")
+            targets.append([span.start, span.end])
+        out.append({"id": rec["id"], "pattern": rec["pattern"], "words": [t.text for t in doc],
+                    "spaces": [bool(t.whitespace_) for t in doc], "targets": targets,
+                    "gold": [bool(con["negated"]) for con in rec["concepts"]]})
+    if not out:
+        raise ValueError(f"no sentence of split {split!r} in the set")
+    return out
+
+
+def pattern_errors(sentences: Sequence[Dict[str, Any]], pred: Sequence[Sequence[bool]]) -> Dict[str, Dict[str, int]]:
+    """Per pattern of the set: its concepts, how many are negated, and a system's FP and FN."""
+    out: Dict[str, Dict[str, int]] = {}
+    for rec, answers in zip(sentences, pred):
+        c = out.setdefault(rec["pattern"], {"concepts": 0, "negated": 0, "fp": 0, "fn": 0})
+        for gold, guess in zip(rec["gold"], answers):
+            c["concepts"] += 1
+            c["negated"] += gold
+            c["fp"] += guess and not gold
+            c["fn"] += gold and not guess
+    return dict(sorted(out.items()))
+
+
+# --- systems --------------------------------------------------------------------------------
+def run_model(bvr: ModuleType, model: str, sentences: Sequence[Dict[str, Any]]) -> Tuple[List[List[bool]], List[List[bool]], float, int]:
+    """spacy-negation through nlp.add_pipe("negation", config={"model": model}) (bench_vs_rules' runner).
+
+    RETURNS: per sentence and concept ``ent._.negated`` (any token in a scope), the same with
+    every token of the concept in a scope, the component's seconds and the words processed.
+    """
+    docs, seconds = bvr.negation_docs(model, sentences)
+    any_token = [[bool(ent._.negated) for ent in doc.ents] for doc in docs]
+    all_tokens = [[all(t._.negated for t in ent) for ent in doc.ents] for doc in docs]
+    return any_token, all_tokens, seconds, sum(len(d) for d in docs)
+
+
+# --- report ---------------------------------------------------------------------------------
+def render_markdown(results: Dict[str, Dict[str, Any]], meta: Dict[str, Any]) -> str:
+    lines = ["# Is this clinical concept negated? Rule tools and spacy-negation on data/clinical", "",
+             "Written by `bench/bench_clinical.py` (the task: its docstring; the set and its annotation "
+             "guidelines: `data/clinical/README.md`). Precision, recall and F1 of \"negated\" over "
+             "concepts in percent, F1's 95% bootstrap interval over sentences.", ""]
+    lines.extend(f"- **{key}**: {value if isinstance(value, (str, int)) else json.dumps(value)}"
+                 for key, value in meta.items())
+    lines += ["", "| system | P | R | F1 | 95% CI | TP | FP | FN |", "|---|---|---|---|---|---|---|---|"]
+    for name, e in results.items():
+        lines.append(f"| {RULE_NAMES.get(name, name)} | {100 * e['p']:.1f} | {100 * e['r']:.1f} | "
+                     f"{100 * e['f']:.1f} | {100 * e['ci_low']:.1f}-{100 * e['ci_high']:.1f} | "
+                     f"{e['tp']} | {e['fp']} | {e['fn']} |")
+    if not meta.get("models"):
+        lines += ["", "No spacy-negation model was given (`--model NAME=PATH`): this run has no model rows."]
+    compared = {name: e["vs_best_rule"] for name, e in results.items() if "vs_best_rule" in e}
+    if compared:
+        lines += ["", "Each model minus the best rule tool, F1 points (paired bootstrap 95% CI; \"beats\" "
+                  "only where the interval excludes 0):", ""]
+        for name, d in compared.items():
+            verdict = "beats" if d["ci_low"] > 0 else ("loses to" if d["ci_high"] < 0 else "no difference shown")
+            lines.append(f"- {name} vs {RULE_NAMES.get(d['tool'], d['tool'])}: {100 * d['diff']:+.1f} "
+                         f"({100 * d['ci_low']:+.1f} to {100 * d['ci_high']:+.1f}): {verdict}")
+    names = list(results)
+    patterns = next(iter(results.values()))["errors_by_pattern"] if results else {}
+    lines += ["", "## Errors per pattern (false positives / false negatives)", "",
+              "| pattern | concepts | negated | " + " | ".join(RULE_NAMES.get(n, n) for n in names) + " |",
+              "|---|---|---|" + "---|" * len(names)]
+    for pattern, c in patterns.items():
+        cells = [f"{results[n]['errors_by_pattern'][pattern]['fp']} / {results[n]['errors_by_pattern'][pattern]['fn']}"
+                 for n in names]
+        lines.append(f"| {pattern} | {c['concepts']} | {c['negated']} | " + " | ".join(cells) + " |")
+    lines.append("")
+    return "\n".join(lines)
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    bvr = vs_rules()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--split", choices=("dev", "test"), required=True)
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the set (JSONL)")
+    parser.add_argument("--model", action="append", default=[], help="NAME=PATH_OR_PACKAGE of a negation model; repeatable")
+    parser.add_argument("--rules", default=",".join(bvr.RULE_TOOLS), help="comma-separated rule tools, or 'none'")
+    parser.add_argument("--venv-dir", type=Path, default=Path.home() / ".cache" / "spacy-negation-bench")
+    parser.add_argument("--out-dir", type=Path, default=Path("results"))
+    args = parser.parse_args(argv)
+    models = {}
+    for spec in args.model:
+        name, _, ref = spec.partition("=")
+        models[name] = ref or name
+    rules = [] if args.rules == "none" else args.rules.split(",")
+    for tool in rules:
+        if tool not in bvr.RULE_TOOLS:
+            raise SystemExit(f"unknown rule tool {tool!r}; known: {', '.join(bvr.RULE_TOOLS)}")
+    sentences = task_sentences(read_set(args.data), args.split)
+    gold = [r["gold"] for r in sentences]
+    results: Dict[str, Dict[str, Any]] = {}
+    rows: Dict[str, List[Tuple[int, int, int]]] = {}
+    versions: Dict[str, Any] = {}
+
+    def add(name: str, pred: List[List[bool]], words: int, seconds: float) -> None:
+        rows[name] = bvr.counts(gold, pred)
+        results[name] = {**bvr.entry(rows[name], words, seconds), "errors_by_pattern": pattern_errors(sentences, pred)}
+
+    for tool in rules:
+        pred, seconds, words, versions[tool] = bvr.run_rule_tool(tool, sentences, args.venv_dir)
+        add(tool, pred, words, seconds)
+    best = max(rules, key=lambda t: results[t]["f"]) if rules else None
+    for name, ref in models.items():
+        any_token, all_tokens, seconds, words = run_model(bvr, ref, sentences)
+        add(name, any_token, words, seconds)
+        add(f"{name} (all tokens)", all_tokens, words, seconds)
+        for key in (name, f"{name} (all tokens)"):
+            if best:
+                d = paired_bootstrap(rows[key], rows[best])
+                results[key]["vs_best_rule"] = {"tool": best, "diff": d.value, "ci_low": d.low, "ci_high": d.high}
+    n_concepts = sum(len(g) for g in gold)
+    meta = {"split": args.split, "sentences": len(sentences), "concepts": n_concepts,
+            "negated": sum(sum(g) for g in gold), "rule_tool_versions": versions, "models": models,
+            "command": "python bench/bench_clinical.py " + " ".join(argv if argv is not None else sys.argv[1:]),
+            "machine": f"{os.cpu_count()} CPU cores"}
+    stem = "clinical" if args.split == "test" else "clinical_dev"
+    args.out_dir.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(args.out_dir / f"{stem}.json", json.dumps(results, indent=2) + "\n")
+    atomic_write_text(args.out_dir / f"{stem}.md", render_markdown(results, meta))
+    print(render_markdown(results, meta))
+    print(f"{args.split}: {len(sentences)} sentences, {n_concepts} concepts", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
