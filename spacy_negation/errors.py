@@ -30,6 +30,8 @@ class Warnings(metaclass=ErrorsWithCodes):
             "cue word; the instance is dropped (a known quirk of the NEGES 2018 data).")
     W401 = ("{path}:{line}: <neg_structure value={value!r}> without a <negexp> token; it is "
             "not a negation instance of the data model and is dropped.")
+    # --- annotate (W500-W509) -----------------------------------------------------------
+    W500 = ("{path}:{line}: bad record skipped (--on-error skip): {reason}")
 
 
 class Errors(metaclass=ErrorsWithCodes):
@@ -186,6 +188,27 @@ class Errors(metaclass=ErrorsWithCodes):
     E433 = ("{path}: {n} document id(s) of split {name}/{split} are not in the corpus "
             "(e.g. {examples}); wrong corpus file or stale split file?")
     E434 = ("Cannot split documents: {n} document id(s) occur more than once.")
+    # --- annotate (E500-E549) -----------------------------------------------------------
+    E500 = ("{path}:{line}: bad record: {reason} (use --on-error skip to skip bad records "
+            "and report them).")
+    E501 = ("Unknown {what} format of {path}: {fmt!r}; available: {available}.")
+    E502 = ("{path}: the input holds no records.")
+    E503 = ("{path}: the Parquet file has no column {column!r} (its columns: {columns}).")
+    E504 = ("The work folder {work_dir} belongs to another run ({key} was {old!r}, now "
+            "{new!r}); its finished shards cannot be reused. Delete the folder (or pass "
+            "another --work-dir) to start again.")
+    E505 = ("{path}: not a manifest of finished shards written by this command: {reason}")
+    E506 = ("{what} must be at least 1, got {value}.")
+    E507 = ("--on-error must be 'fatal' or 'skip', got {value!r}.")
+    E508 = ("The Ray engine needs the optional dependency ray: pip install "
+            "spacy-negation[ray] ({reason}).")
+    E509 = ("The {fmt} format needs the optional dependency pyarrow: pip install "
+            "spacy-negation[ray] ({reason}).")
+    E510 = ("A Ray worker failed on shard {shard} (records {start}-{end}) after its "
+            "retries: {reason}. The finished shards are kept; run the command again to "
+            "resume.")
+    E511 = ("The input and the output are the same file: {path}.")
+    E512 = ("{path}: not a Parquet file: {reason}")
 
 
 class NegationFormatError(ValueError):

@@ -8,7 +8,7 @@ from typing import List, Optional
 from ..about import __version__
 from ..errors import NegationFormatError
 
-COMMANDS = ["convert", "export", "evaluate", "faireval"]
+COMMANDS = ["convert", "export", "evaluate", "faireval", "annotate"]
 
 
 def build_parser() -> argparse.ArgumentParser:
