@@ -246,7 +246,7 @@ def annotate(
         raise ValueError(Errors.E511.format(path=input))
     in_fmt = input_format(input, input_fmt)
     out_fmt = output_format(output, output_fmt)
-    plan = plan_input(input, in_fmt, shard_size)
+    plan = plan_input(input, in_fmt, shard_size, text_field, id_field)
     model_ref = str(Path(model).resolve()) if Path(model).exists() else model
     settings = {"input_sha256": plan.sha256, "input_format": in_fmt, "text_field": text_field,
                 "id_field": id_field, "shard_size": shard_size, "n_records": plan.n_records,
@@ -295,6 +295,10 @@ def annotate(
             run_ray(model, pending, read, on_done, out_fmt, batch_size, address=address,
                     workers=workers, threads_per_worker=threads,
                     max_retries=max_retries)
+    except BaseException:
+        if not wd.done:  # nothing to resume: leave no work folder behind
+            wd.remove()
+        raise
     finally:
         if bar is not None:
             bar.close()

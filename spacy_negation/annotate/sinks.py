@@ -103,7 +103,7 @@ def merge_shards(paths: Iterable[Path], output: Path, fmt: str) -> None:
 
             merged = DocBin(store_user_data=True)
             for path in paths:
-                merged.merge(DocBin().from_bytes(path.read_bytes()))
+                merged.merge(DocBin(store_user_data=True).from_bytes(path.read_bytes()))
             f.write(merged.to_bytes())
 
     atomic_write(output, write)
@@ -119,5 +119,5 @@ def read_output_ids(path: Path, fmt: str) -> List[Any]:
     import spacy
     from spacy.tokens import DocBin
 
-    docbin = DocBin().from_bytes(Path(path).read_bytes())
+    docbin = DocBin(store_user_data=True).from_bytes(Path(path).read_bytes())
     return [doc.user_data[ID_KEY] for doc in docbin.get_docs(spacy.blank("xx").vocab)]

@@ -87,11 +87,11 @@ def input_format(path: Path, fmt: Optional[str] = None) -> str:
     return guess_format(path, fmt, INPUT_FORMATS, _SUFFIXES, "input")
 
 
-def plan_input(path: Path, fmt: str, shard_size: int) -> InputPlan:
+def plan_input(path: Path, fmt: str, shard_size: int, text_field: str, id_field: str) -> InputPlan:
     """Split an input into shards of ``shard_size`` records (the last may be shorter).
 
-    RAISES (FileNotFoundError): no such file (E130). (NegationFormatError): not Parquet (E512).
-    (ValueError): no records (E502).
+    RAISES (FileNotFoundError): no such file (E130). (NegationFormatError): not Parquet
+    (E512), or without the text or id column (E503). (ValueError): no records (E502).
     """
     path = Path(path)
     if not path.is_file():
@@ -102,7 +102,7 @@ def plan_input(path: Path, fmt: str, shard_size: int) -> InputPlan:
         with path.open("rb") as f:
             for chunk in iter(lambda: f.read(_CHUNK), b""):
                 sha.update(chunk)
-        n = _parquet_file(path).metadata.num_rows
+        n = _parquet_file(path, _columns(text_field, id_field)).metadata.num_rows
         starts = [(i, 0) for i in range(0, n, shard_size)]
     else:
         n = pos = 0
@@ -199,26 +199,30 @@ def _jsonl_record(raw: bytes, line: int, text_field: str, id_field: str) -> Reco
     return _fields(obj, where, line, text_field, id_field)
 
 
-def _parquet_file(path: Path) -> Any:
+def _columns(text_field: str, id_field: str) -> List[str]:
+    return [text_field] + ([id_field] if id_field else [])
+
+
+def _parquet_file(path: Path, columns: List[str]) -> Any:
+    """The Parquet file, checked to have the columns."""
     pq = import_pyarrow("parquet")[1]
     from ..errors import NegationFormatError
 
     try:
-        return pq.ParquetFile(path)
+        pf = pq.ParquetFile(path)
     except Exception as err:  # pyarrow raises ArrowInvalid/OSError subclasses
         raise NegationFormatError(Errors.E512.format(path=path, reason=err), path) from err
-
-
-def _read_parquet(path: Path, shard: Shard, text_field: str, id_field: str) -> List[Record]:
-    from ..errors import NegationFormatError
-
-    pf = _parquet_file(path)
     names = pf.schema_arrow.names
-    columns = [text_field] + ([id_field] if id_field else [])
     for column in columns:
         if column not in names:
             raise NegationFormatError(Errors.E503.format(path=path, column=column,
                                                          columns=", ".join(names)), path)
+    return pf
+
+
+def _read_parquet(path: Path, shard: Shard, text_field: str, id_field: str) -> List[Record]:
+    columns = _columns(text_field, id_field)
+    pf = _parquet_file(path, columns)
     rows: List[dict] = []
     first = 0
     for g in range(pf.metadata.num_row_groups):

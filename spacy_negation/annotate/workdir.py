@@ -77,9 +77,11 @@ class WorkDir:
         return [self.shard_path(k) for k in range(n_shards)]
 
     def remove(self) -> None:
-        """Delete the shard files and the manifest, then the folder if it is empty."""
-        for path in self.path.glob(f"shard-*.{self.ext}"):
-            path.unlink()
+        """Delete the shard files, the manifest and the temporary files of writes that a
+        killed run left behind, then the folder if it is empty."""
+        for pattern in (f"shard-*.{self.ext}", f".shard-*.{self.ext}.*.tmp", f".{MANIFEST}.*.tmp"):
+            for path in self.path.glob(pattern):
+                path.unlink()
         (self.path / MANIFEST).unlink()
         if not any(self.path.iterdir()):
             self.path.rmdir()
