@@ -62,15 +62,22 @@ def run(*args, **kwargs):
 
 
 def test_records_hold_the_pipelines_negations_as_offsets(annotate_model, tmp_path):
+    import torch
+
     from spacy_negation import get_negations
     from spacy_negation.annotate.core import load_pipeline
 
     texts = corpus_texts(12)
     inp = write_text(tmp_path / "in.txt", texts)
-    summary = run(inp, tmp_path / "out.jsonl", str(annotate_model), shard_size=5)
+    threads = torch.get_num_threads()
+    seen: List[int] = []
+    summary = run(inp, tmp_path / "out.jsonl", str(annotate_model), shard_size=5,
+                  on_shard=lambda r: seen.append(torch.get_num_threads()))
+    assert seen == [1, 1, 1] and torch.get_num_threads() == threads  # --threads 1, restored
     records = read_jsonl(tmp_path / "out.jsonl")
     assert [r["id"] for r in records] == list(range(1, 13))  # plain text: id = line number
     nlp = load_pipeline(str(annotate_model))
+    assert nlp.pipe_names[0] == "sentencizer"  # the model sets no sentence boundaries
     n_neg = 0
     for text, rec, doc in zip(texts, records, nlp.pipe(texts)):
         expected = [{role: [list(o) for o in neg.offsets(role)] for role in ("cue", "scope", "event")}
@@ -101,9 +108,11 @@ def test_formats_agree(annotate_model, tmp_path):
     pq.write_table(pa.Table.from_pylist(rows), tmp_path / "in.parquet", row_group_size=5)
     run(tmp_path / "in.parquet", tmp_path / "from_parquet.jsonl", str(annotate_model), **kw)
     assert read_jsonl(tmp_path / "from_parquet.jsonl") == reference
-    # Parquet out
+    # Parquet out (ids as strings)
     run(inp, tmp_path / "out.parquet", str(annotate_model), **kw)
     assert pq.read_table(tmp_path / "out.parquet").to_pylist() == reference
+    run(write_text(tmp_path / "in.txt", texts[:3]), tmp_path / "t.parquet", str(annotate_model))
+    assert read_output_ids(tmp_path / "t.parquet", "parquet") == ["1", "2", "3"]
     # DocBin out: the docs with their ids and negations
     import spacy
     from spacy.tokens import DocBin
@@ -228,10 +237,11 @@ def test_rerun_with_other_settings_or_bad_manifest_refuses(annotate_model, tmp_p
         run(inp, out, str(annotate_model), shard_size=2)
 
 
-def test_resume_after_kill_has_every_record_once_in_order(annotate_model, tmp_path):
-    """SIGKILL a run after its first finished shard; the re-run annotates only the other
-    shards and the output has every input record exactly once, in order."""
-    n = 4000
+@pytest.mark.parametrize("sig,code", [(signal.SIGKILL, -signal.SIGKILL), (signal.SIGINT, 130)])
+def test_resume_after_kill_has_every_record_once_in_order(annotate_model, tmp_path, sig, code):
+    """Kill (or Ctrl-C) a run after its first finished shard; the re-run annotates only the
+    other shards and the output has every input record exactly once, in order."""
+    n = 1600
     inp = write_text(tmp_path / "in.txt", corpus_texts(n))
     out = tmp_path / "out.jsonl"
     manifest = tmp_path / "out.jsonl.shards" / "manifest.json"
@@ -245,10 +255,13 @@ def test_resume_after_kill_has_every_record_once_in_order(annotate_model, tmp_pa
             if manifest.exists():
                 done = json.loads(manifest.read_text(encoding="utf-8"))["done"]
             time.sleep(0.005)
-        os.kill(proc.pid, signal.SIGKILL)
+        os.kill(proc.pid, sig)
     finally:
-        proc.wait()
-    assert proc.returncode == -signal.SIGKILL, proc.stderr.read().decode()
+        proc.wait(timeout=60)
+    stderr = proc.stderr.read().decode()
+    assert proc.returncode == code, stderr
+    if sig == signal.SIGINT:
+        assert "run the same command again to resume" in stderr
     done = json.loads(manifest.read_text(encoding="utf-8"))["done"]
     assert 1 <= len(done) < n // 40 and not out.exists()
     first = tmp_path / "out.jsonl.shards" / "shard-00000.jsonl"
@@ -273,3 +286,13 @@ def test_command_module_imports_lightly():
             "print(json.dumps(sorted({m for m in heavy if m in sys.modules} - base)))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert json.loads(out.stdout) == []
+
+
+def test_readme_record_example(annotate_model, tmp_path):
+    """The README's example record is what the command writes for "He was unhappy."."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Annotating corpora", 1)[1]
+    example = json.loads(section.split("```json\n", 1)[1].split("```", 1)[0])
+    inp = write_text(tmp_path / "in.txt", ["He was unhappy."])
+    run(inp, tmp_path / "out.jsonl", str(annotate_model))
+    assert read_jsonl(tmp_path / "out.jsonl") == [example]

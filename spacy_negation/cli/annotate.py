@@ -65,6 +65,10 @@ def run(args: argparse.Namespace) -> int:
     except (ImportError, RuntimeError, OSError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print("interrupted: the finished shards are kept; run the same command again to "
+              "resume", file=sys.stderr)
+        return 130
     if summary.resumed:
         print(f"resumed: {summary.resumed} of {summary.n_shards} shards were finished "
               "by an earlier run", file=sys.stderr)
