@@ -53,6 +53,8 @@ class ShardDone:
 OnDone = Callable[[ShardDone], None]
 #: Reads a shard's good records (bad ones are reported or fatal).
 ReadShard = Callable[[Shard], List[Record]]
+#: An engine's callback once its pipelines are loaded.
+OnReady = Callable[[], None]
 
 
 def peak_rss_mb() -> float:
@@ -106,24 +108,25 @@ def annotate_records(nlp: Any, records: Sequence[Tuple[Any, str]], fmt: str,
 
 
 def run_local(model: str, shards: Sequence[Shard], read: ReadShard, on_done: OnDone,
-              fmt: str, batch_size: int, n_process: int, threads: int) -> None:
+              on_ready: OnReady, fmt: str, batch_size: int, n_process: int, threads: int) -> None:
     """The local engine: one ``nlp.pipe`` stream over the pending shards, ``n_process``
     processes, ``threads`` torch threads in this process; each shard is handed to
     ``on_done`` as soon as its last doc is out.
     """
     old = set_torch_threads(threads)
     try:
-        _run_local(model, shards, read, on_done, fmt, batch_size, n_process)
+        _run_local(model, shards, read, on_done, on_ready, fmt, batch_size, n_process)
     finally:
         if old is not None:
             set_torch_threads(old)
 
 
 def _run_local(model: str, shards: Sequence[Shard], read: ReadShard, on_done: OnDone,
-               fmt: str, batch_size: int, n_process: int) -> None:
+               on_ready: OnReady, fmt: str, batch_size: int, n_process: int) -> None:
     from collections import deque
 
     nlp = load_pipeline(model)
+    on_ready()
     opened: Deque[Tuple[Shard, int]] = deque()  # shards streamed in, with their doc counts
 
     def stream() -> Iterator[Tuple[str, Any]]:
@@ -162,7 +165,8 @@ class Summary:
     skipped (List[Dict[str, str]]): bad records skipped (``where``, ``reason``).
     n_shards (int): shards of the input.
     resumed (int): shards finished by an earlier run.
-    seconds (float): time annotating the shards of this run (model loading included).
+    seconds_loading (float): time starting the engine and loading the pipeline(s).
+    seconds (float): time annotating the shards of this run, after loading.
     words_this_run (int): words annotated by this run.
     workers (Dict[int, float]): peak RSS in MB of each process that annotated (by pid).
     """
@@ -172,6 +176,7 @@ class Summary:
     skipped: List[Dict[str, str]] = field(default_factory=list)
     n_shards: int = 0
     resumed: int = 0
+    seconds_loading: float = 0.0
     seconds: float = 0.0
     words_this_run: int = 0
     workers: Dict[int, float] = field(default_factory=dict)
@@ -271,7 +276,12 @@ def annotate(
 
     done_records = sum(s.end - s.start for s in plan.shards if s.index in wd.done)
     bar = _progress_bar(plan.n_records, done_records, progress)
-    start = time.perf_counter()
+    start = ready = time.perf_counter()
+
+    def on_ready() -> None:
+        nonlocal ready
+        ready = time.perf_counter()
+        summary.seconds_loading = ready - start
 
     def on_done(result: ShardDone) -> None:
         shard = result.shard
@@ -281,18 +291,19 @@ def annotate(
         summary.workers[result.pid] = max(result.peak_rss_mb, summary.workers.get(result.pid, 0.0))
         if bar is not None:
             bar.update(shard.end - shard.start)
-            elapsed = time.perf_counter() - start
+            elapsed = time.perf_counter() - ready
             bar.set_postfix_str(f"{summary.words_this_run / max(elapsed, 1e-9):,.0f} words/s")
         if on_shard is not None:
             on_shard(result)
 
     try:
         if pending and engine == "local":
-            run_local(model, pending, read, on_done, out_fmt, batch_size, n_process, threads)
+            run_local(model, pending, read, on_done, on_ready, out_fmt, batch_size, n_process,
+                      threads)
         elif pending:
             from .ray_engine import run_ray
 
-            run_ray(model, pending, read, on_done, out_fmt, batch_size, address=address,
+            run_ray(model, pending, read, on_done, on_ready, out_fmt, batch_size, address=address,
                     workers=workers, threads_per_worker=threads,
                     max_retries=max_retries)
     except BaseException:
@@ -302,7 +313,7 @@ def annotate(
     finally:
         if bar is not None:
             bar.close()
-    summary.seconds = time.perf_counter() - start
+    summary.seconds = time.perf_counter() - ready
     merge_shards(wd.shard_paths(len(plan.shards)), output, out_fmt)
     for k in range(len(plan.shards)):
         info = wd.done[k]

@@ -14,7 +14,7 @@ from collections import deque
 from typing import Any, Deque, Dict, List, Optional, Sequence, Tuple
 
 from ..errors import Errors
-from .core import (OnDone, ReadShard, ShardDone, annotate_records, load_pipeline, peak_rss_mb,
+from .core import (OnDone, OnReady, ReadShard, ShardDone, annotate_records, load_pipeline, peak_rss_mb,
                    set_torch_threads)
 from .sources import Shard
 
@@ -54,9 +54,9 @@ def import_ray() -> Any:
     return ray
 
 
-def run_ray(model: str, shards: Sequence[Shard], read: ReadShard, on_done: OnDone, fmt: str,
-            batch_size: int, *, address: Optional[str] = None, workers: Optional[int] = None,
-            threads_per_worker: int = 1, max_retries: int = 3) -> None:
+def run_ray(model: str, shards: Sequence[Shard], read: ReadShard, on_done: OnDone,
+            on_ready: OnReady, fmt: str, batch_size: int, *, address: Optional[str] = None,
+            workers: Optional[int] = None, threads_per_worker: int = 1, max_retries: int = 3) -> None:
     """Annotate shards on Ray: joins the cluster at ``address``, uses the running Ray
     session if there is one, or starts a local cluster (without dashboard or usage
     statistics) that it shuts down at the end.
@@ -76,6 +76,7 @@ def run_ray(model: str, shards: Sequence[Shard], read: ReadShard, on_done: OnDon
         actors = [actor_cls.remote(model, fmt, batch_size, threads_per_worker)
                   for _ in range(min(workers, len(shards)))]
         ray.get([a.ready.remote() for a in actors])
+        on_ready()
         _schedule(ray, actors, shards, read, on_done)
     finally:
         if started:

@@ -73,6 +73,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"resumed: {summary.resumed} of {summary.n_shards} shards were finished "
               "by an earlier run", file=sys.stderr)
     print(f"wrote {summary.n_docs} documents ({summary.n_words} words) to {args.output}; "
-          f"{summary.words_per_second:,.0f} words/s; {len(summary.skipped)} bad records "
-          "skipped", file=sys.stderr)
+          f"{summary.words_per_second:,.0f} words/s after {summary.seconds_loading:.1f} s "
+          f"loading; {len(summary.skipped)} bad records skipped", file=sys.stderr)
     return 0
