@@ -296,3 +296,14 @@ def test_readme_record_example(annotate_model, tmp_path):
     inp = write_text(tmp_path / "in.txt", ["He was unhappy."])
     run(inp, tmp_path / "out.jsonl", str(annotate_model))
     assert read_jsonl(tmp_path / "out.jsonl") == [example]
+
+
+def test_optional_dependencies_missing(annotate_model, tmp_path, monkeypatch):
+    inp = write_text(tmp_path / "in.txt", ["No."])
+    monkeypatch.setitem(sys.modules, "ray", None)
+    with pytest.raises(ImportError, match=r"\[E508\] .*spacy-negation\[ray\]"):
+        run(inp, tmp_path / "o.jsonl", str(annotate_model), engine="ray")
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    with pytest.raises(ImportError, match=r"\[E509\] The parquet format"):
+        run(inp, tmp_path / "o.parquet", str(annotate_model))
+    assert not list(tmp_path.glob("o.*"))
