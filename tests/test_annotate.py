@@ -241,12 +241,12 @@ def test_rerun_with_other_settings_or_bad_manifest_refuses(annotate_model, tmp_p
 def test_resume_after_kill_has_every_record_once_in_order(annotate_model, tmp_path, sig, code):
     """Kill (or Ctrl-C) a run after its first finished shard; the re-run annotates only the
     other shards and the output has every input record exactly once, in order."""
-    n = 1600
+    n, size = 800, 20
     inp = write_text(tmp_path / "in.txt", corpus_texts(n))
     out = tmp_path / "out.jsonl"
     manifest = tmp_path / "out.jsonl.shards" / "manifest.json"
     cmd = [sys.executable, "-m", "spacy_negation", "annotate", str(inp), str(out), "--model",
-           str(annotate_model), "--shard-size", "40", "--no-progress", "--keep-shards"]
+           str(annotate_model), "--shard-size", str(size), "--no-progress", "--keep-shards"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     done: Dict[str, Dict] = {}
     try:
@@ -263,16 +263,16 @@ def test_resume_after_kill_has_every_record_once_in_order(annotate_model, tmp_pa
     if sig == signal.SIGINT:
         assert "run the same command again to resume" in stderr
     done = json.loads(manifest.read_text(encoding="utf-8"))["done"]
-    assert 1 <= len(done) < n // 40 and not out.exists()
+    assert 1 <= len(done) < n // size and not out.exists()
     first = tmp_path / "out.jsonl.shards" / "shard-00000.jsonl"
     stamp = first.stat().st_mtime_ns
     rerun = subprocess.run(cmd, capture_output=True, text=True)
     assert rerun.returncode == 0, rerun.stderr
-    assert f"resumed: {len(done)} of {n // 40} shards" in rerun.stderr
+    assert f"resumed: {len(done)} of {n // size} shards" in rerun.stderr
     assert first.stat().st_mtime_ns == stamp  # finished shards are not annotated again
     assert [r["id"] for r in read_jsonl(out)] == list(range(1, n + 1))
     fresh = tmp_path / "fresh.jsonl"
-    run(inp, fresh, str(annotate_model), shard_size=40)
+    run(inp, fresh, str(annotate_model), shard_size=size)
     assert out.read_bytes() == fresh.read_bytes()
 
 

@@ -71,6 +71,18 @@ def test_killed_worker_loses_and_duplicates_nothing(annotate_model, ray_cluster,
     assert (tmp_path / "ray.jsonl").read_bytes() == (tmp_path / "local.jsonl").read_bytes()
 
 
+def test_cli_joins_a_running_cluster_with_address(annotate_model, ray_cluster, tmp_path):
+    inp = write_text(tmp_path / "in.txt", corpus_texts(20))
+    address = ray.get_runtime_context().gcs_address
+    cmd = [sys.executable, "-m", "spacy_negation", "annotate", str(inp), str(tmp_path / "out.jsonl"),
+           "--model", str(annotate_model), "--engine", "ray", "--address", address,
+           "--shard-size", "5", "--no-progress"]
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert "Started a local Ray instance" not in out.stderr and "wrote 20 documents" in out.stderr
+    assert [r["id"] for r in read_jsonl(tmp_path / "out.jsonl")] == list(range(1, 21))
+
+
 @pytest.mark.slow
 def test_cli_starts_and_stops_its_own_cluster(annotate_model, tmp_path):
     inp = write_text(tmp_path / "in.txt", corpus_texts(20))
@@ -80,5 +92,5 @@ def test_cli_starts_and_stops_its_own_cluster(annotate_model, tmp_path):
            "--no-progress"]
     out = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
     assert out.returncode == 0, out.stderr
-    assert "wrote 20 documents" in out.stderr
+    assert "Started a local Ray instance" in out.stderr and "wrote 20 documents" in out.stderr
     assert [r["id"] for r in read_jsonl(tmp_path / "out.jsonl")] == list(range(1, 21))
