@@ -197,7 +197,7 @@ class Errors(metaclass=ErrorsWithCodes):
     E504 = ("The work folder {work_dir} belongs to another run ({key} was {old!r}, now "
             "{new!r}); its finished shards cannot be reused. Delete the folder (or pass "
             "another --work-dir) to start again.")
-    E505 = ("{path}: not a manifest of finished shards written by this command: {reason}")
+    E505 = ("{path}: not a work-folder file written by this command: {reason}")
     E506 = ("{what} must be at least 1, got {value}.")
     E507 = ("--on-error must be 'fatal' or 'skip', got {value!r}.")
     E508 = ("The Ray engine needs the optional dependency ray: pip install "
