@@ -1,12 +1,10 @@
 """``annotate --engine ray``: the same output as the local engine, and a worker killed
 mid-run loses or duplicates nothing (a local Ray cluster of 2 CPUs, no dashboard, no
 usage statistics)."""
-import json
 import os
 import signal
 import subprocess
 import sys
-from pathlib import Path
 from typing import List
 
 import pytest

@@ -20,7 +20,7 @@ from typing import Any, Callable, Deque, Dict, Iterator, List, Optional, Sequenc
 
 from ..errors import Errors, NegationFormatError, Warnings
 from .sinks import encode_shard, merge_shards, output_format
-from .sources import InputPlan, Record, Shard, input_format, plan_input, read_shard
+from .sources import Record, Shard, input_format, plan_input, read_shard
 from .workdir import WorkDir
 
 ENGINES = ("local", "ray")
