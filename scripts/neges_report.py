@@ -28,20 +28,16 @@ from spacy_negation import register_extensions
 from spacy_negation.corpus import doc_to_sentences, write_starsem_docs
 from spacy_negation.io import read_docbin
 from spacy_negation.metrics.starsem_eval import count_starsem, starsem_scores
+from spacy_negation.published import NEGES2018_CITATION, neges2018
 from spacy_negation.starsem import Sentence
 from spacy_negation.util import atomic_write_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from evaluate_model import blank_copy  # noqa: E402
 
-#: The NEGES 2018 task-2 systems (overview, Jiménez-Zafra et al. 2018), overall on test.
-PUBLISHED = [
-    ("Best participant (CRF)", {"p": 91.48, "r": 82.18, "f": 86.45}),
-    ("Second participant", {"p": 79.45, "r": 59.58, "f": 67.97}),
-]
-CITATION = ("Salud María Jiménez-Zafra, Noa P. Cruz Díaz, Roser Morante and María Teresa "
-            "Martín-Valdivia (2018). NEGES 2018: Workshop on Negation in Spanish (task 2 "
-            "overview). Procesamiento del Lenguaje Natural 62.")
+#: The NEGES 2018 task-2 participants (Jiménez-Zafra et al. 2018, Tables 2-4) by row label.
+PUBLISHED_TEAMS = (("UPC", "Best participant (UPC, CRF)"), ("UNED", "Second participant (UNED)"))
+CITATION = NEGES2018_CITATION
 
 
 def architectures(nlp: Language) -> str:
@@ -113,14 +109,21 @@ def render_markdown(results: Dict[str, Any]) -> str:
     o = results["test"]["overall"]
     lines.append(f"| spacy-negation (CNN, see backbone) | {100 * o['p']:.2f} | {100 * o['r']:.2f} | "
                  f"{100 * o['f']:.2f} | {o['tp']} | {o['fp']} | {o['fn']} |")
-    for name, s in PUBLISHED:
-        lines.append(f"| {name}, published | {s['p']:.2f} | {s['r']:.2f} | {s['f']:.2f} | | | |")
-    lines += ["", f"Published rows: {CITATION} (as given in the project brief; per-domain "
-              "published numbers are not available offline).", "", "## Test, per domain", "",
-              "| Domain | gold cues | P | R | F1 | TP | FP | FN |", "|---|---|---|---|---|---|---|---|"]
+    published = neges2018()
+    for team, label in PUBLISHED_TEAMS:
+        s = published[team]["all"]
+        lines.append(f"| {label}, published | {s['p']:.2f} | {s['r']:.2f} | {s['f']:.2f} | | | |")
+    lines += ["", f"Published rows: {CITATION} Tables 2-4. A submission error kept the UNED "
+              "system from being evaluated on the computers domain; the paper asks that its overall "
+              "scores be read with caution.", "",
+              "## Test, per domain", "",
+              "| Domain | gold cues | P | R | F1 | TP | FP | FN | UPC F1, published | UNED F1, published |",
+              "|---|---|---|---|---|---|---|---|---|---|"]
     for domain, s in results["test"]["per_domain"].items():
+        pub = [f"{published[team][domain]['f']:.2f}" if domain in published[team] else "-"
+               for team, _ in PUBLISHED_TEAMS]
         lines.append(f"| {domain} | {s['gold']} | {100 * s['p']:.2f} | {100 * s['r']:.2f} | "
-                     f"{100 * s['f']:.2f} | {s['tp']} | {s['fp']} | {s['fn']} |")
+                     f"{100 * s['f']:.2f} | {s['tp']} | {s['fp']} | {s['fn']} | " + " | ".join(pub) + " |")
     if "dev" in results:
         o = results["dev"]["overall"]
         lines += ["", "## Dev (model selection), overall", "", "| P | R | F1 |", "|---|---|---|",

@@ -69,6 +69,7 @@ from spacy_negation.metrics.nis import NisCounts, NisInstance, cue_type, nis_ins
 from spacy_negation.metrics.nis import count_sentence as nis_count_sentence
 from spacy_negation.metrics.starsem_eval import StarsemCounts, greedy_pairs, starsem_scores
 from spacy_negation.metrics.starsem_eval import count_sentence as starsem_count_sentence
+from spacy_negation.published import SINEVA2021_CITATION, sineva2021
 from spacy_negation.scorers import CUE_TYPES, NegationCounter, example_sentences
 from spacy_negation.starsem import Sentence, read_starsem
 from spacy_negation.util import atomic_write_bytes, atomic_write_text
@@ -114,9 +115,7 @@ BUCKETS: Tuple[Tuple[int, Optional[int], str], ...] = (
     (0, 0, "0"), (1, 2, "1-2"), (3, 5, "3-5"), (6, 10, "6-10"), (11, 20, "11-20"), (21, None, "21+"))
 TOLERANCE = 1e-8
 
-CITATION = ("Elizaveta Sineva, Stefan Grünewald, Annemarie Friedrich and Jonas Kuhn (2021). "
-            "Negation-Instance Based Evaluation of End-to-End Negation Resolution. In "
-            "Proceedings of CoNLL 2021.")
+CITATION = SINEVA2021_CITATION
 TEST_SET = ("The official *SEM 2012 CD-SCO test release (Morante & Blanco 2012): the gold files "
             "SEM-2012-SharedTask-CD-SCO-test-cardboard-GOLD.txt and "
             "SEM-2012-SharedTask-CD-SCO-test-circle-GOLD.txt, concatenated in that order. "
@@ -130,16 +129,18 @@ OFFICIAL_SIZES: Dict[str, Dict[str, int]] = {
     "dev": {"sentences": 787, "negation_instances": 173},
     "test": {"sentences": 1089, "negation_instances": 264},
 }
-NOT_AVAILABLE = "not available offline"
-#: Published rows of Sineva et al. (2021), Table 1, CD-SCO test, in percent. Only the four
-#: numbers below are available offline (given in the project brief; not re-checked against
-#: the paper here); every other cell is "not available offline".
-PUBLISHED_ROWS: Tuple[Tuple[str, Dict[str, float]], ...] = (
-    ("Punct-BL", {}),
-    ("NegBERT", {}),
-    ("DP-nested-synt", {}),
-    ("BiLSTM-Tagger (XLM-R-large)", {"cues_b_f": 92.3, "scm_b_f": 70.0, "st_f": 88.0, "nis_tok_f": 88.2}),
-)
+#: The systems of Sineva et al. (2021), Table 1 (CD-SCO test), shown as published rows.
+PUBLISHED_SYSTEMS = ("Punct-BL", "NegBERT", "BiLSTM-Tagger", "DP-direct", "DP-nested",
+                     "DP-direct-synt", "DP-nested-synt")
+
+
+def published_rows() -> List[Tuple[str, Dict[str, float]]]:
+    """The published CD-SCO test rows (Sineva et al. 2021, Table 1; percent), XLM-R-large."""
+    return [(f"{row.system} (XLM-R-large)" if row.train else row.system, dict(row.scores))
+            for name in PUBLISHED_SYSTEMS for row in sineva2021(system=name, test="cdsco")
+            if row.train in (None, "cdsco")]
+
+
 TABLE1_COLUMNS: Tuple[Tuple[str, str], ...] = (
     ("cues_b_f", "Cues-B F1"), ("scm_f", "SCM F1"), ("scm_b_f", "SCM-B F1"),
     ("st_p", "Scope-tokens P"), ("st_r", "Scope-tokens R"), ("st_f", "Scope-tokens F1"),
@@ -573,9 +574,7 @@ def build_json(data: Dict[str, SplitData], run_meta: Dict[str, Any]) -> Dict[str
         "scorer_conventions": CONVENTIONS,
         "published": {
             "source": "Sineva et al. (2021), Table 1, CD-SCO test (their re-annotated test set); percent",
-            "rows": [{"system": name, "scores_pct": dict(vals),
-                      "not_available_offline": [k for k, _ in TABLE1_COLUMNS if k not in vals]}
-                     for name, vals in PUBLISHED_ROWS],
+            "rows": [{"system": name, "scores_pct": vals} for name, vals in published_rows()],
         },
         "citation": CITATION,
         "generated_by": f"scripts/report.py (spacy-negation {__version__})",
@@ -658,7 +657,7 @@ def build_markdown(doc: Dict[str, Any], data: Dict[str, SplitData], plot_split: 
             "(shared cue token); '-' when the bucket has no gold scope token. System instances "
             "paired with no gold instance belong to no bucket.", "",
             "## Citation", "", CITATION, "",
-            "The published row is from that paper's Table 1 (CD-SCO test). Sineva et al. "
+            "The published rows are from that paper's Table 1 (CD-SCO test). Sineva et al. "
             "re-annotated ten `neither ... nor` cases of the test set; the rows above use the "
             "official *SEM 2012 release, so the published numbers are close but not strictly "
             "comparable. *SEM 2012: Roser Morante and Eduardo Blanco (2012), *SEM 2012 Shared "
@@ -672,14 +671,13 @@ def _split_section(split: str, entries: Dict[str, Dict[str, Any]], data: SplitDa
     out = [f"## {title}", "", "### Table 1 columns (Sineva et al. 2021)", ""]
     rows = [[SYSTEM_LABELS[s]] + [_pct(entries[s][k]) for k, _ in TABLE1_COLUMNS] for s in SYSTEMS]
     if split == "test":
-        for name, vals in PUBLISHED_ROWS:
+        for name, vals in published_rows():
             rows.append([f"{name}, published (Sineva et al. 2021, Table 1)"]
-                        + [f"{vals[k]:.1f}" if k in vals else NOT_AVAILABLE for k, _ in TABLE1_COLUMNS])
+                        + [f"{vals[k]:.1f}" for k, _ in TABLE1_COLUMNS])
     out += _table(["System"] + [h for _, h in TABLE1_COLUMNS], rows)
     if split == "test":
-        out += ["", "Published rows: only the four BiLSTM-Tagger (XLM-R-large) numbers are available "
-                "offline (as given in the project brief, not re-checked against the paper here); "
-                "every other published cell is marked \"not available offline\"."]
+        out += ["", "Published rows: Sineva et al. (2021), Table 1, as printed (XLM-R-large backbone; "
+                "their test set re-annotates ten `neither ... nor` cases; Punct-BL uses gold cues)."]
     out += ["", "### NIS_ex and FairEval (F1; fair-evaluation error counts, spans)", ""]
     head = ["System", "NIS_ex F1", "FairEval trad. F1", "FairEval fair F1", "FairEval weighted F1"]
     head += list(FAIR_COUNT_KEYS)

@@ -113,6 +113,7 @@ def group_sentences(sentences: Iterable[Sentence], n_sents: int) -> Iterator[Lis
     n_sents (int): the maximum number of sentences per group (0: one group per document id).
     YIELDS (List[Sentence]): the groups.
     """
+    check_n_sents(n_sents)
     group: List[Sentence] = []
     for sent in sentences:
         if group and (sent.doc_id != group[-1].doc_id or (n_sents and len(group) >= n_sents)):
@@ -123,20 +124,40 @@ def group_sentences(sentences: Iterable[Sentence], n_sents: int) -> Iterator[Lis
         yield group
 
 
-def read_starsem_docs(path: Union[str, Path], vocab: Optional[Vocab] = None, n_sents: int = 10) -> List[Doc]:
-    """Read a *SEM CoNLL file into docs.
+def check_n_sents(n_sents: int) -> int:
+    """Validate a number of sentences per doc.
+
+    n_sents (int): 0 (whole documents) or a positive number.
+    RETURNS (int): n_sents.
+    RAISES (ValueError): anything else (E116).
+    """
+    if isinstance(n_sents, bool) or not isinstance(n_sents, int) or n_sents < 0:
+        raise ValueError(Errors.E116.format(value=n_sents))
+    return n_sents
+
+
+def read_starsem_docs(path: Union[str, Path], vocab: Optional[Vocab] = None, n_sents: int = 10,
+                      on_error: str = "raise") -> List[Doc]:
+    """Read a *SEM CoNLL file into docs. Word forms that the *SEM format cannot write
+    back (whitespace, control characters) are refused.
 
     path (Union[str, Path]): the file.
     vocab (Optional[Vocab]): the vocab; a blank English pipeline's if None (so that
         lexical attributes such as ``token.is_punct`` are set).
     n_sents (int): sentences per doc (docs never cross document ids); 0 = whole documents.
+    on_error (str): 'raise' (default): a bad sentence stops reading with a coded error;
+        'skip': each bad sentence is skipped with warning W402 naming file, line and
+        reason, and a cell its token holds once in another letter case is repaired
+        (warning W403).
     RETURNS (List[Doc]): the docs.
     """
+    check_n_sents(n_sents)
     if vocab is None:
         import spacy
 
         vocab = spacy.blank("en").vocab
-    return [sentences_to_doc(vocab, g) for g in group_sentences(read_starsem(path), n_sents)]
+    sentences = read_starsem(path, check_forms=True, on_error=on_error)
+    return [sentences_to_doc(vocab, g) for g in group_sentences(sentences, n_sents)]
 
 
 def doc_to_sentences(doc: Doc, doc_index: int = 0) -> List[Sentence]:

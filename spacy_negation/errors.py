@@ -30,6 +30,12 @@ class Warnings(metaclass=ErrorsWithCodes):
             "cue word; the instance is dropped (a known quirk of the NEGES 2018 data).")
     W401 = ("{path}:{line}: <neg_structure value={value!r}> without a <negexp> token; it is "
             "not a negation instance of the data model and is dropped.")
+    # --- lenient reading (on_error="skip"), corpus reader quirks (W402-W409) ------------
+    W402 = ("{path}:{line}: skipped the sentence starting at this line: {reason}")
+    W403 = ("{path}:{line}: repaired the {role} cell {cell!r} to {fixed!r}: the token {form!r} "
+            "holds it once, in another letter case.")
+    W404 = ("{path}:{line}: <ref SRC={src!r}> names {id!r}, which is no cue of its sentence nor "
+            "the only cue with that ID in the file; this scope link is ignored.")
     # --- annotate (W500-W509) -----------------------------------------------------------
     W500 = ("{path}:{line}: bad record skipped (--on-error skip): {reason}")
 
@@ -74,6 +80,15 @@ class Errors(metaclass=ErrorsWithCodes):
     E110 = ("{path}:{line}: empty word form.")
     E111 = ("{path}:{line}: the file is not valid UTF-8 ({reason}).")
     E112 = ("{path}: cannot read the file: {reason}")
+    E113 = ("{path}:{line}: carriage return (CR) without a line feed: the file uses CR-only "
+            "line endings (classic Mac OS) or holds a stray CR. Save it with LF or CRLF line "
+            "endings.")
+    E114 = ("{path}:{line}: empty {role} cell (column {col}); a token outside the {role} is "
+            "marked '_'.")
+    E115 = ("on_error must be 'raise' (stop at the first bad sentence) or 'skip' (skip it and "
+            "warn), got {value!r}.")
+    E116 = ("n_sents must be 0 (whole documents) or a positive number of sentences per doc, "
+            "got {value!r}.")
     # --- *SEM CoNLL writing -----------------------------------------------------------
     E120 = ("Doc {doc} token {i} ({text!r}) contains whitespace; the *SEM format has one "
             "token per line and cannot hold it.")
@@ -81,6 +96,14 @@ class Errors(metaclass=ErrorsWithCodes):
             "sentence of its cue.")
     E122 = ("Doc {doc}: negation {id} has two {role} parts on token {i}; the *SEM format "
             "holds one cell per token and instance.")
+    E123 = ("Cannot write {path}: {reason}.")
+    E124 = ("Cannot write {path}: it exists and is not a regular file ({kind}); it is not "
+            "replaced.")
+    E125 = ("The output {output} is the input {input} (the same file on disk); the input is "
+            "not overwritten. Choose another output path.")
+    E126 = ("Unknown language {lang!r}: spaCy has no language class for it ({reason}). Use a "
+            "language code such as 'en' or 'es'.")
+    E127 = ("{path}: its docs cannot be written as *SEM CoNLL: {reason}")
     # --- command line -----------------------------------------------------------------
     E130 = ("Input file not found: {path}")
     E131 = ("Unknown input format {fmt!r}; available: {available}.")
@@ -162,8 +185,9 @@ class Errors(metaclass=ErrorsWithCodes):
     E403 = ("{path}:{line}: the file is not valid UTF-8 ({reason}).")
     E404 = ("{path}:{line}: the root element is <{tag}>, expected <{expected}>; is this the "
             "right --format?")
-    E405 = ("{path}:{line}: token {form!r} is empty or contains whitespace; the *SEM format "
-            "needs one non-empty token without whitespace per line.")
+    E405 = ("{path}:{line}: token {form!r} is empty or contains whitespace or a control "
+            "character; the *SEM format needs one non-empty token without whitespace or control "
+            "characters per line.")
     E406 = ("{path}:{line}: <{tag}> element without the required attribute {attr!r}.")
     E407 = ("{path}:{line}: negation cue refers to scope {ref!r}, but its sentence has no "
             "<xcope id={ref!r}>.")
@@ -182,6 +206,10 @@ class Errors(metaclass=ErrorsWithCodes):
             "starting at line {first_line}).")
     E416 = ("{path}:{line}: {role} cell {cell!r} is not part of the word {form!r}.")
     E417 = ("{path}:{line}: <{tag}> element outside a <{parent}> element.")
+    E450 = ("{path}:{line}: <SENTENCE> inside another <SENTENCE> (line {outer}); sentences "
+            "cannot nest.")
+    E451 = ("{path}:{line}: <ref SRC={src!r}> links a scope to the negation cue {id!r} of "
+            "another sentence (line {cue_line}); a scope must lie in the sentence of its cue.")
     E430 = ("Unknown corpus split {name!r}; available: {available}.")
     E431 = ("Unknown split {split!r}; available: {available}.")
     E432 = ("{path}: not a valid split file: {reason}")
@@ -199,7 +227,6 @@ class Errors(metaclass=ErrorsWithCodes):
             "another --work-dir) to start again.")
     E505 = ("{path}: not a work-folder file written by this command: {reason}")
     E506 = ("{what} must be at least 1, got {value}.")
-    E507 = ("--on-error must be 'fatal' or 'skip', got {value!r}.")
     E508 = ("The Ray engine needs the optional dependency ray: pip install "
             "spacy-negation[ray] ({reason}).")
     E509 = ("The {fmt} format needs the optional dependency pyarrow: pip install "
@@ -207,7 +234,6 @@ class Errors(metaclass=ErrorsWithCodes):
     E510 = ("A Ray worker failed on shard {shard} (records {start}-{end}) after its "
             "retries: {reason}. The finished shards are kept; run the command again to "
             "resume.")
-    E511 = ("The input and the output are the same file: {path}.")
     E512 = ("{path}: not a Parquet file: {reason}")
 
 

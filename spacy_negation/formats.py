@@ -1,7 +1,8 @@
 """Input formats of ``convert``: name → reader, imported on use.
 
-A reader takes ``(path, vocab, n_sents)`` and returns an iterable of ``Doc`` objects
-with gold negations.
+A reader takes ``(path, vocab, n_sents, on_error="raise")`` and returns an iterable of
+``Doc`` objects with gold negations; ``on_error="skip"`` skips each bad sentence with
+warning W402 instead of raising.
 """
 import importlib
 from pathlib import Path
@@ -20,7 +21,7 @@ FORMATS: Dict[str, str] = {
     "neges2019": "spacy_negation.readers.neges:read_neges2019",
 }
 
-Reader = Callable[[Path, Vocab, int], Iterable[Doc]]
+Reader = Callable[..., Iterable[Doc]]  # (path: Path, vocab: Vocab, n_sents: int, on_error: str = "raise")
 
 
 def get_reader(name: str) -> Reader:

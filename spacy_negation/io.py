@@ -7,6 +7,7 @@ from spacy.vocab import Vocab
 
 from .errors import Errors, NegationFormatError
 from .negation import register_extensions
+from .util import blank_nlp
 
 
 def read_docbin(path: Union[str, Path], lang: str = "en", vocab: Optional[Vocab] = None) -> List[Doc]:
@@ -17,13 +18,11 @@ def read_docbin(path: Union[str, Path], lang: str = "en", vocab: Optional[Vocab]
     vocab (Optional[Vocab]): the vocab to use.
     RETURNS (List[Doc]): the docs.
     """
-    import spacy
-
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(Errors.E130.format(path=path))
     register_extensions()
-    vocab = vocab if vocab is not None else spacy.blank(lang).vocab
+    vocab = vocab if vocab is not None else blank_nlp(lang).vocab
     try:
         db = DocBin().from_bytes(path.read_bytes())
         return list(db.get_docs(vocab))

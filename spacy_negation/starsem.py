@@ -11,12 +11,13 @@ lemma, POS, parse fragment, then ``***`` (no negation) or 3 columns per negation
 instance (cue, scope, negated event); ``_`` marks a token outside that element, otherwise
 the cell holds the part of the form that belongs to it.
 """
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator, List, Optional, TextIO, Tuple, Union
 
-from .errors import Errors, NegationFormatError
-from .util import read_utf8
+from .errors import Errors, NegationFormatError, Warnings
+from .util import check_on_error, is_writable_form, read_utf8, skip_or_raise, split_lines
 
 EMPTY = "_"
 NO_NEGATION = "***"
@@ -79,48 +80,84 @@ class Sentence:
 
 
 def read_starsem(
-    path: Union[str, Path], *, check_sequence: bool = True
+    path: Union[str, Path], *, check_sequence: bool = True, check_forms: bool = False,
+    on_error: str = "raise",
 ) -> List[Sentence]:
-    """Read a *SEM CoNLL file into sentences, validating it.
+    """Read a *SEM CoNLL file into sentences, validating it. A leading byte order mark
+    is ignored; line endings are LF or CRLF.
 
     path (Union[str, Path]): the file.
     check_sequence (bool): require token numbers 0, 1, 2, ... within each sentence.
+    check_forms (bool): refuse word forms that cannot be written back (whitespace,
+        control characters; see :func:`spacy_negation.util.is_writable_form`).
+    on_error (str): 'raise' (default) stops at the first bad sentence; 'skip' skips each
+        bad sentence with warning W402 and repairs a cell that its token holds once in
+        another letter case (warning W403).
     RETURNS (List[Sentence]): the sentences in file order.
     RAISES (NegationFormatError): malformed input, with file and line in the message.
     """
     path = Path(path)
     text = read_utf8(path)
-    sentences = list(parse_starsem(text.split("\n"), path=str(path), check_sequence=check_sequence))
-    if not sentences:
+    sentences = list(parse_starsem(split_lines(path, text), path=str(path), check_sequence=check_sequence,
+                                   check_forms=check_forms, on_error=on_error))
+    if not sentences and not text.strip():  # (with on_error='skip', all may be skipped)
         raise NegationFormatError(Errors.E108.format(path=path), path)
     return sentences
 
 
 def parse_starsem(
-    lines: Iterable[str], *, path: str = "<string>", check_sequence: bool = True
+    lines: Iterable[str], *, path: str = "<string>", check_sequence: bool = True,
+    check_forms: bool = False, on_error: str = "raise",
 ) -> Iterator[Sentence]:
     """Parse *SEM lines (without line terminators) into sentences.
 
     lines (Iterable[str]): the lines; blank (whitespace-only) lines separate sentences.
     path (str): the name used in error messages.
     check_sequence (bool): require token numbers 0, 1, 2, ... within each sentence.
+    check_forms (bool): refuse word forms that cannot be written back.
+    on_error (str): 'raise' or 'skip' (see :func:`read_starsem`).
     YIELDS (Sentence): each sentence once complete.
     """
+    lenient = check_on_error(on_error)
     block: List[Tuple[int, List[str]]] = []
-    line_no = 0
     for line_no, line in enumerate(lines, 1):
         line = line.rstrip("\r")
         if not line.strip():
             if block:
-                yield _parse_block(block, path, check_sequence)
+                yield from _parse_or_skip(block, path, check_sequence, check_forms, lenient)
                 block = []
             continue
         block.append((line_no, line.split("\t")))
     if block:
-        yield _parse_block(block, path, check_sequence)
+        yield from _parse_or_skip(block, path, check_sequence, check_forms, lenient)
 
 
-def _parse_block(block: List[Tuple[int, List[str]]], path: str, check_sequence: bool) -> Sentence:
+def _parse_or_skip(block: List[Tuple[int, List[str]]], path: str, check_sequence: bool, check_forms: bool,
+                   lenient: bool) -> Iterator[Sentence]:
+    try:
+        sentence = _parse_block(block, path, check_sequence, check_forms, lenient)
+    except NegationFormatError as err:
+        skip_or_raise(err, lenient, path, block[0][0])
+        return
+    yield sentence
+
+
+def repair_case(form: str, cell: str) -> Optional[str]:
+    """The part of a form that equals a cell up to letter case, if there is exactly one
+    (``Playstation`` in ``PlayStation``): an unambiguous repair of a mistyped cell.
+
+    form (str): the token's form.
+    cell (str): the cell, not a substring of the form.
+    RETURNS (Optional[str]): the form's substring, or None (no match, or several).
+    """
+    n = len(cell)
+    folded = cell.casefold()
+    found = {form[i:i + n] for i in range(len(form) - n + 1) if form[i:i + n].casefold() == folded}
+    return found.pop() if len(found) == 1 else None
+
+
+def _parse_block(block: List[Tuple[int, List[str]]], path: str, check_sequence: bool,
+                 check_forms: bool = False, repair: bool = False) -> Sentence:
     first_line, first = block[0]
     n_cols = len(first)
     rows: List[TokenRow] = []
@@ -145,6 +182,8 @@ def _parse_block(block: List[Tuple[int, List[str]]], path: str, check_sequence: 
             )
         if cols[3] == "":
             raise NegationFormatError(Errors.E110.format(path=path, line=line), path, line)
+        if check_forms and not is_writable_form(cols[3]):
+            raise NegationFormatError(Errors.E405.format(path=path, line=line, form=cols[3]), path, line)
         if cols[0] != first[0] or cols[1] != first[1]:
             raise NegationFormatError(
                 Errors.E109.format(path=path, line=line, first_line=first_line,
@@ -171,14 +210,24 @@ def _parse_block(block: List[Tuple[int, List[str]]], path: str, check_sequence: 
     for k in range(n_inst):
         inst = Instance()
         for pos, ((line, _), row, cells) in enumerate(zip(block, rows, extra)):
-            for role, cell in zip(("cue", "scope", "event"), cells[3 * k: 3 * k + 3]):
+            for r, (role, cell) in enumerate(zip(("cue", "scope", "event"), cells[3 * k: 3 * k + 3])):
                 if cell == EMPTY:
                     continue
-                if cell not in row.form:
+                if cell == "":
                     raise NegationFormatError(
-                        Errors.E107.format(path=path, line=line, role=role, cell=cell, form=row.form),
+                        Errors.E114.format(path=path, line=line, role=role, col=N_TOKEN_COLUMNS + 3 * k + r + 1),
                         path, line,
                     )
+                if cell not in row.form:
+                    fixed = repair_case(row.form, cell) if repair else None
+                    if fixed is None:
+                        raise NegationFormatError(
+                            Errors.E107.format(path=path, line=line, role=role, cell=cell, form=row.form),
+                            path, line,
+                        )
+                    warnings.warn(Warnings.W403.format(path=path, line=line, role=role, cell=cell, fixed=fixed,
+                                                       form=row.form), stacklevel=2)
+                    cell = fixed
                 getattr(inst, role).append((pos, cell))
         if not inst.cue:
             line = block[-1][0]

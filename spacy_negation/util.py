@@ -1,26 +1,106 @@
-"""Small shared helpers."""
+"""Small shared helpers: atomic file writing, UTF-8 reading, lenient reading."""
 import os
+import re
+import stat
 import tempfile
+import unicodedata
+import warnings
 from pathlib import Path
-from typing import Callable, IO, Union
+from typing import TYPE_CHECKING, Callable, IO, Iterable, List, Optional, Union
+
+from .errors import Errors, NegationFormatError, Warnings
+
+if TYPE_CHECKING:
+    from spacy.language import Language
+
+#: The values of the ``on_error`` setting of the readers (``convert --on-error``).
+ON_ERROR = ("raise", "skip")
+#: Longest file name most file systems allow, in bytes.
+NAME_MAX = 255
+_TMP_SUFFIX = ".tmp"
+_TMP_EXTRA = len(".") + len(".") + 8 + len(_TMP_SUFFIX)  # mkstemp: prefix + 8 random + suffix
+_FILE_KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
+               (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
 
 
-def atomic_write(path: Path, write: Callable[[IO[bytes]], None]) -> None:
-    """Write a file atomically: into a temporary file beside it, renamed on success.
+def check_output(path: Union[str, Path], inputs: Iterable[Union[str, Path]] = ()) -> Path:
+    """Check that a file can be (re)placed at an output path, before any work is done.
 
-    path (Path): the destination.
-    write (Callable[[IO[bytes]], None]): writes the content to the binary stream it gets.
+    A symlink at the path is followed: its target is written and the link is kept.
+
+    path (Union[str, Path]): the output path.
+    inputs (Iterable[Union[str, Path]]): input files the output must not be (compared with
+        ``os.path.samefile``: also through symlinks, hard links and relative paths).
+    RETURNS (Path): the file to write (the path, or the final target of a symlink).
+    RAISES (NegationFormatError): the output is an input (E125), a directory or its parent
+        is not a directory (E123), or it is a FIFO, socket or device (E124).
     """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    for source in inputs:
+        try:
+            same = os.path.samefile(source, path)
+        except OSError:  # one of them does not exist
+            same = False
+        if same:
+            raise NegationFormatError(Errors.E125.format(output=path, input=source), path)
+    target = Path(os.path.realpath(path))
     try:
-        with os.fdopen(fd, "wb") as f:
-            write(f)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; give the usual file mode
-        os.replace(tmp, path)
+        mode: Optional[int] = os.stat(target).st_mode
+    except OSError:  # missing, or a parent is not a directory (checked below)
+        mode = None
+    if mode is not None:
+        if stat.S_ISDIR(mode):
+            raise NegationFormatError(Errors.E123.format(path=path, reason="it is a directory"), path)
+        for test, kind in _FILE_KINDS:
+            if test(mode):
+                raise NegationFormatError(Errors.E124.format(path=path, kind=kind), path)
+    for parent in target.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise NegationFormatError(
+                    Errors.E123.format(path=path, reason=f"{parent} is not a directory"), path)
+            break
+    return target
+
+
+def _tmp_prefix(name: str) -> str:
+    """The mkstemp prefix ``.{name}.``, the name shortened (at a character boundary) so that
+    the temporary file name stays within NAME_MAX bytes."""
+    budget = NAME_MAX - _TMP_EXTRA
+    while len(os.fsencode(name)) > budget:
+        name = name[: -max(1, (len(os.fsencode(name)) - budget) // 4)]
+    return f".{name}."
+
+
+def atomic_write(path: Union[str, Path], write: Callable[[IO[bytes]], None]) -> None:
+    """Write a file atomically: into a temporary file beside it, renamed on success.
+
+    A symlink at the path is followed (its target is replaced, the link stays); a
+    directory, FIFO, socket or device at the path is refused with a coded error.
+
+    path (Union[str, Path]): the destination.
+    write (Callable[[IO[bytes]], None]): writes the content to the binary stream it gets.
+    RAISES (NegationFormatError): the file cannot be written (E123, E124).
+    """
+    path = Path(path)
+    target = check_output(path)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=_tmp_prefix(target.name), suffix=_TMP_SUFFIX,
+                                   dir=target.parent)
+    except OSError as err:
+        raise NegationFormatError(Errors.E123.format(path=path, reason=err.strerror or err), path) from err
+    try:
+        try:
+            with os.fdopen(fd, "wb") as f:
+                write(f)
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; give the usual file mode
+            os.replace(tmp, target)
+        except OSError as err:
+            raise NegationFormatError(Errors.E123.format(path=path, reason=err.strerror or err),
+                                      path) from err
     except BaseException:
         try:
             os.unlink(tmp)
@@ -29,33 +109,109 @@ def atomic_write(path: Path, write: Callable[[IO[bytes]], None]) -> None:
         raise
 
 
-def atomic_write_text(path: Path, text: str) -> None:
+def atomic_write_text(path: Union[str, Path], text: str) -> None:
     """Write UTF-8 text atomically (see :func:`atomic_write`)."""
     atomic_write(path, lambda f: f.write(text.encode("utf-8")))
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
+def atomic_write_bytes(path: Union[str, Path], data: bytes) -> None:
     """Write bytes atomically (see :func:`atomic_write`)."""
     atomic_write(path, lambda f: f.write(data))
 
 
+def decode_utf8(path: Union[str, Path], raw: bytes, template: str = Errors.E111) -> str:
+    """UTF-8 text of a file's bytes without a leading byte order mark (U+FEFF), with a
+    coded error naming the line of a bad byte.
+
+    path (Union[str, Path]): the file, for the message.
+    raw (bytes): its content.
+    template (str): the error message (fields path, line, reason).
+    RETURNS (str): the text.
+    """
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = raw[: err.start].count(b"\n") + 1
+        raise NegationFormatError(template.format(path=path, line=line, reason=err.reason),
+                                  path, line) from err
+    return text[1:] if text.startswith("\ufeff") else text
+
+
 def read_utf8(path: Union[str, Path]) -> str:
-    """Read a UTF-8 text file, with coded errors naming the file (and line).
+    """Read a UTF-8 text file (a leading byte order mark is removed), with coded errors
+    naming the file (and line).
 
     path (Union[str, Path]): the file.
     RETURNS (str): the text.
     RAISES (NegationFormatError): unreadable file (E112) or invalid UTF-8 (E111).
     """
-    from .errors import Errors, NegationFormatError
-
     try:
         raw = Path(path).read_bytes()
     except OSError as err:
         raise NegationFormatError(Errors.E112.format(path=path, reason=err), path) from err
+    return decode_utf8(path, raw)
+
+
+def split_lines(path: Union[str, Path], text: str) -> List[str]:
+    """The lines of a text with LF or CRLF line endings (a CR is left at the line end).
+
+    path (Union[str, Path]): the file, for the message.
+    text (str): the text.
+    RETURNS (List[str]): the lines.
+    RAISES (NegationFormatError): a CR not followed by LF (CR-only line endings, E113).
+    """
+    lone = re.search(r"\r(?!\n)", text)
+    if lone is not None:
+        line = text.count("\n", 0, lone.start()) + 1
+        raise NegationFormatError(Errors.E113.format(path=path, line=line), path, line)
+    return text.split("\n")
+
+
+def is_writable_form(form: str) -> bool:
+    """Whether a word form fits one line of a *SEM-style file: not empty, no whitespace
+    (``str.isspace``: also U+00A0 and the other Unicode spaces), no control character.
+
+    form (str): the form.
+    RETURNS (bool): whether it can be written and read back unchanged.
+    """
+    return bool(form) and not any(c.isspace() or unicodedata.category(c) == "Cc" for c in form)
+
+
+def check_on_error(on_error: str) -> bool:
+    """Validate the ``on_error`` setting of a reader.
+
+    on_error (str): 'raise' or 'skip'.
+    RETURNS (bool): True for 'skip' (lenient reading).
+    """
+    if on_error not in ON_ERROR:
+        raise ValueError(Errors.E115.format(value=on_error))
+    return on_error == "skip"
+
+
+def skip_or_raise(err: NegationFormatError, lenient: bool, path: Union[str, Path], line: int) -> None:
+    """Handle a bad sentence: raise its error (strict reading) or warn that it is skipped
+    (W402, lenient reading).
+
+    err (NegationFormatError): the sentence's error.
+    lenient (bool): whether to skip instead of raising.
+    path (Union[str, Path]): the file.
+    line (int): the line where the sentence starts.
+    """
+    if not lenient:
+        raise err
+    warnings.warn(Warnings.W402.format(path=path, line=line, reason=err), stacklevel=3)
+
+
+def blank_nlp(lang: str) -> "Language":
+    """A blank pipeline of a language, with a coded error for an unknown code.
+
+    lang (str): the language code, e.g. 'en'.
+    RETURNS (Language): ``spacy.blank(lang)``.
+    RAISES (NegationFormatError): spaCy has no such language (E126).
+    """
+    import spacy
+
     try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = raw[: err.start].count(b"\n") + 1
-        raise NegationFormatError(
-            Errors.E111.format(path=path, line=line, reason=err.reason), path, line
-        ) from err
+        return spacy.blank(lang)
+    except ImportError as err:
+        raise NegationFormatError(Errors.E126.format(lang=lang, reason=err)) from err

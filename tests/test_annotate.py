@@ -148,7 +148,7 @@ BAD_JSONL = [
 
 
 @pytest.mark.parametrize("line,reason", [(2, "no text field 'text'"), (3, "not valid UTF-8")])
-def test_bad_record_is_fatal_by_default(annotate_model, tmp_path, line, reason):
+def test_bad_record_raises_by_default(annotate_model, tmp_path, line, reason):
     inp = tmp_path / "in.jsonl"
     inp.write_bytes(b"\n".join([BAD_JSONL[0]] * (line - 1) + [BAD_JSONL[line - 1]]) + b"\n")
     from spacy_negation.errors import NegationFormatError
@@ -205,11 +205,11 @@ def test_input_errors(annotate_model, tmp_path):
         run(write_text(tmp_path / "empty.txt", []), tmp_path / "o.jsonl", model)
     with pytest.raises(ValueError, match=r"\[E506\]"):
         run(inp, tmp_path / "o.jsonl", model, shard_size=0)
-    with pytest.raises(ValueError, match=r"\[E507\]"):
+    with pytest.raises(ValueError, match=r"\[E115\]"):
         run(inp, tmp_path / "o.jsonl", model, on_error="ignore")
     with pytest.raises(FileNotFoundError, match=r"\[E130\]"):
         run(tmp_path / "missing.txt", tmp_path / "o.jsonl", model)
-    with pytest.raises(ValueError, match=r"\[E511\]"):
+    with pytest.raises(NegationFormatError, match=r"\[E125\]"):
         run(inp, inp, model, output_fmt="jsonl")
     with pytest.raises(NegationFormatError, match=r"\[E512\]"):
         run(inp, tmp_path / "o.jsonl", model, input_fmt="parquet")

@@ -52,6 +52,11 @@ def test_cross_domain_report(tmp_path, cross):
     md = (out / "cross_domain.md").read_text()
     assert "| SFU Review (ours) | 70.00 | 71.00 | 72.00 |" in md  # rows: trained on; columns: tested on
     assert "| BioScope abstracts | 61.00 | 91.7 | -30.70 |" in md
+    # published rows of Sineva et al. (2021), Table 3 / Table 8 (NIS_ex is their SCM-B)
+    assert "| BioScope abstracts (NegBERT, published) | 51.1 | 87.2 | 58.6 |" in md
+    assert "| SFU Review (DP-nested-synt, published) | 51.6 | 74.0 | 80.5 |" in md
+    assert "| CD-SCO (BiLSTM-Tagger, published) | 70.0 | 17.7 | 9.0 |" in md.split("## NIS_ex F1")[1]
+    assert "n/a" not in md
     assert (out / "cross_domain.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "Hard negatives" not in md
     # the BioScope hard-negative setting, as timed.py records it, is stated when on
@@ -138,3 +143,14 @@ def test_tag_punct_tags_only_untagged_tokens():
     doc = Doc(nlp.vocab, words=["No", ",", "thanks", "!"], tags=["DT", "", "", ""])
     evaluate_model.tag_punct(doc)
     assert [t.tag_ for t in doc] == ["DT", ".", "XX", "."]
+
+
+def test_neges_markdown_published_rows():
+    neges = _script("neges_report")
+    row = {"p": 0.5, "r": 0.5, "f": 0.5, "tp": 1, "fp": 1, "fn": 1, "gold": 2}
+    md = neges.render_markdown({"meta": {"citation": "x"}, "test": {
+        "overall": row, "per_domain": {"ordenadores": row, "coches": row}}})
+    assert "| Best participant (UPC, CRF), published | 91.48 | 82.18 | 86.45 | | | |" in md
+    assert "| Second participant (UNED), published | 79.45 | 59.58 | 67.97 | | | |" in md
+    assert "| ordenadores | 2 | 50.00 | 50.00 | 50.00 | 1 | 1 | 1 | 91.36 | - |" in md
+    assert "| coches | 2 | 50.00 | 50.00 | 50.00 | 1 | 1 | 1 | 89.92 | 81.67 |" in md

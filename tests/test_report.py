@@ -268,8 +268,13 @@ def test_meta(built: Dict[str, Any]) -> None:
     assert meta["dev_set"]["sentences"] == 6 and meta["dev_set"]["negation_instances"] == 8
     assert meta["inputs"]["test"]["model_gold_cues"]["gold_cues"] is True
     assert "Sineva" in meta["citation"]
-    bilstm = meta["published"]["rows"][-1]
-    assert bilstm["scores_pct"] == {"cues_b_f": 92.3, "scm_b_f": 70.0, "st_f": 88.0, "nis_tok_f": 88.2}
+    rows = {row["system"]: row["scores_pct"] for row in meta["published"]["rows"]}
+    assert list(rows) == ["Punct-BL", "NegBERT (XLM-R-large)", "BiLSTM-Tagger (XLM-R-large)",
+                          "DP-direct (XLM-R-large)", "DP-nested (XLM-R-large)",
+                          "DP-direct-synt (XLM-R-large)", "DP-nested-synt (XLM-R-large)"]
+    bilstm = rows["BiLSTM-Tagger (XLM-R-large)"]
+    assert {k: bilstm[k] for k in ("cues_b_f", "scm_b_f", "st_f", "nis_tok_f")} == {
+        "cues_b_f": 92.3, "scm_b_f": 70.0, "st_f": 88.0, "nis_tok_f": 88.2}
 
 
 def test_markdown(built: Dict[str, Any]) -> None:
@@ -283,11 +288,11 @@ def test_markdown(built: Dict[str, Any]) -> None:
     assert "Sineva, Stefan Grünewald, Annemarie Friedrich and Jonas Kuhn (2021)" in md and "CoNLL 2021" in md
     row = next(line for line in md.splitlines() if line.startswith("| BiLSTM-Tagger"))
     cells = [c.strip() for c in row.strip("|").split("|")]
-    assert cells[1:] == ["92.3", "not available offline", "70.0", "not available offline",
-                         "not available offline", "88.0", "not available offline", "not available offline", "88.2"]
-    for name in ("Punct-BL, published", "NegBERT, published", "DP-nested-synt, published"):
-        row = next(line for line in md.splitlines() if line.startswith(f"| {name}"))
-        assert row.count("not available offline") == 9
+    assert cells[1:] == ["92.3", "79.6", "70.0", "90.8", "85.4", "88.0", "90.3", "86.3", "88.2"]
+    row = next(line for line in md.splitlines() if line.startswith("| Punct-BL, published"))
+    assert [c.strip() for c in row.strip("|").split("|")][1:] == [
+        "100.0", "17.0", "9.9", "89.8", "62.0", "73.3", "93.3", "58.8", "72.1"]
+    assert "not available" not in md
     e2e = doc["test"]["model_end_to_end"]
     row = next(line for line in md.splitlines() if line.startswith("| spacy-negation, end to end"))
     assert f"| {100 * e2e['nis_tok_f']:.2f} |" in row and f"| {100 * e2e['cues_b_f']:.2f} |" in row

@@ -4,7 +4,7 @@ The input is split into shards of consecutive records; each finished shard is wr
 the work folder and recorded in its manifest (see :mod:`.workdir`); a re-run annotates
 only the unfinished shards; when all are finished they are merged, in order, into the
 output, so the output has every input record exactly once and in input order (bad
-records are reported with their line, then skipped or fatal). Two engines annotate the
+records are reported with their line, then skipped or raised). Two engines annotate the
 shards: ``local`` (``nlp.pipe``, ``n_process`` processes) and ``ray`` (one actor per
 worker, see :mod:`.ray_engine`). The negation model is the cue and scope pipeline of
 Sineva et al. 2021 (or the CNN variant) trained by the project.
@@ -19,12 +19,12 @@ from pathlib import Path
 from typing import Any, Callable, Deque, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ..errors import Errors, NegationFormatError, Warnings
+from ..util import check_on_error, check_output
 from .sinks import encode_shard, merge_shards, output_format
 from .sources import Record, Shard, input_format, plan_input, read_shard
 from .workdir import WorkDir
 
 ENGINES = ("local", "ray")
-ON_ERROR = ("fatal", "skip")
 #: Components that set sentence boundaries; without one, a sentencizer is added.
 _SENT_SETTERS = {"sentencizer", "senter", "parser"}
 
@@ -51,7 +51,7 @@ class ShardDone:
 
 #: An engine's callback for each finished shard.
 OnDone = Callable[[ShardDone], None]
-#: Reads a shard's good records (bad ones are reported or fatal).
+#: Reads a shard's good records (bad ones are warned about or raised).
 ReadShard = Callable[[Shard], List[Record]]
 #: An engine's callback once its pipelines are loaded.
 OnReady = Callable[[], None]
@@ -197,7 +197,7 @@ def annotate(
     id_field: str = "id",
     shard_size: int = 1000,
     batch_size: int = 64,
-    on_error: str = "fatal",
+    on_error: str = "raise",
     engine: str = "local",
     n_process: int = 1,
     address: Optional[str] = None,
@@ -220,8 +220,8 @@ def annotate(
     id_field (str): the id field or column; ``""`` for line (row) numbers as ids.
     shard_size (int): records per shard.
     batch_size (int): docs per ``nlp.pipe`` batch.
-    on_error (str): bad records are ``fatal`` (coded error naming the line) or ``skip``
-        (a warning naming the line, and listed in the summary).
+    on_error (str): bad records ``raise`` a coded error naming the line, or ``skip``
+        them with a warning naming the line (and are listed in the summary).
     engine (str): ``local`` or ``ray``.
     n_process (int): processes of the local engine.
     address (Optional[str]): the Ray cluster to join (default: start a local one).
@@ -241,14 +241,12 @@ def annotate(
             raise ValueError(Errors.E506.format(what=what, value=value))
     if workers is not None and workers < 1:
         raise ValueError(Errors.E506.format(what="--workers", value=workers))
-    if on_error not in ON_ERROR:
-        raise ValueError(Errors.E507.format(value=on_error))
+    lenient = check_on_error(on_error)
     if engine not in ENGINES:
         raise ValueError(Errors.E501.format(what="engine", path="--engine", fmt=engine,
                                             available=", ".join(ENGINES)))
     input, output = Path(input), Path(output)
-    if output.exists() and input.exists() and output.resolve() == input.resolve():
-        raise ValueError(Errors.E511.format(path=input))
+    check_output(output, [input])
     in_fmt = input_format(input, input_fmt)
     out_fmt = output_format(output, output_fmt)
     plan = plan_input(input, in_fmt, shard_size, text_field, id_field)
@@ -267,7 +265,7 @@ def annotate(
         for rec in records:
             if rec.error is None:
                 continue
-            if on_error == "fatal":
+            if not lenient:
                 raise NegationFormatError(Errors.E500.format(path=input, line=rec.where,
                                                              reason=rec.error), input)
             warnings.warn(Warnings.W500.format(path=input, line=rec.where, reason=rec.error))

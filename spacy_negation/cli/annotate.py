@@ -28,9 +28,9 @@ def add_parser(sub: "argparse._SubParsersAction") -> None:
                                                      "(default: id; '' = line/row number)")
     p.add_argument("--shard-size", type=int, default=1000, help="records per shard (default: 1000)")
     p.add_argument("--batch-size", type=int, default=64, help="docs per batch (default: 64)")
-    p.add_argument("--on-error", choices=("fatal", "skip"), default="fatal",
+    p.add_argument("--on-error", choices=("raise", "skip"), default="raise",
                    help="bad records (no text field, not UTF-8, bad JSON): stop with an error "
-                        "naming the line (fatal, default) or report them and skip (skip)")
+                        "naming the line (raise, default) or report them and skip (skip)")
     p.add_argument("--engine", choices=("local", "ray"), default="local",
                    help="local: this machine (--n-process); ray: Ray workers (default: local)")
     p.add_argument("--n-process", type=int, default=1, help="local engine: processes (default: 1)")

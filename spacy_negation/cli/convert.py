@@ -1,11 +1,23 @@
 """``convert``: a corpus file to a spaCy ``.spacy`` (DocBin) file with gold negations."""
 import argparse
 import sys
+import warnings
 from pathlib import Path
+from typing import List
 
 from ..errors import Errors
 from ..formats import FORMATS, get_reader
-from ..util import atomic_write_bytes
+from ..util import ON_ERROR, atomic_write_bytes, blank_nlp, check_output
+
+
+def n_sents_arg(value: str) -> int:
+    """The --n-sents value: 0 or a positive integer (argparse type; a usage error else)."""
+    from ..corpus import check_n_sents
+
+    try:
+        return check_n_sents(int(value))
+    except ValueError:
+        raise argparse.ArgumentTypeError(Errors.E116.format(value=value)) from None
 
 
 def add_parser(sub: "argparse._SubParsersAction") -> None:
@@ -15,7 +27,7 @@ def add_parser(sub: "argparse._SubParsersAction") -> None:
     p.add_argument("output", type=Path, help="the .spacy file to write")
     p.add_argument("--format", default="starsem", choices=sorted(FORMATS),
                    help="input format (default: starsem, the *SEM 2012 CD-SCO CoNLL format)")
-    p.add_argument("--n-sents", type=int, default=10,
+    p.add_argument("--n-sents", type=n_sents_arg, default=10,
                    help="sentences per doc; docs never cross document ids; 0 = whole documents "
                         "(default: 10)")
     p.add_argument("--lang", default="en",
@@ -23,33 +35,55 @@ def add_parser(sub: "argparse._SubParsersAction") -> None:
     p.add_argument("--split", default=None, metavar="CORPUS:SPLIT",
                    help="keep only the documents of a committed document-level split, e.g. "
                         "bioscope_abstracts:train or sfu:test (ids in data/splits/)")
+    p.add_argument("--on-error", default="raise", choices=ON_ERROR,
+                   help="raise (default): stop at the first bad sentence; skip: skip each bad "
+                        "sentence (and repair a cell that differs from its token only in letter "
+                        "case), report each with file, line and reason, and count them")
     p.add_argument("--quiet", action="store_true", help="no progress output")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    import spacy
     from spacy.tokens import DocBin
     from tqdm import tqdm
 
     if not args.input.exists():
         raise FileNotFoundError(Errors.E130.format(path=args.input))
+    check_output(args.output, [args.input])
     reader = get_reader(args.format)
-    nlp = spacy.blank(args.lang)
-    docs = reader(args.input, nlp.vocab, args.n_sents)
-    if args.split is not None:
-        from ..readers import select_split
-
-        name, _, split = args.split.partition(":")
-        docs = select_split(docs, name, split, args.input)
+    nlp = blank_nlp(args.lang)
     db = DocBin(store_user_data=True)
     n_tokens = 0
-    for doc in tqdm(docs, desc=f"convert {args.input.name}", unit="doc", disable=args.quiet,
-                    file=sys.stderr, mininterval=0.5):
-        db.add(doc)
-        n_tokens += len(doc)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            docs = reader(args.input, nlp.vocab, args.n_sents, on_error=args.on_error)
+            if args.split is not None:
+                from ..readers import select_split
+
+                name, _, split = args.split.partition(":")
+                docs = select_split(docs, name, split, args.input)
+            for doc in tqdm(docs, desc=f"convert {args.input.name}", unit="doc", disable=args.quiet,
+                            file=sys.stderr, mininterval=0.5):
+                db.add(doc)
+                n_tokens += len(doc)
+        finally:
+            _report(caught, args.on_error == "skip")
     atomic_write_bytes(args.output, db.to_bytes())
     if not args.quiet:
         print(f"wrote {len(db)} docs ({n_tokens} tokens) to {args.output}", file=sys.stderr)
     return 0
 
+
+
+def _report(caught: List[warnings.WarningMessage], lenient: bool) -> None:
+    """Print the reader's warnings (every skipped or repaired sentence with file, line and
+    reason) and, when reading leniently, their count."""
+    messages = [str(w.message) for w in caught]
+    for message in messages:
+        print(f"warning: {message}", file=sys.stderr)
+    if lenient:
+        n_skipped = sum(m.startswith("[W402]") for m in messages)
+        n_repaired = sum(m.startswith("[W403]") for m in messages)
+        print(f"--on-error skip: {n_skipped} sentence(s) skipped, {n_repaired} cell(s) repaired",
+              file=sys.stderr)

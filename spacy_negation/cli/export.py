@@ -3,7 +3,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..errors import Errors
+from ..errors import Errors, NegationFormatError
 
 
 def add_parser(sub: "argparse._SubParsersAction") -> None:
@@ -19,8 +19,15 @@ def add_parser(sub: "argparse._SubParsersAction") -> None:
 def run(args: argparse.Namespace) -> int:
     from ..corpus import write_starsem_docs
     from ..io import read_docbin
+    from ..util import check_output
 
+    check_output(args.output, [args.input])
     docs = read_docbin(args.input, lang=args.lang)
-    n = write_starsem_docs(docs, args.output)
+    try:
+        n = write_starsem_docs(docs, args.output)
+    except NegationFormatError:
+        raise
+    except ValueError as err:  # a doc the format cannot hold (E120-E122)
+        raise NegationFormatError(Errors.E127.format(path=args.input, reason=err), args.input) from err
     print(f"wrote {n} sentences to {args.output}", file=sys.stderr)
     return 0

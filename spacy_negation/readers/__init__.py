@@ -27,6 +27,7 @@ from xml.parsers import expat
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
+from .. import util
 from ..corpus import META_KEY, group_sentences
 from ..errors import Errors, NegationFormatError
 from ..negation import ROLES, Negation, Part, get_negations, register_extensions, set_negations
@@ -183,18 +184,14 @@ def read_bytes(path: Path) -> bytes:
 
 
 def decode_utf8(path: Path, raw: bytes) -> str:
-    """UTF-8 text of a file's bytes, with a coded error naming the line of a bad byte.
+    """UTF-8 text of a file's bytes without a leading byte order mark, with a coded error
+    naming the line of a bad byte (E403).
 
     path (Path): the file, for the message.
     raw (bytes): its content.
     RETURNS (str): the text.
     """
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = raw[: err.start].count(b"\n") + 1
-        raise NegationFormatError(Errors.E403.format(path=path, line=line, reason=err.reason),
-                                  path, line) from err
+    return util.decode_utf8(path, raw, Errors.E403)
 
 
 @dataclass
@@ -300,7 +297,7 @@ def parse_xml(path: Union[str, Path], root_tag: Optional[str] = None) -> XMLTree
 
 def check_token(path: Path, line: int, form: str) -> str:
     """A token form, stripped of surrounding whitespace; empty forms and forms with inner
-    whitespace are errors (the *SEM format has one token per line).
+    whitespace or a control character are errors (the *SEM format has one token per line).
 
     path (Path): the file, for messages.
     line (int): the line, for messages.
@@ -308,7 +305,7 @@ def check_token(path: Path, line: int, form: str) -> str:
     RETURNS (str): the stripped form.
     """
     stripped = form.strip()
-    if not stripped or len(stripped.split()) > 1:
+    if not util.is_writable_form(stripped):
         raise NegationFormatError(Errors.E405.format(path=path, line=line, form=form), path, line)
     return stripped
 

@@ -47,6 +47,7 @@ from spacy.vocab import Vocab
 from spacy.tokens import Doc
 
 from ..errors import Errors, NegationFormatError
+from ..util import check_on_error, skip_or_raise
 from . import SentenceRecord, XMLTree, chars_to_parts, input_files, parse_xml, records_to_docs
 
 ROOT_TAG = "Annotation"
@@ -147,20 +148,28 @@ def normalize_space(text: str) -> Tuple[str, List[int]]:
     return "".join(out), mapping
 
 
-def parse_bioscope(path: Union[str, Path]) -> Iterator[BioScopeSentence]:
+def parse_bioscope(path: Union[str, Path], on_error: str = "raise") -> Iterator[BioScopeSentence]:
     """Parse one BioScope XML file into sentences with negation character ranges.
 
     path (Union[str, Path]): the XML file.
+    on_error (str): 'raise' stops at the first bad sentence; 'skip' skips it with warning
+        W402 (errors outside sentences, such as malformed XML, are raised).
     YIELDS (BioScopeSentence): the sentences in file order.
     RAISES (NegationFormatError): malformed XML or annotation, with file and line.
     """
+    lenient = check_on_error(on_error)
     tree = parse_xml(path, ROOT_TAG)
     n = 0
     for document in tree.root.iter("Document"):
         doc_id = _doc_id(tree, document)
         for sent in document.iter("sentence"):
             n += 1
-            yield _parse_sentence(tree, sent, doc_id)
+            try:
+                parsed = _parse_sentence(tree, sent, doc_id)
+            except NegationFormatError as err:
+                skip_or_raise(err, lenient, tree.path, tree.line(sent))
+                continue
+            yield parsed
     if not n:
         raise NegationFormatError(Errors.E410.format(path=tree.path), tree.path)
 
@@ -235,28 +244,31 @@ def sentence_record(sent: BioScopeSentence) -> SentenceRecord:
     )
 
 
-def iter_bioscope_records(path: Union[str, Path]) -> Iterator[SentenceRecord]:
+def iter_bioscope_records(path: Union[str, Path], on_error: str = "raise") -> Iterator[SentenceRecord]:
     """The sentence records of a BioScope file or of every XML file below a folder.
 
     path (Union[str, Path]): a file or a folder.
+    on_error (str): 'raise' or 'skip' (see :func:`parse_bioscope`).
     YIELDS (SentenceRecord): the sentences.
     """
     for file in input_files(path, ".xml"):
-        for sent in parse_bioscope(file):
+        for sent in parse_bioscope(file, on_error):
             if sent.text:
                 yield sentence_record(sent)
 
 
-def read_bioscope(path: Union[str, Path], vocab: Optional[Vocab] = None, n_sents: int = 10) -> Iterator[Doc]:
+def read_bioscope(path: Union[str, Path], vocab: Optional[Vocab] = None, n_sents: int = 10,
+                  on_error: str = "raise") -> Iterator[Doc]:
     """Read BioScope into docs with gold negations (the ``bioscope`` format of convert).
 
     path (Union[str, Path]): abstracts.xml, full_papers.xml, or a folder of such files.
     vocab (Optional[Vocab]): the vocab; a new English one if None.
     n_sents (int): sentences per doc (docs never cross documents); 0 = whole documents.
+    on_error (str): 'raise' (default) or 'skip': skip each bad sentence with warning W402.
     YIELDS (Doc): the docs.
     """
     if vocab is None:
         import spacy
 
         vocab = spacy.blank("en").vocab
-    yield from records_to_docs(vocab, iter_bioscope_records(path), n_sents)
+    yield from records_to_docs(vocab, iter_bioscope_records(path, on_error), n_sents)

@@ -44,7 +44,8 @@ structure that lies inside a scope or event element belong to that scope or even
 Converted to the CD-SCO convention: the scope and the event exclude the instance's own
 cue tokens (in the XML the scope contains the cue, and 279 ``negexp`` elements of train
 lie inside an ``event``). Elliptic events (``<word elliptic="yes"/>``, no word) and other
-elements without ``wd`` are not tokens. A ``value="neg"`` structure with no cue token (1 in train,
+elements without ``wd`` are not tokens; an element with ``lem`` or ``pos`` but no ``wd`` is
+an error (E406). A ``value="neg"`` structure with no cue token (1 in train,
 peliculas_yes_4_18) is dropped with warning W401. Document ids are
 ``<domain folder>_<file stem>`` (``libros_no_2_6``, as in the CoNLL files); the test files
 are named ``1.xml`` … ``10.xml`` per domain: if a ``DERIVED_test_filename_map.tsv``
@@ -63,7 +64,8 @@ from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
 from ..errors import Errors, NegationFormatError, Warnings
-from ..starsem import Instance, locate
+from ..starsem import Instance, locate, repair_case
+from ..util import check_on_error, skip_or_raise, split_lines
 from . import (NegationRecord, SentenceRecord, XMLTree, check_token, decode_utf8, input_files,
                parse_xml, read_bytes, records_to_docs)
 
@@ -133,22 +135,34 @@ class NegesSentence:
     line: int = 0
 
 
-def parse_neges_conll(path: Union[str, Path]) -> List[NegesSentence]:
-    """Parse a NEGES 2018 task-2 CoNLL file, validating it.
+def parse_neges_conll(path: Union[str, Path], on_error: str = "raise") -> List[NegesSentence]:
+    """Parse a NEGES 2018 task-2 CoNLL file, validating it (a leading byte order mark is
+    ignored; line endings are LF or CRLF).
 
     path (Union[str, Path]): the file.
+    on_error (str): 'raise' stops at the first bad sentence; 'skip' skips each bad sentence
+        with warning W402 and repairs a cell its word holds once in another letter case
+        (warning W403).
     RETURNS (List[NegesSentence]): the sentences in file order.
     RAISES (NegationFormatError): malformed input, with file and line.
     """
+    lenient = check_on_error(on_error)
     path = Path(path)
     text = decode_utf8(path, read_bytes(path))
     sentences: List[NegesSentence] = []
     block: List[Tuple[int, List[str]]] = []
-    for line_no, line in enumerate(text.split("\n"), 1):
+
+    def parse(block: List[Tuple[int, List[str]]]) -> None:
+        try:
+            sentences.append(_parse_block(path, block, lenient))
+        except NegationFormatError as err:
+            skip_or_raise(err, lenient, path, block[0][0])
+
+    for line_no, line in enumerate(split_lines(path, text), 1):
         line = line.rstrip("\r")
         if not line.strip():
             if block:
-                sentences.append(_parse_block(path, block))
+                parse(block)
                 block = []
             continue
         cols = line.split("\t")
@@ -156,13 +170,13 @@ def parse_neges_conll(path: Union[str, Path]) -> List[NegesSentence]:
             cols = cols[:-1]  # the trailing TAB of every line
         block.append((line_no, cols))
     if block:
-        sentences.append(_parse_block(path, block))
-    if not sentences:
+        parse(block)
+    if not sentences and not text.strip():
         raise NegationFormatError(Errors.E410.format(path=path), path)
     return sentences
 
 
-def _parse_block(path: Path, block: List[Tuple[int, List[str]]]) -> NegesSentence:
+def _parse_block(path: Path, block: List[Tuple[int, List[str]]], repair: bool = False) -> NegesSentence:
     first_line, first = block[0]
     n_cols = len(first)
     rows: List[NegesRow] = []
@@ -206,9 +220,14 @@ def _parse_block(path: Path, block: List[Tuple[int, List[str]]]) -> NegesSentenc
                 if cell in (EMPTY, ""):
                     continue
                 if cell not in row.form:
-                    raise NegationFormatError(
-                        Errors.E416.format(path=path, line=line, role=role, cell=cell, form=row.form),
-                        path, line)
+                    fixed = repair_case(row.form, cell) if repair else None
+                    if fixed is None:
+                        raise NegationFormatError(
+                            Errors.E416.format(path=path, line=line, role=role, cell=cell, form=row.form),
+                            path, line)
+                    warnings.warn(Warnings.W403.format(path=path, line=line, role=role, cell=cell, fixed=fixed,
+                                                       form=row.form), stacklevel=2)
+                    cell = fixed
                 getattr(inst, role).append((pos, cell))
         sent.instances.append(inst)
     return sent
@@ -251,30 +270,34 @@ def conll_sentence_record(sent: NegesSentence, path: Optional[Path] = None) -> S
     )
 
 
-def iter_neges_conll_records(path: Union[str, Path]) -> Iterator[SentenceRecord]:
+def iter_neges_conll_records(path: Union[str, Path], on_error: str = "raise") -> Iterator[SentenceRecord]:
     """The sentence records of a NEGES 2018 CoNLL file or of every ``*.txt`` below a folder.
 
     path (Union[str, Path]): a file or a folder.
+    on_error (str): 'raise' or 'skip' (see :func:`parse_neges_conll`).
     YIELDS (SentenceRecord): the sentences.
     """
     for file in input_files(path, ".txt"):
-        for sent in parse_neges_conll(file):
+        for sent in parse_neges_conll(file, on_error):
             yield conll_sentence_record(sent, file)
 
 
-def read_neges2018(path: Union[str, Path], vocab: Optional[Vocab] = None, n_sents: int = 10) -> Iterator[Doc]:
+def read_neges2018(path: Union[str, Path], vocab: Optional[Vocab] = None, n_sents: int = 10,
+                   on_error: str = "raise") -> Iterator[Doc]:
     """Read NEGES 2018 task-2 CoNLL into docs with gold cues (the ``neges2018`` format).
 
     path (Union[str, Path]): a CoNLL file or a folder (every ``*.txt`` below it).
     vocab (Optional[Vocab]): the vocab; a new Spanish one if None.
     n_sents (int): sentences per doc (docs never cross reviews); 0 = whole reviews.
+    on_error (str): 'raise' (default) or 'skip': skip each bad sentence with warning W402,
+        repair a cell its word holds once in another letter case (W403).
     YIELDS (Doc): the docs.
     """
     if vocab is None:
         import spacy
 
         vocab = spacy.blank("es").vocab
-    yield from records_to_docs(vocab, iter_neges_conll_records(path), n_sents)
+    yield from records_to_docs(vocab, iter_neges_conll_records(path, on_error), n_sents)
 
 
 # --- NEGES 2019 XML --------------------------------------------------------------------------
@@ -323,42 +346,63 @@ class NegesXMLSentence:
     tokens (List[NegesToken]): the tokens in document order.
     structures (List[NegStructure]): all neg_structures in document order (outer first).
     line (int): the line of the element.
+    number (int): the sentence's number in its file, from 1.
     """
 
     tokens: List[NegesToken]
     structures: List[NegStructure]
     line: int
+    number: int = 0
 
 
-def parse_neges_xml(path: Union[str, Path]) -> List[NegesXMLSentence]:
+def parse_neges_xml(path: Union[str, Path], on_error: str = "raise") -> List[NegesXMLSentence]:
     """Parse one NEGES 2019 review XML file.
 
+    A token element is an element with a ``wd`` attribute; an element with ``lem`` or
+    ``pos`` but without ``wd`` is an error (E406), other elements without ``wd`` (elliptic
+    ``<word elliptic="yes"/>``, ``<inc/>``) are not tokens.
+
     path (Union[str, Path]): the file.
+    on_error (str): 'raise' stops at the first bad sentence; 'skip' skips each bad sentence
+        with warning W402 (errors outside sentences are raised).
     RETURNS (List[NegesXMLSentence]): the sentences in file order.
     RAISES (NegationFormatError): malformed XML or annotation, with file and line.
     """
+    lenient = check_on_error(on_error)
     tree = parse_xml(path, "review")
     sentences: List[NegesXMLSentence] = []
     for child in tree.root:
         if child.tag != "sentence":
             if child.tag in STRUCTURE_TAGS or child.get("wd") is not None:
                 raise tree.error(Errors.E417, child, tag=child.tag, parent="sentence")
-    for sent in tree.root.iter("sentence"):
-        positions: Dict[int, int] = {}
-        tokens: List[NegesToken] = []
-        for el in sent.iter():
-            if el.tag in STRUCTURE_TAGS or el.get("wd") is None:
-                continue
-            line = tree.line(el)
-            positions[id(el)] = len(tokens)
-            tokens.append(NegesToken(check_token(tree.path, line, el.get("wd", "")), el.get("lem", ""),
-                                     el.get("pos", ""), line))
-        _check_nesting(tree, sent)
-        structures = [_structure(tree, ns, positions) for ns in sent.iter("neg_structure")]
-        sentences.append(NegesXMLSentence(tokens, structures, tree.line(sent)))
-    if not sentences:
+    n = 0
+    for n, sent in enumerate(tree.root.iter("sentence"), 1):
+        try:
+            sentences.append(_xml_sentence(tree, sent, n))
+        except NegationFormatError as err:
+            skip_or_raise(err, lenient, tree.path, tree.line(sent))
+    if not n:
         raise NegationFormatError(Errors.E410.format(path=tree.path), tree.path)
     return sentences
+
+
+def _xml_sentence(tree: XMLTree, sent: Element, number: int) -> NegesXMLSentence:
+    positions: Dict[int, int] = {}
+    tokens: List[NegesToken] = []
+    for el in sent.iter():
+        if el.tag in STRUCTURE_TAGS:
+            continue
+        if el.get("wd") is None:
+            if el.get("lem") is not None or el.get("pos") is not None:
+                raise tree.error(Errors.E406, el, tag=el.tag, attr="wd")
+            continue
+        line = tree.line(el)
+        positions[id(el)] = len(tokens)
+        tokens.append(NegesToken(check_token(tree.path, line, el.get("wd", "")), el.get("lem", ""),
+                                 el.get("pos", ""), line))
+    _check_nesting(tree, sent)
+    structures = [_structure(tree, ns, positions) for ns in sent.iter("neg_structure")]
+    return NegesXMLSentence(tokens, structures, tree.line(sent), number)
 
 
 def _check_nesting(tree: XMLTree, sent: Element) -> None:
@@ -433,19 +477,21 @@ def neges_doc_id(path: Path) -> str:
 
 
 def xml_sentence_records(path: Union[str, Path], values: Iterable[str] = ("neg",),
-                         doc_id: Optional[str] = None) -> List[SentenceRecord]:
+                         doc_id: Optional[str] = None, on_error: str = "raise") -> List[SentenceRecord]:
     """The sentence records of one NEGES 2019 XML file.
 
     path (Union[str, Path]): the file.
     values (Iterable[str]): the neg_structure values that become negation instances.
     doc_id (Optional[str]): the document id; default :func:`neges_doc_id`.
+    on_error (str): 'raise' or 'skip' (see :func:`parse_neges_xml`).
     RETURNS (List[SentenceRecord]): the sentences (sentences without tokens are skipped).
     """
     path = Path(path)
     keep = set(values)
     doc_id = doc_id if doc_id is not None else neges_doc_id(path)
     records: List[SentenceRecord] = []
-    for s, sent in enumerate(parse_neges_xml(path), 1):
+    for sent in parse_neges_xml(path, on_error):
+        s = sent.number
         if not sent.tokens:
             continue
         words = [t.form for t in sent.tokens]
@@ -469,20 +515,22 @@ def xml_sentence_records(path: Union[str, Path], values: Iterable[str] = ("neg",
     return records
 
 
-def iter_neges_xml_records(path: Union[str, Path], values: Iterable[str] = ("neg",)) -> Iterator[SentenceRecord]:
+def iter_neges_xml_records(path: Union[str, Path], values: Iterable[str] = ("neg",),
+                           on_error: str = "raise") -> Iterator[SentenceRecord]:
     """The sentence records of a NEGES 2019 XML file or of every ``*.xml`` below a folder.
 
     path (Union[str, Path]): a file or a folder.
     values (Iterable[str]): the neg_structure values that become negation instances.
+    on_error (str): 'raise' or 'skip' (see :func:`parse_neges_xml`).
     YIELDS (SentenceRecord): the sentences.
     """
     values = tuple(values)
     for file in input_files(path, ".xml"):
-        yield from xml_sentence_records(file, values)
+        yield from xml_sentence_records(file, values, on_error=on_error)
 
 
 def read_neges2019(path: Union[str, Path], vocab: Optional[Vocab] = None, n_sents: int = 10,
-                   values: Iterable[str] = ("neg",)) -> Iterator[Doc]:
+                   values: Iterable[str] = ("neg",), on_error: str = "raise") -> Iterator[Doc]:
     """Read NEGES 2019 XML into docs with gold cues, scopes and events (the ``neges2019``
     format).
 
@@ -490,10 +538,11 @@ def read_neges2019(path: Union[str, Path], vocab: Optional[Vocab] = None, n_sent
     vocab (Optional[Vocab]): the vocab; a new Spanish one if None.
     n_sents (int): sentences per doc (docs never cross reviews); 0 = whole reviews.
     values (Iterable[str]): the neg_structure values read as negations (default: neg).
+    on_error (str): 'raise' (default) or 'skip': skip each bad sentence with warning W402.
     YIELDS (Doc): the docs.
     """
     if vocab is None:
         import spacy
 
         vocab = spacy.blank("es").vocab
-    yield from records_to_docs(vocab, iter_neges_xml_records(path, values), n_sents)
+    yield from records_to_docs(vocab, iter_neges_xml_records(path, values, on_error), n_sents)

@@ -16,7 +16,8 @@ What the reader does:
   (U+2019), U+0093 -> “ (U+201C), U+0094 -> ” (U+201D), U+0095 -> • (U+2022), U+0096 -> –
   (U+2013), U+0097 -> — (U+2014), U+0099 -> ™ (U+2122), and likewise the other C1 code
   points Windows-1252 defines (U+0080–U+009F except U+0081, U+008D, U+008F, U+0090,
-  U+009D, which stay). In the release: 1,075 × U+0092 in 67 files, plus U+0094 ×269,
+  U+009D, which stay control characters: a token holding one is an error, E405; none in
+  the release). In the release: 1,075 × U+0092 in 67 files, plus U+0094 ×269,
   U+0093 ×240, U+0096 ×103, U+0091 ×58, U+0085 ×41, U+0095 ×31, U+0097 ×26, U+0099 ×4.
   U+0085 is a line break for Python (``str.isspace``), so without this step 37 tokens such
   as ``mind\\x85at`` would contain "whitespace". Nothing else is changed; surrounding
@@ -29,15 +30,19 @@ What the reader does:
   ``<ref SRC="ids">``; it belongs to each cue whose ``ID`` is listed in ``SRC``. Cue ids
   are not unique within a file (10 files reuse an id), so an id is resolved to the cue with
   that id *in the same sentence*, else to the only cue with that id in the file; ids that
-  stay unresolved (7 of the 9,528 in the release: no cue has them) are ignored, and a
-  scope in another sentence than its cue is dropped (19 in the release, all of
-  speculation cues; none of negation cues once ids are resolved this way).
+  stay unresolved (7 of the 9,528 in the release: no cue has them; 6 name an ``<xcope>``)
+  are ignored with warning W404 naming file and line, a scope in another sentence than
+  its speculation cue is dropped (19 in the release), and one in another sentence than
+  its negation cue is an error (none in the release once ids are resolved this way). A
+  ``<ref>`` must lie in an ``<xcope>`` (or ``<cue>``); sentences do not nest; tokens and
+  annotations lie inside sentences (coded errors otherwise).
   The scope of an instance is the union of the ``<W>`` tokens of its scope elements
   minus its own cue tokens (CD-SCO convention; SFU scopes never contain their own cue
   anyway). There are no events; 180 negation cues have no scope.
 - **Ids.** ``doc_ids`` is ``<DOMAIN folder>/<file stem>`` (e.g. ``BOOKS/no1done``),
   ``sent_nos`` counts the sentences of a file from 0; no lemmas or tags.
 """
+import warnings
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Set, Tuple, Union
 from xml.etree.ElementTree import Element
@@ -46,8 +51,9 @@ from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
 from ..corpus import guess_spaces
-from ..errors import Errors, NegationFormatError
-from . import NegationRecord, SentenceRecord, input_files, parse_xml, records_to_docs
+from ..errors import Errors, NegationFormatError, Warnings
+from ..util import check_on_error, skip_or_raise
+from . import NegationRecord, SentenceRecord, XMLTree, check_token, input_files, parse_xml, records_to_docs
 
 ROOT_TAG = "DOCUMENT"
 
@@ -85,70 +91,140 @@ def sfu_doc_id(path: Path) -> str:
     return "_".join(name.split())
 
 
-def parse_sfu(path: Union[str, Path], doc_id: Optional[str] = None) -> List[SentenceRecord]:
+def parse_sfu(path: Union[str, Path], doc_id: Optional[str] = None, on_error: str = "raise") -> List[SentenceRecord]:
     """Parse one SFU Review XML file into sentence records with negations.
 
     path (Union[str, Path]): the XML file.
     doc_id (Optional[str]): the document id; default :func:`sfu_doc_id`.
+    on_error (str): 'raise' stops at the first bad sentence; 'skip' skips each bad sentence
+        with warning W402 (errors of the file's structure, such as malformed XML, nested
+        sentences or tokens outside sentences, are raised).
     RETURNS (List[SentenceRecord]): the sentences in file order.
     RAISES (NegationFormatError): malformed XML or annotation, with file and line.
     """
+    lenient = check_on_error(on_error)
     path = Path(path)
     tree = parse_xml(path, ROOT_TAG)
     doc_id = doc_id if doc_id is not None else sfu_doc_id(path)
     sentences = list(tree.root.iter("SENTENCE"))
+    _check_structure(tree, sentences)
+    bad: Set[int] = set()
+
+    def skip(s: int, err: NegationFormatError) -> None:
+        skip_or_raise(err, lenient, tree.path, tree.line(sentences[s]))
+        bad.add(s)
+
     positions: List[Dict[int, int]] = []
     records: List[SentenceRecord] = []
     cue_by_id: Dict[str, List[Tuple[int, Element]]] = {}
     for s, sent in enumerate(sentences):
-        pos: Dict[int, int] = {}
-        words: List[str] = []
-        for w in sent.iter("W"):
-            pos[id(w)] = len(words)
-            form = normalize_text(w.text or "").strip()
-            if not form or len(form.split()) > 1:
-                raise tree.error(Errors.E405, w, form=w.text or "")
-            words.append(form)
+        try:
+            words, pos, cues = _tokens_and_cues(tree, sent)
+        except NegationFormatError as err:
+            skip(s, err)
+            words, pos, cues = [], {}, []
         positions.append(pos)
         records.append(SentenceRecord(doc_id=doc_id, sent_id=str(s), words=words,
                                       spaces=guess_spaces(words), line=tree.line(sent)))
-        for cue in sent.iter("cue"):
-            cid = cue.get("ID")
-            if cid is None:
-                raise tree.error(Errors.E406, cue, tag="cue", attr="ID")
-            if cue.get("type") is None:
-                raise tree.error(Errors.E406, cue, tag="cue", attr="type")
+        for cid, cue in cues:
             cue_by_id.setdefault(cid, []).append((s, cue))
     scopes: Dict[int, Set[int]] = {}  # id(cue element) -> scope token positions
     for s, sent in enumerate(sentences):
-        parent = {id(child): el for el in sent.iter() for child in el}
-        for ref in sent.iter("ref"):
-            src = ref.get("SRC")
-            if src is None:
-                raise tree.error(Errors.E406, ref, tag="ref", attr="SRC")
-            scope_el = parent[id(ref)]
-            tokens = {positions[s][id(w)] for w in scope_el.iter("W")}
-            for cid in src.split():
-                cue = _resolve(cue_by_id.get(cid, []), s)
-                if cue is None or cue[0] != s:
-                    continue
-                scopes.setdefault(id(cue[1]), set()).update(tokens)
+        if s in bad:
+            continue
+        try:
+            found = _scopes(tree, sent, s, positions[s], cue_by_id)
+        except NegationFormatError as err:
+            skip(s, err)
+            continue
+        for key, tokens in found.items():
+            scopes.setdefault(key, set()).update(tokens)
     for s, sent in enumerate(sentences):
-        for cue in sent.iter("cue"):
-            if cue.get("type") != "negation":
+        if s in bad:
+            continue
+        try:
+            records[s].negations = _negations(tree, sent, positions[s], records[s].words, scopes)
+        except NegationFormatError as err:
+            skip(s, err)
+    return [r for s, r in enumerate(records) if r.words and s not in bad]
+
+
+def _check_structure(tree: XMLTree, sentences: List[Element]) -> None:
+    """Sentences do not nest (E450); tokens and annotations lie inside sentences (E417)."""
+    inside: Set[int] = set()
+    for sent in sentences:
+        for el in sent.iter():
+            if el.tag == "SENTENCE" and el is not sent:
+                raise tree.error(Errors.E450, el, outer=tree.line(sent))
+            inside.add(id(el))
+    for el in tree.root.iter():
+        if el.tag in ("W", "cue", "xcope", "ref") and id(el) not in inside:
+            raise tree.error(Errors.E417, el, tag=el.tag, parent="SENTENCE")
+
+
+def _tokens_and_cues(tree: XMLTree, sent: Element) -> Tuple[List[str], Dict[int, int], List[Tuple[str, Element]]]:
+    """A sentence's words, the position of each ``<W>`` element, and its cues by ID."""
+    pos: Dict[int, int] = {}
+    words: List[str] = []
+    for w in sent.iter("W"):
+        pos[id(w)] = len(words)
+        words.append(check_token(tree.path, tree.line(w), normalize_text(w.text or "")))
+    cues: List[Tuple[str, Element]] = []
+    for cue in sent.iter("cue"):
+        cid = cue.get("ID")
+        if cid is None:
+            raise tree.error(Errors.E406, cue, tag="cue", attr="ID")
+        if cue.get("type") is None:
+            raise tree.error(Errors.E406, cue, tag="cue", attr="type")
+        cues.append((cid, cue))
+    return words, pos, cues
+
+
+def _scopes(tree: XMLTree, sent: Element, s: int, pos: Dict[int, int],
+            cue_by_id: Dict[str, List[Tuple[int, Element]]]) -> Dict[int, Set[int]]:
+    """The scope token positions a sentence's ``<ref>`` elements give to cues, by
+    ``id(cue element)``."""
+    parent = {id(child): el for el in sent.iter() for child in el}
+    found: Dict[int, Set[int]] = {}
+    for ref in sent.iter("ref"):
+        src = ref.get("SRC")
+        if src is None:
+            raise tree.error(Errors.E406, ref, tag="ref", attr="SRC")
+        scope_el = parent[id(ref)]
+        if scope_el.tag not in ("xcope", "cue"):
+            raise tree.error(Errors.E417, ref, tag="ref", parent="xcope")
+        tokens = {pos[id(w)] for w in scope_el.iter("W")}
+        for cid in src.split():
+            cue = _resolve(cue_by_id.get(cid, []), s)
+            if cue is None:
+                warnings.warn(Warnings.W404.format(path=tree.path, line=tree.line(ref), src=src, id=cid),
+                              stacklevel=2)
                 continue
-            cue_tokens = sorted({positions[s][id(w)] for w in cue.iter("W")})
-            if not cue_tokens:
-                raise tree.error(Errors.E409, cue, id=cue.get("ID"))
-            words = records[s].words
-            scope = sorted(scopes.get(id(cue), set()) - set(cue_tokens))
-            record: NegationRecord = {
-                "cue": [(i, 0, len(words[i])) for i in cue_tokens],
-                "scope": [(i, 0, len(words[i])) for i in scope],
-                "event": [],
-            }
-            records[s].negations.append(record)
-    return [r for r in records if r.words]
+            if cue[0] != s:
+                if cue[1].get("type") == "negation":
+                    raise tree.error(Errors.E451, ref, src=src, id=cid, cue_line=tree.line(cue[1]))
+                continue  # the scope of a speculation cue (not read) in another sentence
+            found.setdefault(id(cue[1]), set()).update(tokens)
+    return found
+
+
+def _negations(tree: XMLTree, sent: Element, pos: Dict[int, int], words: List[str],
+               scopes: Dict[int, Set[int]]) -> List[NegationRecord]:
+    """One negation record per ``<cue type="negation">`` of a sentence."""
+    negations: List[NegationRecord] = []
+    for cue in sent.iter("cue"):
+        if cue.get("type") != "negation":
+            continue
+        cue_tokens = sorted({pos[id(w)] for w in cue.iter("W")})
+        if not cue_tokens:
+            raise tree.error(Errors.E409, cue, id=cue.get("ID"))
+        scope = sorted(scopes.get(id(cue), set()) - set(cue_tokens))
+        negations.append({
+            "cue": [(i, 0, len(words[i])) for i in cue_tokens],
+            "scope": [(i, 0, len(words[i])) for i in scope],
+            "event": [],
+        })
+    return negations
 
 
 def _resolve(candidates: List[Tuple[int, Element]], sentence: int) -> Optional[Tuple[int, Element]]:
@@ -161,30 +237,33 @@ def _resolve(candidates: List[Tuple[int, Element]], sentence: int) -> Optional[T
     return None
 
 
-def iter_sfu_records(path: Union[str, Path]) -> Iterator[SentenceRecord]:
+def iter_sfu_records(path: Union[str, Path], on_error: str = "raise") -> Iterator[SentenceRecord]:
     """The sentence records of an SFU Review file or of every XML file below a folder.
 
     path (Union[str, Path]): a file or a folder.
+    on_error (str): 'raise' or 'skip' (see :func:`parse_sfu`).
     YIELDS (SentenceRecord): the sentences.
     """
     for file in input_files(path, ".xml"):
-        records = parse_sfu(file)
-        if not records:
+        records = parse_sfu(file, on_error=on_error)
+        if not records and on_error == "raise":
             raise NegationFormatError(Errors.E410.format(path=file), file)
         yield from records
 
 
-def read_sfu(path: Union[str, Path], vocab: Optional[Vocab] = None, n_sents: int = 10) -> Iterator[Doc]:
+def read_sfu(path: Union[str, Path], vocab: Optional[Vocab] = None, n_sents: int = 10,
+             on_error: str = "raise") -> Iterator[Doc]:
     """Read the SFU Review Corpus (English) into docs with gold negations (the ``sfu``
     format of convert).
 
     path (Union[str, Path]): a review XML file or a folder (searched recursively).
     vocab (Optional[Vocab]): the vocab; a new English one if None.
     n_sents (int): sentences per doc (docs never cross reviews); 0 = whole reviews.
+    on_error (str): 'raise' (default) or 'skip': skip each bad sentence with warning W402.
     YIELDS (Doc): the docs.
     """
     if vocab is None:
         import spacy
 
         vocab = spacy.blank("en").vocab
-    yield from records_to_docs(vocab, iter_sfu_records(path), n_sents)
+    yield from records_to_docs(vocab, iter_sfu_records(path, on_error), n_sents)

@@ -1,5 +1,6 @@
 """SFU Review (English) reader on hand-made excerpts: tokens, normalisation, scopes, ids,
 round trip, bad input."""
+import re
 from pathlib import Path
 from typing import List
 
@@ -32,7 +33,7 @@ S2 = ("<SENTENCE>" + '<cue ID="4" type="speculation">' + W("Maybe") + "</cue>"
       + W(",") + '<cue ID="10" type="negation">' + W("nor") + "</cue>" + W("bad\x85really")
       + '<cue ID="11" type="negation">' + W("never") + "</cue>" + W("!") + "</SENTENCE>")
 # cue id 1 again (ids are not unique in the release): the ref resolves to this sentence's
-# cue; a dangling ref (id 99) is ignored
+# cue; a dangling ref (id 99) is ignored with warning W404
 S3 = ("<SENTENCE>" + W("It") + '<cue ID="1" type="negation">' + W("is", "not") + "</cue>"
       + '<xcope ID="12"><ref ID="13" SRC="1 99"></ref>' + W("cheap") + "</xcope>" + W(".") + "</SENTENCE>")
 SAMPLE = ('<?xml version="1.0" encoding="UTF-8"?>\n<DOCUMENT><DESC></DESC><P></P><P>' + S1 + "</P>\n<P>"
@@ -51,7 +52,9 @@ def read(path: Path, n_sents: int = 10) -> List[Doc]:
 
 
 def test_reader_tokens_and_negations(tmp_path):
-    (doc,) = read(write(tmp_path, SAMPLE))
+    path = write(tmp_path, SAMPLE)
+    with pytest.warns(UserWarning, match=rf"\[W404\] {re.escape(str(path))}:4: <ref SRC='1 99'> names '99'"):
+        (doc,) = read(path)
     assert doc.text == "I don't like it. Maybe it isn’t good, nor bad…really never! It is not cheap."
     assert len(list(doc.sents)) == 3
     negs = doc._.negations

@@ -1,0 +1,244 @@
+"""Is this word negated? spacy-negation against the rule tools negspacy and medspaCy ConText.
+
+The task: in each English test split, the targets are the nouns (gold PTB tag NN*) on
+CD-SCO and every alphabetic token that is not on spaCy's English stop list on BioScope and
+SFU Review; cue tokens are not targets. A target is negated in the gold when it lies in a
+gold scope of that corpus. Every system gets the gold tokens and sentence boundaries (one
+doc per sentence) with each target as an entity and answers, per entity, whether it is
+negated (negspacy: ``ent._.negex``; ConText: ``ent._.is_negated``; spacy-negation:
+``ent._.negated``). Scores: precision, recall and F1 of "negated", a 95% percentile
+bootstrap interval over sentences (1,000 samples, seed 0), and the paired bootstrap
+interval of the recommended model's F1 minus each rule tool's. Speed: words per second of
+the negation component alone (the docs are built before the clock starts).
+
+negspacy 1.1.0 and medspaCy 1.3.1 cannot share one environment (medspaCy needs spaCy <
+3.8), so each gets its own virtualenv under --venv-dir, built on first use from the package
+registry; ``bench/rule_runner.py`` runs inside it.
+
+python bench/bench_vs_rules.py --split cdsco=corpus/test.spacy --split bioscope=corpus/bioscope/test.spacy \
+    --split sfu=corpus/sfu/test.spacy --model en_negation_cdsco --model en_negation_bioscope \
+    --model en_negation_sfu --recommend cdsco=en_negation_cdsco --recommend bioscope=en_negation_bioscope \
+    --recommend sfu=en_negation_sfu --out-dir results
+
+Writes OUT/vs_rules.json ({split: {system: {"p", "r", "f", "ci_low", "ci_high",
+"words_per_second", ...}}}, fractions) and OUT/vs_rules.md.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import spacy
+from spacy.lang.en.stop_words import STOP_WORDS
+from spacy.tokens import Doc, Span
+
+from spacy_negation import register_extensions
+from spacy_negation.io import read_docbin
+from spacy_negation.metrics.bootstrap import bootstrap_interval, paired_bootstrap
+from spacy_negation.metrics.core import prf
+from spacy_negation.util import atomic_write_text
+
+HERE = Path(__file__).resolve().parent
+#: Rule tools -> (virtualenv name, its requirements).
+RULE_TOOLS: Dict[str, Tuple[str, Tuple[str, ...]]] = {
+    "negspacy_en": ("negspacy", ("negspacy==1.1.0", "spacy>=3.8,<3.9")),
+    "negspacy_en_clinical": ("negspacy", ("negspacy==1.1.0", "spacy>=3.8,<3.9")),
+    "medspacy_context": ("medspacy", ("medspacy==1.3.1",)),
+}
+SPLIT_NAMES = {"cdsco": "CD-SCO test", "bioscope": "BioScope abstracts test", "sfu": "SFU Review test"}
+
+
+# --- the task -------------------------------------------------------------------------------
+def is_target(token: Any, split: str) -> bool:
+    """Whether a gold token is a target of the task on this split (cue tokens aside)."""
+    if split == "cdsco":
+        return token.tag_.startswith("NN")
+    return token.is_alpha and token.lower_ not in STOP_WORDS
+
+
+def task_sentences(docs: Sequence[Doc], split: str) -> List[Dict[str, Any]]:
+    """The task's sentences: words, spaces, target indices and their gold labels.
+
+    docs (Sequence[Doc]): gold docs with sentence boundaries and negations.
+    split (str): 'cdsco' (targets: nouns) or another split (targets: content words).
+    RETURNS (List[Dict[str, Any]]): one record per sentence.
+    """
+    out = []
+    for doc in docs:
+        cue_tokens = {p.i for neg in doc._.negations for p in neg.cue}
+        for sent in doc.sents:
+            targets = [t.i - sent.start for t in sent if t.i not in cue_tokens and is_target(t, split)]
+            out.append({"words": [t.text for t in sent], "spaces": [bool(t.whitespace_) for t in sent],
+                        "targets": targets, "gold": [bool(sent[i]._.negated) for i in targets]})
+    return out
+
+
+def counts(gold: Sequence[Sequence[bool]], pred: Sequence[Sequence[bool]]) -> List[Tuple[int, int, int]]:
+    """Per sentence (TP, FP, FN) of the class 'negated'."""
+    rows = []
+    for g, p in zip(gold, pred):
+        if len(g) != len(p):
+            raise ValueError(f"a sentence has {len(g)} targets but {len(p)} answers")
+        rows.append((sum(a and b for a, b in zip(g, p)), sum(b and not a for a, b in zip(g, p)),
+                     sum(a and not b for a, b in zip(g, p))))
+    return rows
+
+
+def entry(rows: Sequence[Tuple[int, int, int]], words: int, seconds: float) -> Dict[str, Any]:
+    """The JSON entry of one system on one split."""
+    tp, fp, fn = (sum(r[k] for r in rows) for k in range(3))
+    ci = bootstrap_interval(rows)
+    return {**prf(tp, fp, fn), "ci_low": ci.low, "ci_high": ci.high,
+            "words_per_second": words / seconds if seconds else None, "tp": tp, "fp": fp, "fn": fn}
+
+
+# --- systems --------------------------------------------------------------------------------
+def run_model(model: str, sentences: Sequence[Dict[str, Any]]) -> Tuple[List[List[bool]], float, int]:
+    """spacy-negation through nlp.add_pipe("negation", config={"model": model})."""
+    register_extensions()
+    nlp = spacy.blank("en")
+    nlp.add_pipe("negation", config={"model": model})
+    docs = []
+    for rec in sentences:
+        n = len(rec["words"])
+        doc = Doc(nlp.vocab, words=rec["words"], spaces=rec["spaces"], sent_starts=[True] + [False] * (n - 1))
+        doc.ents = [Span(doc, i, i + 1, label="TARGET") for i in rec["targets"]]
+        docs.append(doc)
+    start = time.perf_counter()
+    docs = list(nlp.pipe(docs))
+    seconds = time.perf_counter() - start
+    return [[bool(ent._.negated) for ent in doc.ents] for doc in docs], seconds, sum(len(d) for d in docs)
+
+
+def ensure_venv(venv_dir: Path, name: str, requirements: Sequence[str]) -> Path:
+    """The Python of a virtualenv with the requirements, built once (a stamp file marks it)."""
+    venv = venv_dir / name
+    python = venv / "bin" / "python"
+    stamp = venv / ".bench-requirements"
+    wanted = "\n".join(requirements)
+    if not (stamp.exists() and stamp.read_text() == wanted):
+        print(f"building {venv} ({', '.join(requirements)})", file=sys.stderr)
+        subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True)
+        subprocess.run([str(python), "-m", "pip", "install", "--quiet", *requirements], check=True)
+        stamp.write_text(wanted)
+    return python
+
+
+def run_rule_tool(tool: str, sentences: Sequence[Dict[str, Any]], venv_dir: Path) -> Tuple[List[List[bool]], float, int, Dict[str, str]]:
+    """A rule tool in its own virtualenv (see rule_runner.py)."""
+    venv_name, requirements = RULE_TOOLS[tool]
+    python = ensure_venv(venv_dir, venv_name, requirements)
+    with tempfile.TemporaryDirectory() as tmp:
+        src, dst = Path(tmp) / "in.jsonl", Path(tmp) / "out.json"
+        src.write_text("".join(json.dumps({k: r[k] for k in ("words", "spaces", "targets")}) + "\n"
+                               for r in sentences), encoding="utf-8")
+        env = {**os.environ, "PYTHONPATH": ""}
+        subprocess.run([str(python), str(HERE / "rule_runner.py"), tool, str(src), str(dst)], check=True, env=env)
+        out = json.loads(dst.read_text(encoding="utf-8"))
+    return out["negated"], out["seconds"], out["words"], out["versions"]
+
+
+# --- report ---------------------------------------------------------------------------------
+def render_markdown(results: Dict[str, Dict[str, Dict[str, Any]]], meta: Dict[str, Any]) -> str:
+    lines = ["# Is this word negated? spacy-negation against the rule tools", "",
+             "Written by `bench/bench_vs_rules.py` (the task and the command: its docstring). "
+             "F1 of \"negated\" in percent with its 95% bootstrap interval over sentences; "
+             "speed in words per second of the negation component alone.", ""]
+    for key, value in meta.items():
+        lines.append(f"- **{key}**: {json.dumps(value) if isinstance(value, (dict, list)) else value}")
+    for split, systems in results.items():
+        lines += ["", f"## {SPLIT_NAMES.get(split, split)}", "",
+                  "| system | P | R | F1 | 95% CI | words/s |", "|---|---|---|---|---|---|"]
+        for name, e in systems.items():
+            wps = f"{e['words_per_second']:,.0f}" if e.get("words_per_second") else "-"
+            label = f"{name} ({e['model']})" if "model" in e else name
+            lines.append(f"| {label} | {100 * e['p']:.1f} | {100 * e['r']:.1f} | {100 * e['f']:.1f} | "
+                         f"{100 * e['ci_low']:.1f}-{100 * e['ci_high']:.1f} | {wps} |")
+        rec = systems.get("recommended")
+        if rec and rec.get("vs"):
+            lines += ["", "Recommended model minus each rule tool, F1 points (paired bootstrap 95% CI; "
+                      "\"beats\" only where the interval excludes 0):", ""]
+            for tool, d in rec["vs"].items():
+                verdict = "beats" if d["ci_low"] > 0 else ("loses to" if d["ci_high"] < 0 else "no difference shown")
+                lines.append(f"- {tool}: {100 * d['diff']:+.1f} ({100 * d['ci_low']:+.1f} to "
+                             f"{100 * d['ci_high']:+.1f}): {verdict}")
+    lines.append("")
+    return "\n".join(lines)
+
+
+def parse_pairs(values: Optional[List[str]], what: str) -> Dict[str, str]:
+    out = {}
+    for value in values or []:
+        if "=" not in value:
+            raise SystemExit(f"--{what} takes NAME=VALUE, got {value!r}")
+        key, val = value.split("=", 1)
+        out[key] = val
+    return out
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--split", action="append", required=True, help="SPLIT=GOLD.spacy (cdsco, bioscope, sfu)")
+    parser.add_argument("--model", action="append", default=[], help="a negation model (package name or path); repeatable; NAME=PATH names a path")
+    parser.add_argument("--recommend", action="append", default=[], help="SPLIT=MODEL_NAME: the model the README recommends there")
+    parser.add_argument("--general", default=None, help="the general English model's name (of --model)")
+    parser.add_argument("--rules", default=",".join(RULE_TOOLS), help="comma-separated rule tools, or 'none'")
+    parser.add_argument("--venv-dir", type=Path, default=Path.home() / ".cache" / "spacy-negation-bench")
+    parser.add_argument("--limit", type=int, default=0, help="first N sentences of each split (0: all)")
+    parser.add_argument("--out-dir", type=Path, default=Path("results"))
+    args = parser.parse_args(argv)
+    splits = parse_pairs(args.split, "split")
+    models = {}
+    for spec in args.model:
+        name, _, ref = spec.partition("=")
+        models[name] = ref or name
+    recommend = parse_pairs(args.recommend, "recommend")
+    rules = [] if args.rules == "none" else args.rules.split(",")
+    for tool in rules:
+        if tool not in RULE_TOOLS:
+            raise SystemExit(f"unknown rule tool {tool!r}; known: {', '.join(RULE_TOOLS)}")
+    register_extensions()
+    results: Dict[str, Dict[str, Dict[str, Any]]] = {}
+    versions: Dict[str, Any] = {}
+    answers: Dict[Tuple[str, str], List[Tuple[int, int, int]]] = {}
+    for split, path in splits.items():
+        sentences = task_sentences(read_docbin(path), split)
+        if args.limit:
+            sentences = sentences[:args.limit]
+        gold = [r["gold"] for r in sentences]
+        results[split] = {}
+        for tool in rules:
+            pred, seconds, words, versions[tool] = run_rule_tool(tool, sentences, args.venv_dir)
+            rows = counts(gold, pred)
+            answers[split, tool] = rows
+            results[split][tool] = entry(rows, words, seconds)
+        for name, ref in models.items():
+            pred, seconds, words = run_model(ref, sentences)
+            rows = counts(gold, pred)
+            answers[split, name] = rows
+            results[split][name] = entry(rows, words, seconds)
+        for role, name in (("general", args.general), ("recommended", recommend.get(split))):
+            if name:
+                results[split][role] = {**results[split][name], "model": name}
+                if role == "recommended":
+                    results[split][role]["vs"] = {}
+                    for tool in rules:
+                        d = paired_bootstrap(answers[split, name], answers[split, tool])
+                        results[split][role]["vs"][tool] = {"diff": d.value, "ci_low": d.low, "ci_high": d.high}
+        print(f"{split}: {len(sentences)} sentences, {sum(len(g) for g in gold)} targets", file=sys.stderr)
+    meta = {"rule_tool_versions": versions, "models": models, "sentences_limit": args.limit or "all",
+            "machine": f"{os.cpu_count()} CPU cores"}
+    args.out_dir.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(args.out_dir / "vs_rules.json", json.dumps(results, indent=2) + "\n")
+    atomic_write_text(args.out_dir / "vs_rules.md", render_markdown(results, meta))
+    print(render_markdown(results, meta))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,182 @@
+"""Write the meta.json (with its model card) that ``spacy package --meta-path`` packages.
+
+python scripts/model_card.py MODEL_DIR --domain bioscope --name negation_bioscope --version 0.1.0 \
+    --cross results/cross_domain.json --out packages/meta_negation_bioscope.json
+python scripts/model_card.py training/neges/model-best --domain neges --name negation_sfu --version 0.1.0 \
+    --neges results/neges2018.json --out packages/meta_es_negation_sfu.json
+
+The card (the package's README, which spaCy renders from the meta) states the training
+data and its licence, the annotation convention, the scores in and out of domain from the
+committed results files, the measured speed, the intended use and the known failure modes.
+Every score comes from the results file named; nothing here is typed by hand.
+"""
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence
+
+from spacy_negation.util import atomic_write_text
+
+CORPUS_NAMES = {"cdsco": "CD-SCO", "bioscope": "BioScope abstracts", "sfu": "SFU Review"}
+
+#: Per domain: the training data, its licence as its provenance states it, the annotation
+#: convention, the intended text and the failure modes that follow from the convention.
+DOMAINS: Dict[str, Dict[str, Any]] = {
+    "cdsco": {
+        "lang": "en",
+        "title": "English negation resolution for fiction (ConanDoyle-neg / *SEM 2012)",
+        "data": "ConanDoyle-neg (CD-SCO), the *SEM 2012 shared task corpus: Sherlock Holmes "
+                "stories by Arthur Conan Doyle, official training split (Morante & Daelemans 2012).",
+        "license": "CC BY-NC-SA 3.0",
+        "license_note": "The corpus release carries no licence file; its task page is cited as "
+                        "CC BY-NC-SA 3.0 (non-commercial, share-alike). The stories are public domain.",
+        "convention": "ConanDoyle-neg: the scope includes the subject of the negated clause and "
+                      "parts of words (affixal cues such as *un* in *unhappy*, with *happy* in "
+                      "scope); negated events are marked; the cue is not part of its scope.",
+        "use": "Literary and general narrative English in the *SEM 2012 convention; research on "
+               "negation scope. For 'is this entity negated?' in other text pick the domain model "
+               "that fits it: a subject in scope counts as negated here.",
+        "sources": [{"name": "ConanDoyle-neg (*SEM 2012 CD-SCO)", "author": "Morante & Daelemans (2012)"}],
+    },
+    "bioscope": {
+        "lang": "en",
+        "title": "English negation resolution for biomedical abstracts (BioScope)",
+        "data": "BioScope, abstracts subcorpus (Szarvas et al. 2008; Vincze et al. 2008): "
+                "MEDLINE abstracts from the GENIA corpus, this project's document-level "
+                "train split (data/splits/bioscope_abstracts.json).",
+        "license": "research use",
+        "license_note": "No licence file ships with BioScope; its authors state it is freely "
+                        "available for academic and research purposes (a third-party dataset "
+                        "card asserts CC BY 2.0).",
+        "convention": "BioScope, converted to the CD-SCO layout: cues are whole words (no "
+                      "affixal cues), each scope is one contiguous span joined to its cue and "
+                      "leaves out the subject of the clause, no events.",
+        "use": "Biomedical and scientific English (abstracts, findings). The closest packaged "
+               "model for clinical text, which needs the clinical cue list for words such as "
+               "'denies' that BioScope does not annotate.",
+        "sources": [{"name": "BioScope (abstracts)", "author": "Vincze et al. (2008)"}],
+    },
+    "sfu": {
+        "lang": "en",
+        "title": "English negation resolution for reviews (SFU Review Corpus)",
+        "data": "SFU Review Corpus with negation and speculation annotation (Konstantinova et "
+                "al. 2012): 400 reviews of books, cars, computers, cookware, hotels, movies, "
+                "music and phones; this project's document-level train split (data/splits/sfu.json).",
+        "license": "GPL-3.0-or-later",
+        "license_note": "The corpus README licenses it under the GNU GPL v3 or later.",
+        "convention": "SFU Review, converted to the CD-SCO layout: cues are whole words (no "
+                      "affixal cues), the scope does not include the subject, no events.",
+        "use": "Product and service reviews, opinions, user-generated English.",
+        "sources": [{"name": "SFU Review Corpus (negation)", "author": "Konstantinova et al. (2012)"}],
+    },
+    "neges": {
+        "lang": "es",
+        "title": "Spanish negation cues and scopes for reviews (SFU ReviewSP-NEG)",
+        "data": "SFU ReviewSP-NEG (Jiménez-Zafra et al. 2018): Spanish reviews of eight domains, "
+                "the NEGES 2018 training split.",
+        "license": "CC BY-NC-SA 4.0",
+        "license_note": "The corpus files carry no licence; the owners' (SINAI, Universidad de "
+                        "Jaén) public release declares CC BY-NC-SA 4.0.",
+        "convention": "SFU ReviewSP-NEG as in NEGES 2018 task 2: cues (single and multiword), "
+                      "their scopes and negated events.",
+        "use": "Spanish reviews and opinions; `nlp.add_pipe(\"negation\", config={\"model\": "
+               "\"es_negation_sfu\"})` on a Spanish pipeline (`spacy.blank(\"es\")`).",
+        "sources": [{"name": "SFU ReviewSP-NEG", "author": "Jiménez-Zafra et al. (2018)"}],
+    },
+}
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.2f}"
+
+
+def cross_rows(domain: str, cross: Dict[str, Any]) -> List[str]:
+    """Markdown rows: this model on each English test split, from cross_domain.json."""
+    matrix = cross["matrix"][domain]
+    rows = ["| test split | Cues-B F1 | NIS_ex F1 | Scope-tokens F1 | NIS_tok F1 |", "|---|---|---|---|---|"]
+    for test, s in matrix.items():
+        label = CORPUS_NAMES[test] + (" (in domain)" if test == domain else "")
+        rows.append(f"| {label} | {_pct(s['cues_b_f'])} | {_pct(s['nis_ex_f'])} | {_pct(s['st_f'])} | "
+                    f"{_pct(s['nis_tok_f'])} |")
+    return rows
+
+
+def build_meta(model_meta: Dict[str, Any], domain: str, name: str, version: str,
+               cross: Optional[Dict[str, Any]], neges: Optional[Dict[str, Any]],
+               speed: Optional[float]) -> Dict[str, Any]:
+    """The package meta: the model's own meta with the card's fields set.
+
+    model_meta (Dict[str, Any]): the trained model's meta.json.
+    domain (str): a key of DOMAINS.
+    name, version (str): the package name (without the language prefix) and version.
+    cross (Optional[Dict]): results/cross_domain.json (English models).
+    neges (Optional[Dict]): results/neges2018.json (the Spanish model).
+    speed (Optional[float]): measured words per second end to end on the test split.
+    RETURNS (Dict[str, Any]): the meta for ``spacy package --meta-path``.
+    """
+    info = DOMAINS[domain]
+    lines = [f"# {info['lang']}_{name}: {info['title']}", "",
+             "A trained pipeline of [spacy-negation](https://pypi.org/project/spacy-negation/): "
+             "`negation_cue` and `negation_scope` on a shared transformer or CNN. Use it in any "
+             f"pipeline with `nlp.add_pipe(\"negation\", config={{\"model\": \"{info['lang']}_{name}\"}})`.",
+             "", "## Training data", "", info["data"], "", f"Licence of the data: {info['license_note']}",
+             "", "## Annotation convention", "", info["convention"], "", "## Intended use", "", info["use"], ""]
+    if cross is not None:
+        lines += ["## Scores (end to end, percent)", "", *cross_rows(domain, cross), "",
+                  "From the project's `results/cross_domain.json`; the test splits, the conversion "
+                  "and the metrics are described in its `results/cross_domain.md`.", ""]
+    if neges is not None:
+        o = neges["test"]["overall"]
+        lines += ["## Scores (NEGES 2018 task 2 test, cue detection, percent)", "",
+                  f"P {_pct(o['p'])}, R {_pct(o['r'])}, F1 {_pct(o['f'])} (from the project's "
+                  "`results/neges2018.json`, per domain in `results/neges2018.md`).", ""]
+    if speed:
+        lines += ["## Speed", "", f"{speed:,.0f} words per second end to end on its test split, "
+                  "2 CPU cores, no GPU (the project's evaluation run).", ""]
+    lines += ["## Known failure modes", ""]
+    if cross is not None:
+        worst = min((t for t in cross["matrix"][domain] if t != domain),
+                    key=lambda t: cross["matrix"][domain][t]["nis_tok_f"])
+        lines.append(f"- Outside its domain it loses most on {CORPUS_NAMES[worst]} (NIS_tok F1 "
+                     f"{_pct(cross['matrix'][domain][worst]['nis_tok_f'])}): other corpora annotate "
+                     "negation differently (subjects, affixes, cue inventories).")
+    lines += ["- Cue words that its training data never marks as cues (for example clinical denial "
+              "verbs such as 'denies') are not found; add them with a user cue list.",
+              "- Scopes follow the convention above: compare with other tools only in the same convention."]
+    meta = dict(model_meta)
+    meta.update({"name": name, "version": version, "lang": info["lang"], "description": "\n".join(lines),
+                 "license": info["license"], "sources": info["sources"],
+                 "author": "spacy-negation", "url": "https://pypi.org/project/spacy-negation/"})
+    return meta
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("model_dir", type=Path)
+    parser.add_argument("--domain", choices=sorted(DOMAINS), required=True)
+    parser.add_argument("--name", required=True)
+    parser.add_argument("--version", required=True)
+    parser.add_argument("--cross", type=Path, default=None, help="results/cross_domain.json")
+    parser.add_argument("--neges", type=Path, default=None, help="results/neges2018.json")
+    parser.add_argument("--speed-from", type=Path, default=None,
+                        help="an evaluate_model.py scores JSON whose speed.words_per_second to state")
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args(argv)
+    try:
+        model_meta = json.loads((args.model_dir / "meta.json").read_text(encoding="utf-8"))
+        cross = json.loads(args.cross.read_text(encoding="utf-8")) if args.cross else None
+        neges = json.loads(args.neges.read_text(encoding="utf-8")) if args.neges else None
+        speed = (json.loads(args.speed_from.read_text(encoding="utf-8"))["speed"]["words_per_second"]
+                 if args.speed_from else None)
+    except (OSError, ValueError, KeyError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    meta = build_meta(model_meta, args.domain, args.name, args.version, cross, neges, speed)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(args.out, json.dumps(meta, indent=2, ensure_ascii=False) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
