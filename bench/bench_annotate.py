@@ -7,7 +7,9 @@ the scope head runs less (the number of negations found is printed). The input i
 of CD-SCO training sentences, one per line. A local Ray cluster of --cpus CPUs; each worker
 gets one CPU and one torch thread. Words per second are measured from the moment all
 workers have loaded the model to the last shard written (the loading time is printed
-apart); peak RSS per worker is each worker process's maximum resident set size (getrusage).
+apart); peak RSS per worker is each worker process's maximum resident set size (getrusage);
+the driver's CPU time (user + system, this process: reading, scheduling, writing) bounds
+how many workers one driver can feed.
 
     python bench/bench_annotate.py [--n-sents 3000] [--shard-size 100] [--repeat 1]
         [--json results/scale.json]
@@ -50,15 +52,18 @@ def build_model(out: Path, shared: Path, n_init: int) -> List[str]:
 def run(model: Path, inp: Path, out: Path, workers: int, shard_size: int, batch_size: int) -> Dict[str, Any]:
     from spacy_negation.annotate import annotate
 
+    cpu0 = sum(os.times()[:2])
     t0 = time.perf_counter()
     summary = annotate(inp, out, str(model), shard_size=shard_size, batch_size=batch_size,
                        engine="ray", workers=workers, threads=1, progress=False)
     wall = time.perf_counter() - t0
+    driver_cpu = sum(os.times()[:2]) - cpu0
     n_neg = sum(len(json.loads(line)["negations"]) for line in out.open(encoding="utf-8"))
     return {"words": summary.n_words, "docs": summary.n_docs, "negations": n_neg,
             "seconds": summary.seconds, "seconds_loading": summary.seconds_loading,
             "wall_seconds": wall, "words_per_second": summary.words_per_second,
-            "peak_rss_mb": max(summary.workers.values()), "n_worker_processes": len(summary.workers)}
+            "peak_rss_mb": max(summary.workers.values()), "n_worker_processes": len(summary.workers),
+            "driver_cpu_seconds": driver_cpu}
 
 
 def main() -> None:
@@ -95,7 +100,8 @@ def main() -> None:
                       f"{r['negations']} negations; loading {r['seconds_loading']:.1f} s, "
                       f"annotating {r['seconds']:.1f} s: {r['words_per_second']:,.0f} words/s; "
                       f"wall {r['wall_seconds']:.1f} s; peak RSS per worker "
-                      f"{r['peak_rss_mb']:,.0f} MB", flush=True)
+                      f"{r['peak_rss_mb']:,.0f} MB; driver CPU {r['driver_cpu_seconds']:.1f} s",
+                      flush=True)
             same = (tmpdir / "out1_0.jsonl").read_bytes() == (tmpdir / "out2_0.jsonl").read_bytes()
         finally:
             ray.shutdown()
@@ -109,7 +115,8 @@ def main() -> None:
                                 "seconds": round(v["seconds"], 2),
                                 "seconds_loading": round(v["seconds_loading"], 2),
                                 "words": v["words"], "docs": v["docs"],
-                                "negations": v["negations"]}
+                                "negations": v["negations"],
+                                "driver_cpu_seconds": round(v["driver_cpu_seconds"], 2)}
                             for k, v in results.items()},
                 "speedup_2": round(speedup, 3), "outputs_identical": same,
                 "load_average_before": [round(x, 2) for x in load_before],
