@@ -9,7 +9,9 @@ gets one CPU and one torch thread. Words per second are measured from the moment
 workers have loaded the model to the last shard written (the loading time is printed
 apart); peak RSS per worker is each worker process's maximum resident set size (getrusage);
 the driver's CPU time (user + system, this process: reading, scheduling, writing) bounds
-how many workers one driver can feed.
+how many workers one driver can feed; the workers' CPU time on their shards gives words
+per CPU second and the share of their cores the workers got (below 100 % when other
+processes compete for the cores).
 
     python bench/bench_annotate.py [--n-sents 3000] [--shard-size 100] [--repeat 1]
         [--json results/scale.json]
@@ -54,8 +56,10 @@ def run(model: Path, inp: Path, out: Path, workers: int, shard_size: int, batch_
 
     cpu0 = sum(os.times()[:2])
     t0 = time.perf_counter()
+    shard_cpu: List[float] = []
     summary = annotate(inp, out, str(model), shard_size=shard_size, batch_size=batch_size,
-                       engine="ray", workers=workers, threads=1, progress=False)
+                       engine="ray", workers=workers, threads=1, progress=False,
+                       on_shard=lambda r: shard_cpu.append(r.cpu_seconds))
     wall = time.perf_counter() - t0
     driver_cpu = sum(os.times()[:2]) - cpu0
     n_neg = sum(len(json.loads(line)["negations"]) for line in out.open(encoding="utf-8"))
@@ -63,7 +67,9 @@ def run(model: Path, inp: Path, out: Path, workers: int, shard_size: int, batch_
             "seconds": summary.seconds, "seconds_loading": summary.seconds_loading,
             "wall_seconds": wall, "words_per_second": summary.words_per_second,
             "peak_rss_mb": max(summary.workers.values()), "n_worker_processes": len(summary.workers),
-            "driver_cpu_seconds": driver_cpu}
+            "driver_cpu_seconds": driver_cpu, "worker_cpu_seconds": sum(shard_cpu),
+            "words_per_cpu_second": summary.n_words / sum(shard_cpu),
+            "cpu_share": sum(shard_cpu) / (workers * summary.seconds)}
 
 
 def main() -> None:
@@ -100,8 +106,10 @@ def main() -> None:
                       f"{r['negations']} negations; loading {r['seconds_loading']:.1f} s, "
                       f"annotating {r['seconds']:.1f} s: {r['words_per_second']:,.0f} words/s; "
                       f"wall {r['wall_seconds']:.1f} s; peak RSS per worker "
-                      f"{r['peak_rss_mb']:,.0f} MB; driver CPU {r['driver_cpu_seconds']:.1f} s",
-                      flush=True)
+                      f"{r['peak_rss_mb']:,.0f} MB; driver CPU {r['driver_cpu_seconds']:.1f} s; "
+                      f"workers' CPU {r['worker_cpu_seconds']:.1f} s = "
+                      f"{r['words_per_cpu_second']:,.0f} words per CPU second, "
+                      f"{100 * r['cpu_share']:.0f} % of {workers} core(s)", flush=True)
             same = (tmpdir / "out1_0.jsonl").read_bytes() == (tmpdir / "out2_0.jsonl").read_bytes()
         finally:
             ray.shutdown()
@@ -116,7 +124,10 @@ def main() -> None:
                                 "seconds_loading": round(v["seconds_loading"], 2),
                                 "words": v["words"], "docs": v["docs"],
                                 "negations": v["negations"],
-                                "driver_cpu_seconds": round(v["driver_cpu_seconds"], 2)}
+                                "driver_cpu_seconds": round(v["driver_cpu_seconds"], 2),
+                                "worker_cpu_seconds": round(v["worker_cpu_seconds"], 2),
+                                "words_per_cpu_second": round(v["words_per_cpu_second"], 1),
+                                "cpu_share": round(v["cpu_share"], 3)}
                             for k, v in results.items()},
                 "speedup_2": round(speedup, 3), "outputs_identical": same,
                 "load_average_before": [round(x, 2) for x in load_before],

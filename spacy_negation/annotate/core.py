@@ -39,6 +39,8 @@ class ShardDone:
     n_words (int): their tokens.
     pid (int): the process that annotated it.
     peak_rss_mb (float): that process's peak resident memory so far.
+    cpu_seconds (float): CPU time (user + system) of that process on the shard (Ray
+        engine; 0.0 for the local engine, whose shards share one stream).
     """
 
     shard: Shard
@@ -47,6 +49,7 @@ class ShardDone:
     n_words: int
     pid: int
     peak_rss_mb: float
+    cpu_seconds: float = 0.0
 
 
 #: An engine's callback for each finished shard.

@@ -41,8 +41,10 @@ class AnnotatorWorker:
         return os.getpid()
 
     def annotate(self, shard: Shard, records: List[Tuple[Any, str]]) -> ShardDone:
+        cpu = sum(os.times()[:2])
         data, n_words = annotate_records(self.nlp, records, self.fmt, self.batch_size)
-        return ShardDone(shard, data, len(records), n_words, os.getpid(), peak_rss_mb())
+        return ShardDone(shard, data, len(records), n_words, os.getpid(), peak_rss_mb(),
+                         sum(os.times()[:2]) - cpu)
 
 
 def import_ray() -> Any:
