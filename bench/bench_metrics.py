@@ -1,26 +1,43 @@
-"""Benchmark of the three metric families on the CD-SCO test files (cardboard + circle).
+"""End-to-end speed and memory of the metric commands, against the reference tools.
 
-The gold sentences are scored against a deterministic perturbation of themselves (dropped
-instances, shortened scopes, whole-word cues for affixes, spurious instances), replicated
-R times, for R in ``--reps`` (default 10 and 100, to show linear growth). Per family it
-prints seconds and sentences per second; the spaCy negation scorer (all families on docs,
-projection included) is timed on the smallest replication.
+Times what a user runs: whole processes (interpreter start-up, imports, reading, counting,
+printing) of ``python -m spacy_negation evaluate --metrics FAMILY`` and
+``python -m spacy_negation faireval``, and of the reference tools where their command is
+given, on the CD-SCO test files (cardboard + circle) replicated x1, x10, x100. Runs are
+interleaved (every command once per round, ``--runs`` rounds); the table shows medians of
+the wall time, the ratio reference / package (above 1: the package is faster) and the peak
+resident memory of each process (``wait4`` resource usage of the child).
 
-    python bench/bench_metrics.py [--reps 10 100] [--shared ../shared]
+The system file is made without a trained model, by perturbing the gold file
+deterministically (see :func:`perturb`); the FairEval span files are the negation spans
+(CUE / AFFIX / MWCUE / SCOPE) of gold and system. Reference tools are not part of the
+package: give each as a command template with ``{gold}`` and ``{system}`` (FairEval:
+``{target}``, ``{system}``) placeholders, by option or environment variable; a family
+whose reference is not given is timed for the package only.
+
+    python bench/bench_metrics.py --reps 1 10 100 --runs 3 \\
+        --starsem-ref "perl /tmp/reftools/eval.cd-sco.pl -g {gold} -s {system}" \\
+        --out results/metrics_speed.md
 """
 import argparse
-import gc
+import os
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from pathlib import Path
-from typing import Callable, List, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
-from spacy_negation.corpus import CDSCO_FILES
-from spacy_negation.metrics import faireval as fe
-from spacy_negation.metrics.nis import count_nis, nis_scores
-from spacy_negation.metrics.starsem_eval import count_starsem, starsem_scores
-from spacy_negation.starsem import Instance, Sentence, read_starsem
+from spacy_negation.starsem import Instance, Sentence
+from spacy_negation.util import atomic_write_text
 
 REPO = Path(__file__).resolve().parents[1]
+ENV = {"starsem": "SPACY_NEGATION_REF_STARSEM", "nis": "SPACY_NEGATION_REF_NIS",
+       "faireval": "SPACY_NEGATION_REF_FAIREVAL"}
+TITLES = {"starsem": "*SEM 2012", "nis": "NIS", "faireval": "FairEval (span files)",
+          "all": "all three families"}
 
 
 def perturb(sentences: List[Sentence]) -> List[Sentence]:
@@ -46,68 +63,194 @@ def perturb(sentences: List[Sentence]) -> List[Sentence]:
     return out
 
 
-def timed(func: Callable[[], object]) -> Tuple[float, object]:
-    gc.collect()
+def replicate(src: Path, dst: Path, reps: int) -> None:
+    """Write ``reps`` copies of a file one after the other, each ending with a blank line
+    (so that copies stay separate sentences, and the perl scorer reads every line)."""
+    data = src.read_bytes().rstrip(b"\n") + b"\n\n"
+    with dst.open("wb") as f:
+        for _ in range(reps):
+            f.write(data)
+
+
+def run_once(cmd: Sequence[str], cwd: Optional[Path] = None) -> Tuple[float, float, float]:
+    """Run a command to completion (output discarded): wall seconds, CPU seconds (user +
+    system) and peak RSS (MB) of the process."""
     t0 = time.perf_counter()
-    result = func()
-    return time.perf_counter() - t0, result
+    proc = subprocess.Popen(list(cmd), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            cwd=cwd)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    err = proc.stderr.read().decode("utf-8", "replace") if proc.stderr else ""
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed ({proc.returncode}): {err[-2000:]}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--reps", type=int, nargs="+", default=[10, 100])
-    parser.add_argument("--shared", type=Path, default=REPO / ".." / "shared")
-    args = parser.parse_args()
-    cdsco = args.shared / "corpora" / "cd-sco"
+def input_files(work: Path, reps: Sequence[int]) -> Dict[int, Dict[str, Path]]:
+    """The paths of the gold and system *SEM files and FairEval span files per replication."""
+    names = {"gold": "gold_x{}.txt", "system": "system_x{}.txt", "target_spans": "target_x{}.tsv",
+             "system_spans": "system_x{}.tsv"}
+    return {r: {key: work / name.format(r) for key, name in names.items()} for r in reps}
+
+
+def build_inputs(shared: Path, work: Path, reps: Sequence[int]) -> None:
+    """Write the inputs (:func:`input_files`). Run in a child process of the timing
+    driver: the driver stays small, since a child's peak memory (``ru_maxrss``) includes
+    the memory of the parent it was started from."""
+    from spacy_negation.corpus import CDSCO_FILES
+    from spacy_negation.metrics.faireval import negation_spans
+    from spacy_negation.metrics.faireval_io import format_span_sentences
+    from spacy_negation.starsem import read_starsem, write_starsem
+
+    cdsco = shared / "corpora" / "cd-sco"
     gold: List[Sentence] = []
     for split in ("cardboard", "circle"):
         gold.extend(read_starsem(cdsco / CDSCO_FILES[split]))
     system = perturb(gold)
-    n_inst = sum(len(s.instances) for s in gold)
-    print(f"CD-SCO test (cardboard + circle): {len(gold)} sentences, {n_inst} gold instances, "
-          f"{sum(len(s.instances) for s in system)} system instances")
-    one = starsem_scores(count_starsem(gold, system))
-    print(f"  (*SEM full negation F1 of the perturbed system: {one['full_negation']['f']:.4f}; "
-          f"NIS_tok F1 {nis_scores(count_nis(gold, system))['nis_tok']['f']:.4f})")
-    print(f"{'reps':>5} {'sentences':>10} | {'family':<34} {'seconds':>8} {'sent/s':>10}")
-    for reps in args.reps:
-        g, s = gold * reps, system * reps
-        n = len(g)
-        rows = [
-            ("*SEM 2012 (align check + counts)", lambda: starsem_scores(count_starsem(g, s))),
-            ("NIS (cue, NIS_tok/ex, token mode)", lambda: nis_scores(count_nis(g, s))),
-            ("FairEval on negation spans", lambda: fe.faireval([fe.negation_spans(x) for x in g],
-                                                               [fe.negation_spans(x) for x in s])),
-        ]
-        total = 0.0
-        for name, func in rows:
-            sec, _ = timed(func)
-            total += sec
-            print(f"{reps:>5} {n:>10} | {name:<34} {sec:8.3f} {n / sec:10.0f}")
-        print(f"{reps:>5} {n:>10} | {'all three':<34} {total:8.3f} {n / total:10.0f}")
-    bench_scorer(gold, system, min(args.reps))
+    files = input_files(work, [1, *reps])
+    base = files[1]
+    write_starsem(gold, base["gold"])
+    write_starsem(system, base["system"])
+    atomic_write_text(base["target_spans"], format_span_sentences(negation_spans(s) for s in gold))
+    atomic_write_text(base["system_spans"], format_span_sentences(negation_spans(s) for s in system))
+    for r in reps:
+        for key, path in base.items():
+            replicate(path, files[r][key], r)
+    for key, path in base.items():
+        replicate(path, path, 1)
+    print(f"CD-SCO test (cardboard + circle): {len(gold)} sentences, "
+          f"{sum(len(s.instances) for s in gold)} gold and {sum(len(s.instances) for s in system)} "
+          "system instances", file=sys.stderr)
 
 
-def bench_scorer(gold: List[Sentence], system: List[Sentence], reps: int) -> None:
-    """Time the spaCy negation scorer on docs (10 sentences per doc) built from the same
-    data; doc building is not timed."""
-    import spacy
-    from spacy.training import Example
+def commands(files: Dict[str, Path], refs: Dict[str, Optional[str]], python: str
+             ) -> List[Tuple[str, str, List[str]]]:
+    """(family, tool, argv) of every timed command for one replication."""
+    ours = [python, "-m", "spacy_negation"]
+    g, s = str(files["gold"]), str(files["system"])
+    out = [
+        ("starsem", "package", ours + ["evaluate", g, s, "--metrics", "starsem", "--json"]),
+        ("nis", "package", ours + ["evaluate", g, s, "--metrics", "nis", "--json"]),
+        ("faireval", "package", ours + ["faireval", str(files["target_spans"]),
+                                        str(files["system_spans"]), "--json"]),
+        ("all", "package", ours + ["evaluate", g, s, "--json"]),
+    ]
+    for family, template in refs.items():
+        if not template:
+            continue
+        if family == "faireval":
+            filled = template.format(target=files["target_spans"], system=files["system_spans"])
+        else:
+            filled = template.format(gold=g, system=s)
+        out.append((family, "reference", shlex.split(filled)))
+    return out
 
-    from spacy_negation.corpus import group_sentences, sentences_to_doc
-    from spacy_negation.scorers import score_negations
 
-    vocab = spacy.blank("en").vocab
-    examples = []
-    for gs, ss in zip(group_sentences(gold, 10), group_sentences(system, 10)):
-        examples.append(Example(sentences_to_doc(vocab, ss), sentences_to_doc(vocab, gs)))
-    examples = examples * reps
-    n = len(gold) * reps
-    sec, scores = timed(lambda: score_negations(examples))
-    print(f"{reps:>5} {n:>10} | {'spaCy negation scorer (docs)':<34} {sec:8.3f} {n / sec:10.0f}")
-    print(f"  (scorer neg_full_f {scores['neg_full_f']:.4f}, neg_nis_tok_f "  # type: ignore[index]
-          f"{scores['neg_nis_tok_f']:.4f})")  # type: ignore[index]
+def check_agreement(files: Dict[str, Path], template: Optional[str], python: str
+                    ) -> Optional[bool]:
+    """Whether the package's perl-compatible *SEM table equals the reference's printout on
+    the same files (None without a reference)."""
+    if not template:
+        return None
+    g, s = str(files["gold"]), str(files["system"])
+    ref = subprocess.run(shlex.split(template.format(gold=g, system=s)), capture_output=True,
+                         text=True, check=True).stdout
+    ours = subprocess.run([python, "-m", "spacy_negation", "evaluate", g, s, "--metrics",
+                           "starsem", "--starsem-compat"], capture_output=True, text=True,
+                          check=True).stdout
+    return ours.split("\n", 1)[1] == ref
 
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--reps", type=int, nargs="+", default=[1, 10, 100])
+    parser.add_argument("--runs", type=int, default=3, help="interleaved rounds (median)")
+    parser.add_argument("--shared", type=Path, default=REPO / ".." / "shared")
+    parser.add_argument("--python", default=sys.executable, help="interpreter of the package")
+    for family in ("starsem", "nis", "faireval"):
+        parser.add_argument(f"--{family}-ref", default=os.environ.get(ENV[family]),
+                            help=f"reference command template (or ${ENV[family]})")
+    parser.add_argument("--out", type=Path, default=None, help="write the table (markdown)")
+    parser.add_argument("--build-only", type=Path, default=None, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.build_only is not None:
+        build_inputs(args.shared, args.build_only, args.reps)
+        return 0
+    refs = {"starsem": args.starsem_ref, "nis": args.nis_ref, "faireval": args.faireval_ref}
+    times: Dict[Tuple[str, str, str, int], List[float]] = {}
+    rss: Dict[Tuple[str, str, int], float] = {}
+    with tempfile.TemporaryDirectory(prefix="bench_metrics_") as tmp:
+        subprocess.run([args.python, __file__, "--build-only", tmp, "--shared", str(args.shared),
+                        "--reps", *map(str, args.reps)], check=True)
+        inputs = input_files(Path(tmp), args.reps)
+        agree = check_agreement(inputs[min(args.reps)], refs["starsem"], args.python)
+        for r in args.reps:
+            cmds = commands(inputs[r], refs, args.python)
+            for round_no in range(args.runs):
+                for family, tool, cmd in cmds:
+                    wall, cpu, peak = run_once(cmd)
+                    times.setdefault(("wall", family, tool, r), []).append(wall)
+                    times.setdefault(("cpu", family, tool, r), []).append(cpu)
+                    rss[(family, tool, r)] = max(rss.get((family, tool, r), 0.0), peak)
+                    print(f"x{r} round {round_no + 1} {family:<8} {tool:<9} {wall:7.3f} s "
+                          f"{cpu:7.3f} CPU s {peak:7.1f} MB", file=sys.stderr)
+    table = format_table(times, rss, args.reps, args.runs, refs)
+    if agree is not None:
+        table += (f"- On x{min(args.reps)} the *SEM table of `evaluate --starsem-compat` "
+                  f"{'equals' if agree else 'DIFFERS FROM'} the reference's printout.\n")
+    command = " ".join(shlex.quote(a) for a in ["python", "bench/bench_metrics.py", *(argv or sys.argv[1:])])
+    load = os.getloadavg()[0]
+    table = (f"# Metric commands: speed and memory\n\nMeasured with `{command}` on {os.cpu_count()} "
+             f"CPUs (load average {load:.1f} at the end of the run: other jobs shared the "
+             "machine).\n\n" + table)
+    print(table)
+    if args.out is not None:
+        atomic_write_text(args.out, table)
+    return 0
+
+
+def format_table(times: Dict[Tuple[str, str, str, int], List[float]],
+                 rss: Dict[Tuple[str, str, int], float], reps: Sequence[int], runs: int,
+                 refs: Dict[str, Optional[str]]) -> str:
+    """The markdown table: per replication the median wall and CPU seconds (package rows:
+    with the ratio reference / package), the peak memory at the largest replication and
+    the CPU seconds each extra copy of the input costs."""
+    top = max(reps)
+    head = ["family", "tool"]
+    for r in reps:
+        head += [f"x{r} wall s", f"x{r} CPU s"]
+    head.append(f"peak MB x{top}")
+    if len(reps) > 1:
+        head.append(f"CPU s per extra copy (x{sorted(reps)[-2]}..x{top})")
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    med = {k: statistics.median(v) for k, v in times.items()}
+    for family in ("starsem", "nis", "faireval", "all"):
+        for tool in ("reference", "package"):
+            if ("wall", family, tool, top) not in med:
+                continue
+            row = [TITLES[family], tool]
+            for r in reps:
+                for kind in ("wall", "cpu"):
+                    value = med[(kind, family, tool, r)]
+                    cell = f"{value:.3f}"
+                    ref = med.get((kind, family, "reference", r))
+                    if tool == "package" and ref is not None:
+                        cell += f" ({ref / value:.1f}x)"
+                    row.append(cell)
+            row.append(f"{rss[(family, tool, top)]:.0f}")
+            if len(reps) > 1:
+                lo = sorted(reps)[-2]
+                extra = (med[("cpu", family, tool, top)] - med[("cpu", family, tool, lo)]) / (top - lo)
+                row.append(f"{extra:.4f}")
+            lines.append("| " + " | ".join(row) + " |")
+    notes = [f"Medians of {runs} interleaved runs of whole processes (start-up included); "
+             "(Nx) = reference / package, above 1 the package is faster. CPU s = user + "
+             "system time of the process; peak MB = its maximum resident set size."]
+    for family, template in refs.items():
+        notes.append(f"{TITLES[family]} reference: " + (f"`{template}`" if template else
+                                                        "not available here (package only)"))
+    return "\n".join(lines) + "\n\n" + "\n".join(f"- {n}" for n in notes) + "\n"
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

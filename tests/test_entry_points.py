@@ -20,7 +20,8 @@ def test_expected_entry_points_declared():
     names = {ep.name for ep in _ours()}
     assert {"negation_cue", "negation_scope", "negation", "spacy-negation.CueTagger.v1",
             "spacy-negation.ScopeTagger.v1", "spacy_negation.negation_scorer.v1",
-            "spacy_negation.faireval_spans_scorer.v1"} <= names
+            "spacy_negation.faireval_spans_scorer.v1", "spacy_negation.negation_cue_scorer.v1",
+            "spacy_negation.negation_scope_scorer.v1"} <= names
 
 
 def test_entry_point_modules_import_lightly():

@@ -15,11 +15,12 @@ from spacy_negation.metrics.faireval import (BE_WEIGHTS, BE_WEIGHTS_FORMULA, FAI
                                              FAIR_WEIGHTS, PAPER_WEIGHTS, PAPER_WEIGHTS_FORMULA,
                                              FSpan, count_sentence, count_spans, faireval,
                                              format_weights, negation_faireval, negation_spans,
-                                             overlap_type, parse_weights, score_span_examples,
+                                             overlap_type, parse_weights,
                                              weighted_prf)
 from spacy_negation.metrics.faireval_io import (count_files, format_span_sentences, pair_files,
                                                 parse_faireval_lines, read_faireval_file,
                                                 write_span_file)
+from spacy_negation.scorers import score_span_examples
 from spacy_negation.starsem import parse_starsem
 
 SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
@@ -513,7 +514,9 @@ def test_score_span_examples_spans_key_and_missing_annotation():
                   [(0, 2, "X"), (1, 4, "Y")], key="sc")
     s = score_span_examples([eg], "sc", prefix="fe_sc")
     assert s["fe_sc_fair_p"] == pytest.approx(1 / 1.5) and s["fe_sc_weighted_r"] == 1.0
-    assert score_span_examples([eg], "other")["faireval_fair_f"] == 0.0
+    # a spans_key that no reference doc has is an error, not silent zeros
+    with pytest.raises(ValueError, match=r"\[E214\].*'other'.*sc"):
+        score_span_examples([eg], "other")
     # a reference doc without entity annotation is skipped, as in spaCy's scorers
     unannotated = _example(words, spaces, words, spaces, None, [(0, 1, "X")])
     annotated = _example(words, spaces, words, spaces, [(0, 1, "X")], [(0, 1, "X")])

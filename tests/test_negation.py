@@ -1,9 +1,18 @@
-"""The negation data model and its storage through every serialization."""
+"""The negation data model and its storage through every serialization and spaCy doc
+operation (retokenization, Doc.from_docs, Span.as_doc, to_json/from_json), the setter's
+coded errors and the index of the extensions."""
+import gc
 import pickle
+import warnings
+import weakref
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 import spacy
-from spacy.tokens import Doc, DocBin, Span
+import srsly
+from spacy.pipeline.functions import merge_entities
+from spacy.tokens import Doc, DocBin, Span, SpanGroup
 
 from spacy_negation import Negation, Part, SPANS_KEY, get_negations, register_extensions, set_negations
 from spacy_negation.negation import _token_negated
@@ -156,3 +165,292 @@ def test_whitespace_tokens_and_odd_spacing(nlp):
     (neg,) = doc._.negations
     assert neg.cue_text == "not" and doc.text[slice(*neg.cue_offsets[0])] == "not"
     assert Part(not_i, 0, 3) in neg.cue
+
+
+# --- spaCy doc operations, the setter, the index ----------------------------------------------
+def _four_negations(nlp):
+    # 0 He 1 was 2 neither 3 unhappy 4 nor 5 restlessly 6 pacing 7 . 8 No 9 one 10 came 11 .
+    doc = nlp("He was neither unhappy nor restlessly pacing . No one came .")
+    doc._.negations = [
+        {"cue": [doc[2], doc[4]], "scope": [doc[0], doc[1], doc[6]], "event": [doc[6]]},
+        {"cue": [(3, 0, 2)], "scope": [doc[0], doc[1], (3, 2, 7)], "event": [(3, 2, 7)]},
+        {"cue": [(5, 4, 8)], "scope": [(5, 0, 4)]},
+        {"cue": [doc[8]], "scope": [doc[9], doc[10]], "event": [doc[10]]},
+    ]
+    return doc
+
+
+@pytest.fixture
+def doc4(nlp):
+    return _four_negations(nlp)
+
+
+def _texts(doc):
+    return [(n.cue_text, n.scope_text, n.event_text) for n in doc._.negations]
+
+
+def _offsets(doc):
+    return [(n.cue_offsets, n.scope_offsets, n.event_offsets) for n in doc._.negations]
+
+
+EXPECTED = [("neither nor", "He was pacing", "pacing"), ("un", "He was happy", "happy"),
+            ("less", "rest", ""), ("No", "one came", "came")]
+
+
+# --- retokenization ---------------------------------------------------------------------------
+def test_merge_entities_keeps_the_cue(nlp):
+    d = nlp("New York did not approve the plan .")
+    d.ents = [Span(d, 0, 2, "GPE")]
+    d._.negations = [{"cue": [d[3]], "scope": [d[0], d[1], d[2], d[4], d[5], d[6]]}]
+    d = merge_entities(d)
+    (neg,) = d._.negations
+    assert neg.cue_text == "not" and neg.cue == (neg.cue[0].__class__(2, 0, 3),)
+    assert neg.scope_text == "New York did approve the plan"
+    assert d[0]._.negated and d[2]._.is_neg_cue and not d[3]._.is_neg_cue
+
+
+def test_merge_and_split_keep_affixes(nlp):
+    d = nlp("I am unhappy .")
+    d._.negations = [{"cue": [(2, 0, 2)], "scope": [(2, 2, 7)]}]
+    with d.retokenize() as retokenizer:
+        retokenizer.merge(d[0:2])
+    (neg,) = d._.negations
+    assert (neg.cue_text, neg.scope_text) == ("un", "happy")
+    assert [(p.i, p.start, p.end) for p in neg.cue + neg.scope] == [(1, 0, 2), (1, 2, 7)]
+    with d.retokenize() as retokenizer:
+        retokenizer.split(d[1], ["un", "happy"], heads=[(d[1], 1), d[0]])
+    (neg,) = d._.negations
+    # the affix is now a token of its own: whole-token parts
+    assert [(p.i, p.start, p.end) for p in neg.cue + neg.scope] == [(1, 0, 2), (2, 0, 5)]
+    assert not neg.is_affixal and d[1]._.is_neg_cue and d[2]._.negated
+
+
+def test_merge_of_a_cue_with_other_tokens_warns(nlp):
+    d = nlp("He did not go .")
+    d._.negations = [{"cue": [d[2]], "scope": [d[0], d[1], d[3]]}]
+    with d.retokenize() as retokenizer:
+        retokenizer.merge(d[1:3])
+    with pytest.warns(UserWarning, match=r"\[W003\]"):
+        (neg,) = d._.negations
+    assert neg.cue_text == "not" and neg.cue[0].i == 1 and neg.is_affixal
+    assert neg.scope_text == "He did go"
+
+
+def test_merge_of_two_scope_parts_with_other_text_warns(nlp):
+    d = nlp("He said not that she came .")
+    d._.negations = [{"cue": [d[2]], "scope": [d[0], d[1], d[3], d[5]]}]
+    with d.retokenize() as retokenizer:
+        retokenizer.merge(d[3:6])  # "that she came": "she" is not in the scope
+    with pytest.warns(UserWarning, match=r"\[W004\]"):
+        (neg,) = d._.negations
+    assert neg.scope_text == "He said that she came" and neg.cue_text == "not"
+
+
+# --- doc operations ---------------------------------------------------------------------------
+def test_from_docs_keeps_the_instances_of_each_doc_apart(doc4, nlp):
+    doc = doc4
+    joined = Doc.from_docs([doc, doc])
+    assert _texts(joined) == EXPECTED * 2
+    half = len(doc.text) + 1
+    assert _offsets(joined)[4:] == [tuple([(a + half, b + half) for a, b in r] for r in o)
+                                    for o in _offsets(doc)]
+
+
+def test_from_docs_keeps_affix_ranges(doc4, nlp):
+    doc = doc4
+    joined = Doc.from_docs([nlp("Hello there ."), doc])
+    assert _texts(joined) == EXPECTED
+    assert joined._.negations[1].cue_text == "un" and joined._.negations[1].is_affixal
+
+
+def test_to_json_from_json_keeps_every_instance(doc4, nlp):
+    doc = doc4
+    assert _texts(Doc(nlp.vocab).from_json(doc.to_json())) == EXPECTED
+
+
+def test_as_doc_with_user_data_keeps_the_instances_whose_cue_is_inside(doc4):
+    doc = doc4
+    part = doc[2:8].as_doc(copy_user_data=True)  # neither unhappy nor restlessly pacing .
+    # the scope parts outside the span are cut off; "No" lies outside: dropped
+    assert _texts(part) == [("neither nor", "pacing", "pacing"), ("un", "happy", "happy"),
+                            ("less", "rest", "")]
+    assert doc[2:8].as_doc()._.negations == []  # spaCy copies neither span groups nor user data
+    assert _texts(doc[5:12].as_doc(copy_user_data=True)) == [("less", "rest", ""),
+                                                            ("No", "one came", "came")]
+
+
+def test_version_1_storage_is_read(nlp):
+    d = nlp("He was unhappy .")
+    spans = [Span(d, 2, 3, "CUE", span_id=0), Span(d, 0, 2, "SCOPE", span_id=0),
+             Span(d, 2, 3, "SCOPE", span_id=0)]
+    d.spans[SPANS_KEY] = SpanGroup(d, name=SPANS_KEY, spans=spans,
+                                   attrs={"version": 1, "partial": {"0:CUE:2": [0, 2], "0:SCOPE:2": [2, 7]}})
+    assert _texts(d) == [("un", "He was happy", "")]
+
+
+# --- the setter ----------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "value,code",
+    [
+        (None, "E010"),
+        ("abc", "E010"),
+        ({"cue": [(0, 0, 1)]}, "E010"),
+        ([None], "E011"),
+        ([{"cue": 3}], "E012"),
+        ([{"cue": "am"}], "E012"),
+        ([{"cue": [(1, 0, 2)], "scopes": [(0, 0, 1)]}], "E013"),
+        ([{"cue": [(True, 0, 1)]}], "E014"),
+        ([{"cue": [(2, 0, 2)], "scope": [(2, 1, 7)]}], "E015"),
+        ([{"cue": [(1, 0, 2)], "scope": [(1, 0, 2)]}], "E015"),
+    ],
+)
+def test_setter_errors_are_coded_and_change_nothing(nlp, value, code):
+    d = nlp("I am unhappy")
+    d._.negations = [{"cue": [(2, 0, 2)], "scope": [(0, 0, 1), (2, 2, 7)]}]
+    before = d.to_bytes()
+    with pytest.raises(ValueError, match=rf"\[{code}\]"):
+        d._.negations = value
+    assert d.to_bytes() == before
+    assert [n.cue_text for n in d._.negations] == ["un"]
+
+
+def test_set_negations_keeps_a_corpus_scope_that_holds_its_cue(nlp):
+    d = nlp("an infinite series")
+    spec = [{"cue": [(1, 0, 2)], "scope": [d[1], d[2]]}]  # as in CD-SCO training
+    with pytest.raises(ValueError, match=r"\[E015\]"):
+        d._.negations = spec
+    set_negations(d, spec)
+    assert [(n.cue_text, n.scope_text) for n in d._.negations] == [("in", "infinite series")]
+
+
+def test_setter_accepts_negation_objects_and_generators(doc4, nlp):
+    doc = doc4
+    other = nlp(doc.text)
+    other._.negations = (n for n in doc._.negations)
+    assert _texts(other) == EXPECTED and all(n.doc is other for n in other._.negations)
+
+
+# --- the index -------------------------------------------------------------------------------
+def test_index_follows_every_change(doc4, nlp):
+    doc = doc4
+    assert doc[9]._.negated and doc[8]._.is_neg_cue
+    doc._.negations = [{"cue": [doc[2], doc[4]], "scope": [doc[0]]}]  # setter
+    assert not doc[9]._.negated and not doc[8]._.is_neg_cue and doc[0]._.negated
+    doc.spans[SPANS_KEY].append(Span(doc, 8, 9, "CUE", kb_id="1@0"))  # direct edit
+    assert doc[8]._.is_neg_cue and [n.cue_text for n in doc._.negations] == ["neither nor", "No"]
+    group = doc.spans[SPANS_KEY]
+    group[len(group) - 1] = Span(doc, 9, 10, "CUE", kb_id="1@0")  # in place: not detected
+    assert doc[8]._.is_neg_cue
+    assert [n.cue_text for n in get_negations(doc)] == ["neither nor", "one"]  # re-read
+    assert doc[9]._.is_neg_cue and not doc[8]._.is_neg_cue
+    doc.spans[SPANS_KEY] = []  # replaced group
+    assert not doc[0]._.negated and doc._.negations == []
+    d = nlp("New York did not approve .")
+    d._.negations = [{"cue": [d[3]], "scope": [d[4]]}]
+    assert d[4]._.negated and d[3]._.is_neg_cue
+    with d.retokenize() as retokenizer:  # retokenization
+        retokenizer.merge(d[0:2])
+    assert d[3]._.negated and d[2]._.is_neg_cue and len(d) == 5
+    assert Span(d, 3, 4)._.negated and Span(d, 2, 4)._.negations[0].cue_text == "not"
+
+
+def test_index_keeps_nothing_alive_and_user_data_stays_serializable(nlp):
+    doc = _four_negations(nlp)
+    assert doc[0]._.negated
+    assert srsly.msgpack_loads(srsly.msgpack_dumps(doc.user_data), use_list=False) == doc.user_data
+    copy = pickle.loads(pickle.dumps(doc))
+    assert _texts(copy) == EXPECTED
+    db = DocBin(store_user_data=True, docs=[doc])
+    assert _texts(list(DocBin().from_bytes(db.to_bytes()).get_docs(nlp.vocab))[0]) == EXPECTED
+    ref = weakref.ref(doc)
+    del doc, copy, db
+    gc.collect()
+    assert ref() is None  # the index holds no reference to its doc
+
+
+def test_negation_lists_outlive_their_doc_reference(nlp):
+    negs = nlp("I did not go .")
+    negs._.negations = [{"cue": [negs[2]], "scope": [negs[0], negs[1], negs[3]]}]
+    found = negs[3]._.negations
+    del negs
+    gc.collect()
+    assert isinstance(found[0], Negation) and found[0].cue_text == "not"
+
+
+def test_warnings_are_not_raised_without_retokenization(doc4):
+    doc = doc4
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert _texts(doc) == EXPECTED
+    with pytest.raises(ValueError, match=r"\[E013\]"):
+        set_negations(doc, [{"cue": [doc[8]], "evnt": []}])
+
+
+# --- properties: every doc operation keeps the characters of every part --------------------
+WORDS = ["He", "was", "not", "unhappy", "nor", "restless", ".", "No", "one", "came"]
+
+
+VOCAB = spacy.blank("en").vocab
+
+
+@st.composite
+def negated_docs(draw):
+    """A doc with negations: each instance a whole-token or affixal cue, and a scope of
+    other whole tokens (plus the rest of the token for an affixal cue)."""
+    words = draw(st.lists(st.sampled_from(WORDS), min_size=2, max_size=10))
+    specs = []
+    for _ in range(draw(st.integers(0, 3))):
+        i = draw(st.integers(0, len(words) - 1))
+        affix = len(words[i]) > 2 and draw(st.booleans())
+        others = draw(st.lists(st.sampled_from([j for j in range(len(words)) if j != i]),
+                               max_size=4, unique=True))
+        cue = [(i, 0, 2)] if affix else [(i, 0, len(words[i]))]
+        scope = [(j, 0, len(words[j])) for j in others] + ([(i, 2, len(words[i]))] if affix else [])
+        specs.append({"cue": cue, "scope": scope})
+    register_extensions()
+    doc = Doc(VOCAB, words=words)
+    doc._.negations = specs
+    return doc
+
+
+def _chars(doc, shift=0):
+    """Each instance as the sets of (non-space) characters of its cue and scope, sorted
+    (a merge may join two parts across a space)."""
+    text = doc.text
+
+    def chars(offsets):
+        return tuple(sorted({c + shift for a, b in offsets for c in range(a, b) if not text[c].isspace()}))
+
+    return sorted((chars(n.cue_offsets), chars(n.scope_offsets)) for n in doc._.negations)
+
+
+@settings(max_examples=60, deadline=None)
+@given(negated_docs(), st.data())
+def test_every_doc_operation_keeps_the_characters_of_every_part(doc, data):
+    expected = _chars(doc)
+    assert _chars(Doc(VOCAB).from_json(doc.to_json())) == expected
+    shift = len(doc.text) + (not doc[-1].whitespace_)  # from_docs adds a space if needed
+    assert _chars(Doc.from_docs([doc, doc])) == sorted(expected + _chars(doc, shift))
+    assert _chars(pickle.loads(pickle.dumps(doc))) == expected
+    start = data.draw(st.integers(0, len(doc) - 1))
+    end = data.draw(st.integers(start + 1, len(doc)))
+    with doc.retokenize() as retokenizer:
+        retokenizer.merge(doc[start:end])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        merged = _chars(doc)
+    if not any("[W004]" in str(w.message) for w in caught):
+        assert merged == expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(negated_docs(), st.data())
+def test_a_split_keeps_the_characters_of_every_part(doc, data):
+    expected = _chars(doc)
+    assume(any(len(t) > 1 for t in doc))
+    i = data.draw(st.sampled_from([t.i for t in doc if len(t) > 1]))
+    at = data.draw(st.integers(1, len(doc[i]) - 1))
+    other = doc[i - 1] if i else doc[i + 1]
+    with doc.retokenize() as retokenizer:
+        retokenizer.split(doc[i], [doc[i].text[:at], doc[i].text[at:]], heads=[(doc[i], 1), other])
+    assert _chars(doc) == expected

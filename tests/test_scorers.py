@@ -16,9 +16,12 @@ from spacy_negation import set_negations
 from spacy_negation.corpus import sentences_to_doc
 from spacy_negation.metrics.faireval import negation_faireval
 from spacy_negation.metrics.nis import count_nis, nis_scores
+from spacy_negation.metrics.records import SentenceRecord, cells
 from spacy_negation.metrics.starsem_eval import count_starsem, starsem_scores
+import spacy_negation.scorers as scorers_module
 from spacy_negation.scorers import (
-    example_sentences, make_faireval_spans_scorer, make_negation_scorer, score_negations,
+    example_records, make_faireval_spans_scorer, make_negation_cue_scorer, make_negation_scorer,
+    make_negation_scope_scorer, score_negation_cues, score_negation_scopes, score_negations,
 )
 from spacy_negation.starsem import read_starsem
 
@@ -61,10 +64,16 @@ def test_entry_points_resolve_in_a_fresh_process() -> None:
     code = ("import spacy, sys\n"
             "f = spacy.registry.scorers.get('spacy_negation.negation_scorer.v1')\n"
             "g = spacy.registry.scorers.get('spacy_negation.faireval_spans_scorer.v1')\n"
-            "print(f.__module__, g.__module__)\n")
+            "c = spacy.registry.scorers.get('spacy_negation.negation_cue_scorer.v1')\n"
+            "s = spacy.registry.scorers.get('spacy_negation.negation_scope_scorer.v1')\n"
+            "print(f.__module__, g.__module__, c.__module__, s.__module__)\n")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr[-2000:]
-    assert res.stdout.split() == ["spacy_negation.scorers", "spacy_negation.scorers"]
+    assert res.stdout.split() == ["spacy_negation.scorers"] * 4
+
+
+def _role(record: SentenceRecord, role: str, k: int = 0) -> List[Tuple[int, str]]:
+    return list(cells(record.tokens, getattr(record.instances[k], role)))
 
 
 def _check_all_one(scores: Dict[str, Any]) -> None:
@@ -81,10 +90,10 @@ def test_cannot_one_reference_token_two_predicted(vocab: Vocab) -> None:
     pred = make_doc(vocab, ["I", "can", "not", "go", "."], [True, False, True, False, False],
                     [{"cue": [(2, 0, 3)], "scope": [(0, 0, 1), (1, 0, 3), (3, 0, 2)], "event": [(3, 0, 2)]}])
     eg = Example(pred, ref)
-    gold, system, _, dropped = example_sentences(eg)
+    gold, system, dropped = example_records(eg)
     assert dropped == 0
-    assert system[0].instances[0].cue == [(1, "not")]
-    assert system[0].instances[0].scope == [(0, "I"), (1, "can"), (2, "go")]
+    assert system[0].instances[0].cue == ((1, 3, 6),)
+    assert _role(system[0], "scope") == [(0, "I"), (1, "can"), (2, "go")]
     assert gold[0].instances == system[0].instances
     scores = score_negations([eg])
     _check_all_one(scores)
@@ -101,8 +110,8 @@ def test_cannot_two_reference_tokens_one_predicted(vocab: Vocab) -> None:
     # a whole-token cue 'cannot' covers both reference tokens: wrong (partial) cue
     pred2 = make_doc(vocab, ["I", "cannot", "go", "."], [True, True, False, False],
                      [{"cue": [(1, 0, 6)], "scope": [(0, 0, 1), (2, 0, 2)]}])
-    _, system, _, _ = example_sentences(Example(pred2, ref))
-    assert system[0].instances[0].cue == [(1, "can"), (2, "not")]
+    _, system, _ = example_records(Example(pred2, ref))
+    assert _role(system[0], "cue") == [(1, "can"), (2, "not")]
     scores = score_negations([Example(pred2, ref)])
     assert scores["neg_cue_f"] == 0.0 and scores["neg_nis_cue_f"] == 0.0
     assert scores["neg_scnm_f"] == 0.0  # the scope misses 'can' (now a cue token)
@@ -117,9 +126,9 @@ def test_unhappy_affix(vocab: Vocab) -> None:
     # predicted tokens 'un' + 'happy': whole-token parts become parts of 'unhappy'
     pred = make_doc(vocab, ["He", "is", "un", "happy", "."], [True, True, False, False, False],
                     [{"cue": [(2, 0, 2)], "scope": [(0, 0, 2), (1, 0, 2), (3, 0, 5)]}])
-    _, system, _, _ = example_sentences(Example(pred, ref))
-    assert system[0].instances[0].cue == [(2, "un")]
-    assert system[0].instances[0].scope == [(0, "He"), (1, "is"), (2, "happy")]
+    _, system, _ = example_records(Example(pred, ref))
+    assert system[0].instances[0].cue == ((2, 0, 2),)
+    assert _role(system[0], "scope") == [(0, "He"), (1, "is"), (2, "happy")]
     _check_all_one(score_negations([Example(pred, ref)]))
     # the whole word as cue: no exact cue match anywhere
     pred2 = make_doc(vocab, ["He", "is", "unhappy", "."], [True, True, False, False],
@@ -142,9 +151,11 @@ def test_sentences_and_punctuation_rules(vocab: Vocab) -> None:
     ref = make_doc(vocab, words, spaces, [{"cue": [(6, 0, 3)], "scope": [(2, 0, 6), (3, 0, 1), (4, 0, 3), (5, 0, 3), (7, 0, 5)]}],
                    tags=tags, sent_starts=starts)
     pred = make_doc(vocab, words, spaces, [{"cue": [(6, 0, 3)], "scope": [(2, 0, 6), (4, 0, 3), (5, 0, 3), (7, 0, 5)]}])
-    gold, system, _, _ = example_sentences(Example(pred, ref))
+    gold, system, _ = example_records(Example(pred, ref))
     assert [len(s.instances) for s in gold] == [0, 1] and [len(s.instances) for s in system] == [0, 1]
-    assert system[1].instances[0].cue == [(4, "not")]
+    assert _role(system[1], "cue") == [(4, "not")]
+    assert list(gold[1].punct) == [False, False, False, False, False, False, True]
+    assert list(gold[1].nis_punct) == [False, True, False, False, False, False, True]
     scores = score_negations([Example(pred, ref)])
     assert scores["neg_scm_f"] == 0.0          # "'" (POS) is a scope token for *SEM
     assert scores["neg_st_r"] == pytest.approx(4 / 5)
@@ -224,6 +235,69 @@ def test_faireval_spans_scorer(vocab: Vocab) -> None:
     ref.spans["sc"] = [Span(ref, 3, 4, label="ADJ")]
     pred.spans["sc"] = [Span(pred, 3, 4, label="ADJ")]
     assert make_faireval_spans_scorer("sc")([Example(pred, ref)])["faireval_fair_f"] == 1.0
+
+
+def test_faireval_spans_scorer_projects_case_differences(vocab: Vocab) -> None:
+    ref = Doc(vocab, words=["It", "is", "not", "so"])
+    ref.spans["sc"] = [Span(ref, 2, 3, label="NEG")]
+    pred = Doc(vocab, words=["It", "is", "NOT", "so"])
+    pred.spans["sc"] = [Span(pred, 2, 3, label="NEG")]
+    assert make_faireval_spans_scorer("sc")([Example(pred, ref)])["faireval_trad_f"] == 1.0
+
+
+def test_case_difference_is_projected_not_dropped(vocab: Vocab) -> None:
+    """Texts that differ only in letter case align (as spaCy's alignment does): no
+    prediction is dropped."""
+    negs = [{"cue": [(2, 0, 3)], "scope": [(0, 0, 2), (1, 0, 2), (3, 0, 2)]}]
+    ref = make_doc(vocab, ["It", "is", "not", "so"], [True, True, True, False], negs)
+    pred = make_doc(vocab, ["IT", "IS", "NOT", "SO"], [True, True, True, False], negs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        scores = score_negations([Example(pred, ref)])
+    _check_all_one(scores)
+
+
+def test_cue_and_scope_scorers_split_the_keys(vocab: Vocab, refdir: Path) -> None:
+    gold = read_starsem(refdir / "m12_greedy_order_partial_first" / "gold.txt")
+    system = read_starsem(refdir / "m12_greedy_order_partial_first" / "system.txt")
+    eg = Example(sentences_to_doc(vocab, system), sentences_to_doc(vocab, gold))
+    both = score_negations([eg])
+    cues = score_negation_cues([eg])
+    scopes = score_negation_scopes([eg])
+    assert not set(cues) & set(scopes)
+    assert {**cues, **scopes} == both
+    assert {"neg_cue_f", "neg_cue_b_p", "neg_nis_cue_f", "neg_cue_per_type"} <= set(cues)
+    assert {"neg_nis_tok_f", "neg_scm_f", "neg_full_f", "neg_fair_f"} <= set(scopes)
+    assert make_negation_cue_scorer() is score_negation_cues
+    assert make_negation_scope_scorer() is score_negation_scopes
+
+
+def test_nlp_evaluate_computes_each_count_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the default scorers of negation_cue and negation_scope, nlp.evaluate counts
+    the cue row on the cue component, scopes, NIS scopes and FairEval on the scope
+    component: each once per sentence."""
+    from pipeline.negation_testutil import CNN_TINY, load_test_nlp, make_examples
+
+    nlp = load_test_nlp(CNN_TINY)
+    for name in ("negation_cue", "negation_scope"):
+        nlp.get_pipe(name).cfg  # noqa: B018  (the components exist)
+    examples = make_examples(nlp)
+    nlp.initialize(lambda: examples)
+    calls: Dict[str, int] = {}
+    for name in ("starsem_count_record", "count_cue_record", "nis_count_record",
+                 "nis_count_sentence", "count_into", "example_records"):
+        original = getattr(scorers_module, name)
+
+        def counted(*args: Any, _name: str = name, _f: Any = original, **kw: Any) -> Any:
+            calls[_name] = calls.get(_name, 0) + 1
+            return _f(*args, **kw)
+
+        monkeypatch.setattr(scorers_module, name, counted)
+    scores = nlp.evaluate(examples)
+    n = len(examples)  # one sentence per example
+    assert calls == {"example_records": 2 * n, "count_cue_record": n, "nis_count_sentence": n,
+                     "starsem_count_record": n, "nis_count_record": n, "count_into": n}
+    assert "neg_cue_f" in scores and "neg_nis_tok_f" in scores and "neg_fair_f" in scores
 
 
 @pytest.mark.slow

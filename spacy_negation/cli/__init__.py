@@ -1,31 +1,78 @@
 """Command-line interface. Each command is a module of this package exposing
-``add_parser(subparsers)`` (which sets ``func``) and is listed in ``COMMANDS``."""
+``add_parser(subparsers)`` (which sets ``func``) and is listed in ``COMMANDS``.
+
+Only the module of the command being run is imported: the others are listed in ``--help``
+with the first line of their docstring, read without importing them, so a command's
+imports (spaCy, torch, ...) cost nothing to the others or to ``--help``.
+"""
 import argparse
 import importlib
+import importlib.util
 import sys
-from typing import List, Optional
+from typing import List, Optional, Sequence
 
 from ..about import __version__
 from ..errors import NegationFormatError
 
-COMMANDS = ["convert", "export", "evaluate", "faireval", "annotate"]
+COMMANDS = ["convert", "export", "evaluate", "faireval", "probe", "challenge", "annotate"]
 
 
-def build_parser() -> argparse.ArgumentParser:
+def command_summary(name: str) -> str:
+    """The one-line help of a command: the first line of its module's docstring without
+    the leading ````name````: label, read from the source without importing it.
+
+    name (str): the command (a module of this package).
+    RETURNS (str): the summary ("" without a docstring).
+    """
+    import ast
+    import re
+
+    spec = importlib.util.find_spec(f"{__name__}.{name}")
+    if spec is None or spec.origin is None:
+        return ""
+    with open(spec.origin, encoding="utf-8") as f:
+        doc = ast.get_docstring(ast.parse(f.read())) or ""
+    first = doc.strip().split("\n\n")[0].replace("\n", " ")
+    first = re.sub(rf"^``{re.escape(name)}``:\s*", "", first)
+    return first.rstrip(".").replace("``", "")
+
+
+def _chosen(argv: Sequence[str]) -> Optional[str]:
+    for arg in argv:
+        if arg in COMMANDS:
+            return arg
+        if not arg.startswith("-"):
+            return None
+    return None
+
+
+def build_parser(argv: Optional[Sequence[str]] = None) -> argparse.ArgumentParser:
+    """The parser; the full subparser only for the command named in ``argv`` (all of them
+    when ``argv`` is None).
+
+    argv (Optional[Sequence[str]]): the arguments to be parsed.
+    RETURNS (argparse.ArgumentParser): the parser.
+    """
     parser = argparse.ArgumentParser(
         prog="python -m spacy_negation",
         description="spacy-negation: negation resolution for spaCy.",
     )
     parser.add_argument("--version", action="version", version=f"spacy-negation {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    chosen = _chosen(argv) if argv is not None else None
     for name in COMMANDS:
-        importlib.import_module(f"{__name__}.{name}").add_parser(sub)
+        if argv is None or name == chosen:
+            importlib.import_module(f"{__name__}.{name}").add_parser(sub)
+        else:  # listed only; its one-line help matters only when no command runs
+            sub.add_parser(name, help=command_summary(name) if chosen is None else None,
+                           add_help=False)
     return parser
 
 
 def main(argv: Optional[List[str]] = None) -> int:
     """Run the command line; returns the exit code (0 ok, 1 bad input, 2 usage)."""
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

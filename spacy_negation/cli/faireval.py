@@ -1,6 +1,8 @@
-"""``faireval``: FairEval (Ortmann 2022) of system spans against target spans, from the
-FairEval tool's own input files (span files or CoNLL2000; see
-:mod:`spacy_negation.metrics.faireval_io`)."""
+"""``faireval``: FairEval span scores (traditional, fair, weighted) of system against target spans.
+
+FairEval (Ortmann 2022) from the FairEval tool's own input files (span files or
+CoNLL2000; see :mod:`spacy_negation.metrics.faireval_io`), read sentence by sentence.
+"""
 import argparse
 import json
 from pathlib import Path

@@ -1,7 +1,7 @@
 """Division with one explicit zero rule, shared by every metric family.
 
 Counting lives in the family modules; these functions only divide. 0/0 (or any zero
-denominator) gives 0.0, never an exception (metrics spec, Part A.1).
+denominator) gives 0.0, never an exception.
 """
 from typing import Dict
 

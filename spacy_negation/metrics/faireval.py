@@ -1,6 +1,6 @@
 """FairEval (Ortmann 2022): traditional, fair and weighted span scores, per label, with a
-confusion matrix, exactly as the reference tool ``FairEval.py`` counts them (metrics spec
-§3, Part A.4), applied to negation (Part A.5) and to any spaCy span source.
+confusion matrix, exactly as the reference tool ``FairEval.py`` counts them, applied to
+negation (negation spans, :func:`record_spans`) and to any spaCy span source.
 
 Counting is separate from division:
 
@@ -32,20 +32,17 @@ error types, repeated terms); "weighted" without weights equals "fair" (the refe
 drops it). Readers for the tool's own file formats are in :mod:`.faireval_io`.
 
 Result keys: fractions ``p``, ``r``, ``f`` beside the counts; the spaCy-facing
-:func:`score_span_examples` returns flat ``faireval_*`` keys (see there).
+``spacy_negation.scorers.score_span_examples`` returns flat ``faireval_*`` keys.
 """
 import re
 from dataclasses import dataclass, field
-from typing import (TYPE_CHECKING, Any, Dict, FrozenSet, Iterable, List, Mapping, Optional,
-                    Sequence, Tuple, Union)
+from typing import Any, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ..errors import Errors
-from ..starsem import Sentence, is_punct_pos
+from ..starsem import Sentence
 from .core import prf
-
-if TYPE_CHECKING:  # pragma: no cover
-    from spacy.tokens import Doc, Span
-    from spacy.training import Example
+from .records import SentenceRecord, cells
+from .starsem_io import sentence_record
 
 #: Error categories of the fair evaluation, in output order (BE = BES + BEL + BEO).
 FAIR_TYPES: Tuple[str, ...] = ("TP", "FP", "FN", "LE", "BE", "BES", "BEL", "BEO", "LBE")
@@ -60,7 +57,7 @@ FOCUS_VALUES: Tuple[str, ...] = ("target", "system")
 #: The label of "no span" in the confusion matrix (FN row / FP column).
 NONE_LABEL = "_"
 
-#: Negation span labels (Part A.5).
+#: Negation span labels (see :func:`record_spans`).
 CUE_LABEL, AFFIX_LABEL, MWCUE_LABEL, SCOPE_LABEL = "CUE", "AFFIX", "MWCUE", "SCOPE"
 
 Weights = Dict[str, Dict[str, float]]
@@ -109,6 +106,25 @@ class FSpan:
             raise ValueError(Errors.E250.format(span=self))
 
     @classmethod
+    def checked(cls, label: str, begin: int, end: int, tokens: FrozenSet[int]) -> "FSpan":
+        """A span from values the caller has already checked (a non-empty label,
+        1 <= begin <= end, a non-empty frozenset of tokens inside [begin, end]): no
+        second check, for readers that check in bulk.
+
+        label (str): the label.
+        begin (int): the first token, 1-based.
+        end (int): the last token, 1-based.
+        tokens (FrozenSet[int]): the tokens.
+        RETURNS (FSpan): the span.
+        """
+        span = object.__new__(cls)
+        object.__setattr__(span, "label", label)
+        object.__setattr__(span, "begin", begin)
+        object.__setattr__(span, "end", end)
+        object.__setattr__(span, "tokens", tokens)
+        return span
+
+    @classmethod
     def from_range(cls, label: str, begin: int, end: int) -> "FSpan":
         """A continuous span covering every token from begin to end.
 
@@ -126,7 +142,7 @@ class FSpan:
 
 
 def overlap_type(target: Tuple[int, int], system: Tuple[int, int]) -> Optional[str]:
-    """How a system range relates to a target range, by boundaries only (spec §3.3).
+    """How a system range relates to a target range, by boundaries only (Ortmann 2022).
 
     target (Tuple[int, int]): (begin, end) of the target span.
     system (Tuple[int, int]): (begin, end) of the system span.
@@ -292,14 +308,39 @@ def count_sentence(target: Sequence[FSpan], system: Sequence[FSpan],
     RETURNS (FairEvalCounts): the sentence's counts.
     """
     check_focus(focus)
-    c = FairEvalCounts(n_sentences=1)
-    for span in list(target) + list(system):
-        c._note_label(span.label)
+    c = FairEvalCounts()
+    count_into(c, target, system, focus)
+    return c
+
+
+def count_into(c: FairEvalCounts, target: Sequence[FSpan], system: Sequence[FSpan],
+               focus: str = "target") -> None:
+    """Add one sentence's counts to running counts (see :func:`count_sentence`; the focus
+    is not checked here).
+
+    c (FairEvalCounts): the running counts, updated in place.
+    target (Sequence[FSpan]): the target spans, in input order.
+    system (Sequence[FSpan]): the system spans, in input order.
+    focus (str): "target" or "system".
+    """
+    c.n_sentences += 1
+    if not target and not system:
+        return
     for span in target:
+        c._note_label(span.label)
         c.target_labels[span.label] = c.target_labels.get(span.label, 0) + 1
+    for span in system:
+        c._note_label(span.label)
+    if len(target) == len(system) and all(t == s for t, s in zip(target, system)):
+        # Identical lists: every span is a TP under both methods (and nothing else).
+        for t in target:
+            c.traditional.TP += 1
+            c.per_label_traditional[t.label].TP += 1
+            c.fair.TP += 1
+            c.per_label_fair[t.label].TP += 1
+        return
     _count_traditional(c, target, system)
     _count_fair(c, target, system, focus)
-    return c
 
 
 def _count_traditional(c: FairEvalCounts, target: Sequence[FSpan],
@@ -436,7 +477,7 @@ def count_spans(target: Sequence[Sequence[FSpan]], system: Sequence[Sequence[FSp
                                             where="the span lists"))
     total = FairEvalCounts()
     for t, s in zip(target, system):
-        total.add(count_sentence(t, s, focus))
+        count_into(total, t, s, focus)
     return total
 
 
@@ -447,7 +488,7 @@ _TERM = re.compile(r"^\s*(?P<w>\d+(?:\.\d*)?|\.\d+)\s*\*?\s*(?P<cat>TP|FP|FN)\s*
 
 
 def parse_weights(formula: str) -> Weights:
-    """Parse a weight formula as the reference's ``weights`` setting (spec §3.4):
+    """Parse a weight formula as the reference's ``weights`` setting (Ortmann 2022):
     comma-separated ``ERR = a TP + b FP + c FN``; omitted terms weigh 0; TP, FP and FN
     weigh themselves unless given. Every term needs its coefficient (``1 FP``, not ``FP``).
 
@@ -523,7 +564,7 @@ BE_WEIGHTS: Weights = parse_weights(BE_WEIGHTS_FORMULA)
 
 def weighted_prf(counts: Mapping[str, float],
                  weights: Mapping[str, Mapping[str, float]]) -> Dict[str, float]:
-    """P, R, F from counts and weights (spec §3.4): tp* = Σ_e W[e][TP]·n_e (likewise fp*,
+    """P, R, F from counts and weights (Ortmann 2022): tp* = Σ_e W[e][TP]·n_e (likewise fp*,
     fn*), P = tp*/(tp*+fp*), R = tp*/(tp*+fn*); 0/0 -> 0.0. Error types without a weight
     are ignored.
 
@@ -586,7 +627,7 @@ def faireval(target: Sequence[Sequence[FSpan]], system: Sequence[Sequence[FSpan]
              focus: str = "target",
              weights: Union[str, Mapping[str, Mapping[str, float]], None] = PAPER_WEIGHTS,
              ) -> Dict[str, Any]:
-    """FairEval scores of system spans against target spans (spec §3).
+    """FairEval scores of system spans against target spans (Ortmann 2022).
 
     target (Sequence[Sequence[FSpan]]): target spans per sentence.
     system (Sequence[Sequence[FSpan]]): system spans per sentence, aligned with target.
@@ -598,40 +639,54 @@ def faireval(target: Sequence[Sequence[FSpan]], system: Sequence[Sequence[FSpan]
     return scores_from_counts(count_spans(target, system, focus), weights)
 
 
-# --- negation spans (Part A.5) ----------------------------------------------------------
+# --- negation spans --------------------------------------------------------------------
 
-def negation_spans(sentence: Sentence) -> List[FSpan]:
-    """FairEval spans of a *SEM sentence: per instance (column order) one cue span --
-    ``MWCUE`` (two or more cue tokens), ``AFFIX`` (one cue token whose cue string differs
-    from its form) or ``CUE`` -- with begin/end = first/last cue token and the cue tokens as
-    token set; then, if the scope without punctuation (gold POS rule,
-    :func:`spacy_negation.starsem.is_punct_pos`) is not empty, one ``SCOPE`` span over the
-    remaining scope tokens (begin/end = their min/max). Tokens are 1-based.
+def record_spans(record: SentenceRecord, punct: Optional[Sequence[bool]] = None) -> List[FSpan]:
+    """FairEval negation spans of a record:
+    per instance (column order) one cue span -- ``MWCUE`` (two or more cue tokens),
+    ``AFFIX`` (one cue token whose cue cell differs from its text) or ``CUE`` -- with
+    begin/end = first/last cue token and the cue tokens as token set; then, if the scope
+    without punctuation is not empty, one ``SCOPE`` span over the remaining scope tokens
+    (begin/end = their min/max). Tokens are 1-based.
 
-    sentence (Sentence): the sentence.
+    record (SentenceRecord): the record.
+    punct (Optional[Sequence[bool]]): the punctuation mask (the gold record's, for a
+        system record); default the record's own.
     RETURNS (List[FSpan]): the spans in instance order, cue before scope.
     """
+    mask = record.punct if punct is None else punct
+    tokens = record.tokens
     spans: List[FSpan] = []
-    for inst in sentence.instances:
-        cue_pos = sorted({pos for pos, _ in inst.cue})
+    for inst in record.instances:
+        cue_pos = sorted({i for i, _, _ in inst.cue})
         if len(cue_pos) > 1:
             label = MWCUE_LABEL
         else:
-            pos, cell = inst.cue[0]
-            label = AFFIX_LABEL if cell != sentence.rows[pos].form else CUE_LABEL
+            i, cell = cells(tokens, inst.cue)[0]
+            label = AFFIX_LABEL if cell != tokens[i] else CUE_LABEL
         spans.append(FSpan(label, cue_pos[0] + 1, cue_pos[-1] + 1,
                            frozenset(p + 1 for p in cue_pos)))
-        scope = sorted({pos for pos, _ in inst.scope if not is_punct_pos(sentence.rows[pos].pos)})
+        scope = sorted({i for i, _, _ in inst.scope if not mask[i]})
         if scope:
             spans.append(FSpan(SCOPE_LABEL, scope[0] + 1, scope[-1] + 1,
                                frozenset(p + 1 for p in scope)))
     return spans
 
 
+def negation_spans(sentence: Sentence) -> List[FSpan]:
+    """FairEval negation spans of a *SEM sentence (see :func:`record_spans`), punctuation
+    by its own POS column (:func:`spacy_negation.starsem.is_punct_pos`).
+
+    sentence (Sentence): the sentence.
+    RETURNS (List[FSpan]): the spans in instance order, cue before scope.
+    """
+    return record_spans(sentence_record(sentence))
+
+
 def negation_faireval(gold: Sequence[Sentence], system: Sequence[Sentence],
                       weights: Union[str, Mapping[str, Mapping[str, float]], None] = PAPER_WEIGHTS,
                       ) -> Dict[str, Any]:
-    """FairEval on negation spans (Part A.5): focus target, paper weights by default.
+    """FairEval on negation spans (:func:`record_spans`): focus target, paper weights by default.
 
     gold (Sequence[Sentence]): the gold sentences.
     system (Sequence[Sentence]): the system sentences, aligned with gold.
@@ -640,84 +695,3 @@ def negation_faireval(gold: Sequence[Sentence], system: Sequence[Sentence],
     """
     return faireval([negation_spans(s) for s in gold], [negation_spans(s) for s in system],
                     "target", weights)
-
-
-# --- generic spaCy span scorer ----------------------------------------------------------
-
-def _doc_spans(doc: "Doc", spans_key: Optional[str]) -> Iterable["Span"]:
-    if spans_key is None:
-        return doc.ents
-    return doc.spans[spans_key] if spans_key in doc.spans else []
-
-
-def _has_annotation(doc: "Doc", spans_key: Optional[str]) -> bool:
-    if spans_key is None:
-        return doc.has_annotation("ENT_IOB")
-    return spans_key in doc.spans
-
-
-def example_spans(example: "Example", spans_key: Optional[str] = None
-                  ) -> Tuple[List[FSpan], List[FSpan]]:
-    """The reference and predicted spans of an example as FSpans on the REFERENCE tokens.
-
-    A predicted span covers every reference token that shares a character with one of its
-    tokens (spaCy's token alignment, which is by character offsets and tolerates
-    whitespace differences); begin/end are the first/last such token. A predicted span that
-    covers no reference token (whitespace only) is left out. The whole doc is one unit.
-
-    example (Example): the example.
-    spans_key (Optional[str]): None for ``doc.ents``, else the ``doc.spans`` key.
-    RETURNS (Tuple[List[FSpan], List[FSpan]]): (reference spans, predicted spans).
-    """
-    ref = [FSpan.from_range(s.label_, s.start + 1, s.end) for s in _doc_spans(example.reference, spans_key)
-           if len(s)]
-    x2y = example.alignment.x2y
-    pred: List[FSpan] = []
-    for s in _doc_spans(example.predicted, spans_key):
-        if not len(s):
-            continue
-        toks = sorted({int(i) + 1 for i in x2y[s.start:s.end]})
-        if toks:
-            pred.append(FSpan(s.label_, toks[0], toks[-1], frozenset(toks)))
-    return ref, pred
-
-
-def score_span_examples(examples: Iterable["Example"], spans_key: Optional[str] = None, *,
-                        focus: str = "target",
-                        weights: Union[str, Mapping[str, Mapping[str, float]], None] = PAPER_WEIGHTS,
-                        prefix: str = "faireval") -> Dict[str, Any]:
-    """FairEval of predicted against reference spans of spaCy examples, compared on the
-    reference tokenization (see :func:`example_spans`). Examples whose reference doc lacks
-    the annotation (no entity annotation for ``doc.ents``, no such key in ``doc.spans``) are
-    skipped, as spaCy's own span scorers do.
-
-    examples (Iterable[Example]): the examples.
-    spans_key (Optional[str]): None for ``doc.ents``, else the ``doc.spans`` key.
-    focus (str): "target" or "system" (LE/LBE attribution per label).
-    weights (Union[str, Dict, None]): weights of "weighted" (default: the paper's).
-    prefix (str): the prefix of every key (default "faireval", whatever the source).
-    RETURNS (Dict[str, Any]): flat scores (fractions) ``{prefix}_trad_p/r/f``,
-        ``{prefix}_fair_p/r/f``, ``{prefix}_weighted_p/r/f``, and ``{prefix}_per_label``:
-        {label: {"trad_p", ..., "weighted_f"}}.
-    """
-    targets: List[List[FSpan]] = []
-    systems: List[List[FSpan]] = []
-    for eg in examples:
-        if not _has_annotation(eg.reference, spans_key):
-            continue
-        ref, pred = example_spans(eg, spans_key)
-        targets.append(ref)
-        systems.append(pred)
-    result = faireval(targets, systems, focus, weights)
-    short = {"traditional": "trad", "fair": "fair", "weighted": "weighted"}
-    out: Dict[str, Any] = {}
-    for method in METHODS:
-        for k in ("p", "r", "f"):
-            out[f"{prefix}_{short[method]}_{k}"] = result[method][k]
-    per_label: Dict[str, Dict[str, float]] = {}
-    for method in METHODS:
-        for label, d in result["per_label"][method].items():
-            for k in ("p", "r", "f"):
-                per_label.setdefault(label, {})[f"{short[method]}_{k}"] = d[k]
-    out[f"{prefix}_per_label"] = per_label
-    return out

@@ -1,4 +1,4 @@
-"""Readers and a writer for the FairEval tool's own input formats (metrics spec §3.1).
+"""Readers and a writer for the FairEval tool's own input formats (Ortmann 2022).
 
 Two formats, detected per sentence from its first line (sentences are separated by blank
 lines; a file may mix formats from sentence to sentence):
@@ -11,7 +11,7 @@ lines; a file may mix formats from sentence to sentence):
 * **CoNLL2000**: ``form POS tag`` per token (spaces; tabs are accepted too), BIO tags,
   stacked annotations separated by ``|``; ``O``, ``_`` or an empty tag is outside.
 
-Deliberate differences from the reference reader (Part A.4, Q-F6...Q-F9):
+Deliberate differences from the reference reader:
 
 * a label is everything after ``B-``/``I-`` (the reference cuts it at the next ``-``);
 * ``I-X`` without an open ``X`` span at its level starts a new span (the reference crashes
@@ -28,15 +28,17 @@ Deliberate differences from the reference reader (Part A.4, Q-F6...Q-F9):
   on the command line are paired whatever their names, folders by file name, and differing
   sentence counts are an error (the reference zips and silently truncates).
 """
+import re
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import (Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Set, TextIO,
+from typing import (Any, Deque, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Set, TextIO,
                     Tuple, Union)
 
 from ..errors import Errors, NegationFormatError
-from ..util import read_utf8
-from .faireval import (PAPER_WEIGHTS, FairEvalCounts, FSpan, count_sentence, scores_from_counts,
-                       check_focus)
+from .faireval import (PAPER_WEIGHTS, FairEvalCounts, FSpan, check_focus, count_into,
+                       scores_from_counts)
+from .starsem_io import iter_lines, iter_text_blocks
 
 SPANS_FORMAT = "spans"
 CONLL_FORMAT = "conll2000"
@@ -93,16 +95,31 @@ def read_faireval_file(path: Union[str, Path], *, ignore_punct: bool = False,
     RETURNS (List[SpanSentence]): the sentences in file order.
     RAISES (NegationFormatError): malformed input, with file and line.
     """
-    path = Path(path)
-    text = read_utf8(path)
-    return list(parse_faireval_lines(text.split("\n"), path=str(path), ignore_punct=ignore_punct,
-                                     punct_compat=punct_compat, labels=labels, exclude=exclude))
+    return list(iter_faireval_file(path, ignore_punct=ignore_punct, punct_compat=punct_compat,
+                                   labels=labels, exclude=exclude))
+
+
+def iter_faireval_file(path: Union[str, Path], *, ignore_punct: bool = False,
+                       punct_compat: bool = False, labels: Optional[Iterable[str]] = None,
+                       exclude: Iterable[str] = DEFAULT_EXCLUDE,
+                       seen: Optional[Set[str]] = None) -> Iterator[SpanSentence]:
+    """The sentences of a FairEval input file, streamed (see :func:`read_faireval_file`;
+    a byte order mark is skipped, CR-only line endings are an error).
+
+    seen (Optional[Set[str]]): if given, every label read (before filtering) is added.
+    YIELDS (SpanSentence): each sentence in file order.
+    """
+    return parse_faireval_lines(iter_lines(path), path=str(path), ignore_punct=ignore_punct,
+                                punct_compat=punct_compat, labels=labels, exclude=exclude,
+                                seen=seen)
 
 
 def parse_faireval_lines(lines: Iterable[str], *, path: str = "<string>",
                          ignore_punct: bool = False, punct_compat: bool = False,
                          labels: Optional[Iterable[str]] = None,
-                         exclude: Iterable[str] = DEFAULT_EXCLUDE) -> Iterator[SpanSentence]:
+                         exclude: Iterable[str] = DEFAULT_EXCLUDE,
+                         seen: Optional[Set[str]] = None,
+                         first_line: int = 1) -> Iterator[SpanSentence]:
     """Parse lines (without line terminators) of a FairEval input file.
 
     lines (Iterable[str]): the lines; blank lines separate sentences.
@@ -111,6 +128,8 @@ def parse_faireval_lines(lines: Iterable[str], *, path: str = "<string>",
     punct_compat (bool): see :func:`read_faireval_file`.
     labels (Optional[Iterable[str]]): keep only these labels (None = all).
     exclude (Iterable[str]): drop these labels.
+    seen (Optional[Set[str]]): if given, every label read (before filtering) is added.
+    first_line (int): the line number of the first line.
     YIELDS (SpanSentence): each sentence.
     """
     keep = None if labels is None else set(labels)
@@ -119,11 +138,13 @@ def parse_faireval_lines(lines: Iterable[str], *, path: str = "<string>",
 
     def finish() -> SpanSentence:
         sent = _parse_block(block, path, ignore_punct, punct_compat)
+        if seen is not None:
+            seen.update(s.label for s in sent.spans)
         sent.spans = [s for s in sent.spans
                       if s.label not in drop and (keep is None or s.label in keep)]
         return sent
 
-    for line_no, line in enumerate(lines, 1):
+    for line_no, line in enumerate(lines, first_line):
         line = line.rstrip("\r\n")
         if not line.strip():
             if block:
@@ -184,7 +205,26 @@ def _index(value: str, what: str, path: str, line: int) -> int:
     return int(v)
 
 
+_TOKEN_LIST = re.compile(r" *[0-9]+ *(?:, *[0-9]+ *)*")
+
+
 def _span_line(fields: List[str], path: str, line: int) -> FSpan:
+    """A span line; the common well-formed case is checked in bulk, anything else by
+    :func:`_checked_span_line` (which names the problem)."""
+    label = fields[0].strip()
+    b, e, toks = fields[1], fields[2], fields[3]
+    if label and b.isdigit() and e.isdigit() and b.isascii() and e.isascii() \
+            and _TOKEN_LIST.fullmatch(toks):
+        begin, end = int(b), int(e)
+        if end < begin:
+            begin, end = end, begin
+        tokens = frozenset(map(int, toks.split(",")))
+        if begin >= 1 and begin <= min(tokens) and max(tokens) <= end:
+            return FSpan.checked(label, begin, end, tokens)
+    return _checked_span_line(fields, path, line)
+
+
+def _checked_span_line(fields: List[str], path: str, line: int) -> FSpan:
     label = fields[0].strip()
     if not label:
         raise NegationFormatError(Errors.E259.format(path=path, line=line), path, line)
@@ -350,7 +390,8 @@ def count_files(target: Union[str, Path], system: Union[str, Path], *, focus: st
     focus (str): "target" or "system".
     ignore_punct (bool): remove punctuation from CoNLL2000 spans.
     punct_compat (bool): the reference's punctuation handling (see :func:`read_faireval_file`).
-    labels (Optional[Iterable[str]]): evaluate only these labels (None = all).
+    labels (Optional[Iterable[str]]): evaluate only these labels (None = all); a label
+        found in neither file is an error (E213).
     exclude (Iterable[str]): labels to drop (default: NONE, EMPTY).
     RETURNS (FairEvalCounts): the summed counts.
     """
@@ -360,19 +401,60 @@ def count_files(target: Union[str, Path], system: Union[str, Path], *, focus: st
     opts: Dict[str, Any] = dict(ignore_punct=ignore_punct, punct_compat=punct_compat,
                                 labels=labels, exclude=exclude)
     total = FairEvalCounts()
+    seen: Set[str] = set()
     for tpath, spath in pair_files(target, system):
-        tsents = read_faireval_file(tpath, **opts)
-        ssents = read_faireval_file(spath, **opts)
-        if len(tsents) != len(ssents):
-            raise ValueError(Errors.E255.format(n_target=len(tsents), n_system=len(ssents),
-                                                where=f"{tpath} vs {spath}"))
-        for ts, ss in zip(tsents, ssents):
+        _count_pair(total, tpath, spath, focus, seen, opts)
+    if labels is not None:
+        unknown = [label for label in labels if label not in seen]
+        if unknown:
+            raise ValueError(Errors.E213.format(unknown=", ".join(unknown),
+                                                known=", ".join(sorted(seen - set(exclude))) or "no labels"))
+    return total
+
+
+def _parse_text_block(block: Tuple[int, str], path: Path, seen: Set[str],
+                      opts: Dict[str, Any]) -> List[SpanSentence]:
+    line, text = block
+    if text == EMPTY_LINE and "EMPTY" in opts["exclude"]:  # the dummy of a sentence without spans
+        seen.add("EMPTY")
+        return [SpanSentence([], line, SPANS_FORMAT)]
+    return list(parse_faireval_lines(text.split("\n"), path=str(path), seen=seen,
+                                     first_line=line, **opts))
+
+
+def _count_pair(total: FairEvalCounts, tpath: Path, spath: Path, focus: str, seen: Set[str],
+                opts: Dict[str, Any]) -> None:
+    """Count one pair of files, streamed block by block (blank-line separated); a system
+    block equal to its target block is parsed once."""
+    tq: Deque[SpanSentence] = deque()
+    sq: Deque[SpanSentence] = deque()
+    n_t = n_s = 0
+    tblocks = iter_text_blocks(tpath)
+    sblocks = iter_text_blocks(spath)
+    while True:
+        tb = next(tblocks, None)
+        sb = next(sblocks, None)
+        if tb is None and sb is None:
+            break
+        tsents = [] if tb is None else _parse_text_block(tb, tpath, seen, opts)
+        if sb is not None and tb is not None and sb[1] == tb[1]:
+            ssents = tsents
+        else:
+            ssents = [] if sb is None else _parse_text_block(sb, spath, seen, opts)
+        n_t += len(tsents)
+        n_s += len(ssents)
+        tq.extend(tsents)
+        sq.extend(ssents)
+        while tq and sq:
+            ts, ss = tq.popleft(), sq.popleft()
             if ts.n_tokens is not None and ss.n_tokens is not None and ts.n_tokens != ss.n_tokens:
                 raise ValueError(Errors.E264.format(target_path=tpath, target_line=ts.line,
                                                     n_target=ts.n_tokens, system_path=spath,
                                                     system_line=ss.line, n_system=ss.n_tokens))
-            total.add(count_sentence(ts.spans, ss.spans, focus))
-    return total
+            count_into(total, ts.spans, ss.spans, focus)
+    if tq or sq:
+        raise ValueError(Errors.E255.format(n_target=n_t, n_system=n_s,
+                                            where=f"{tpath} vs {spath}"))
 
 
 def evaluate_files(target: Union[str, Path], system: Union[str, Path], *, focus: str = "target",

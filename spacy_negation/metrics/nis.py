@@ -1,7 +1,6 @@
 """Negation-instance based scores (NIS; Sineva, Grünewald, Friedrich, Kuhn 2021,
 "Negation-Instance Based Evaluation of End-to-End Negation Resolution", CoNLL 2021), with
-the semantics of the authors' ``instance_based_eval`` run on a correct Python (metrics spec
-§2, Part A.3).
+the semantics of the authors' ``instance_based_eval`` run on a correct Python.
 
 * An instance's cue is its list of (token, cue string); gold and system instances match
   only on identical cue lists (an affix predicted as the whole word does not match), one
@@ -27,6 +26,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..starsem import Sentence
 from .core import f1, safe_div
+from .records import SentenceRecord, cells
 
 Cells = Tuple[Tuple[int, str], ...]
 #: A punctuation rule for scope cells: (sentence, token position, cell) -> is punctuation.
@@ -176,6 +176,43 @@ def count_sentence(gold: Sequence[NisInstance], system: Sequence[NisInstance],
         if g == s:
             counts.exact += 1
     return pairs
+
+
+def record_instances(record: SentenceRecord,
+                     punct: Optional[Sequence[bool]] = None) -> List[NisInstance]:
+    """The NIS instances of a record (instances in column order).
+
+    record (SentenceRecord): the record.
+    punct (Optional[Sequence[bool]]): per-token punctuation; None: the reference tool's
+        rule on each scope cell's own string (:func:`cell_is_punct`).
+    RETURNS (List[NisInstance]): the instances.
+    """
+    tokens = record.tokens
+    out = []
+    for inst in record.instances:
+        scope = cells(tokens, inst.scope)
+        if punct is None:
+            kept = tuple((p, c) for p, c in scope if _WORD.search(c) is not None)
+        else:
+            kept = tuple((p, c) for p, c in scope if not punct[p])
+        out.append(NisInstance(cells(tokens, inst.cue), kept))
+    return out
+
+
+def count_record(gold: SentenceRecord, system: SentenceRecord, counts: NisCounts
+                 ) -> Tuple[List[NisInstance], List[NisInstance], List[Tuple[int, int]]]:
+    """Add one sentence pair's NIS counts; punctuation by the gold record's ``nis_punct``
+    (or, without it, each scope cell's string).
+
+    gold (SentenceRecord): the gold record.
+    system (SentenceRecord): the system record on the same tokens.
+    counts (NisCounts): the counts to update in place.
+    RETURNS (Tuple[List[NisInstance], List[NisInstance], List[Tuple[int, int]]]): the
+        gold and system instances and their exact-cue-match pairs.
+    """
+    gi = record_instances(gold, gold.nis_punct)
+    si = record_instances(system, gold.nis_punct)
+    return gi, si, count_sentence(gi, si, counts)
 
 
 def count_nis(gold: Sequence[Sentence], system: Sequence[Sentence],

@@ -1,5 +1,5 @@
 """The *SEM 2012 CD-SCO metrics (Morante & Blanco 2012), with the semantics of the
-shared task's scorer ``eval.cd-sco.pl`` v2.2 (metrics spec §1, Part A.2).
+shared task's scorer ``eval.cd-sco.pl`` v2.2.
 
 Counting (:func:`count_starsem`, :class:`StarsemCounts`) is separate from division
 (:func:`starsem_scores`, via :mod:`.core`) and from the printout
@@ -26,8 +26,10 @@ from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from ..errors import Errors, NegationFormatError
-from ..starsem import Instance, Sentence, is_punct_pos
+from ..starsem import Sentence
 from .core import f1, safe_div
+from .records import NegationRecord, SentenceRecord, cells
+from .starsem_io import punct_pos, sentence_record
 
 Cells = Tuple[Tuple[int, str], ...]
 
@@ -52,7 +54,6 @@ ROW_KEYS: Tuple[str, ...] = tuple(k for k, _, _ in MAIN_ROWS)
 
 # eval.cd-sco.pl reads bytes, so its \w is ASCII.
 _ABBREVIATION = re.compile(r"^([A-Za-z0-9_]+)\.")
-_PUNCT_POS_CACHE: Dict[str, bool] = {}
 
 
 def normalize_scope_cell(cell: str) -> str:
@@ -62,6 +63,8 @@ def normalize_scope_cell(cell: str) -> str:
     cell (str): a scope cell.
     RETURNS (str): the normalised string.
     """
+    if "." not in cell:
+        return cell
     m = _ABBREVIATION.match(cell)
     return m.group(1) if m else cell
 
@@ -72,13 +75,7 @@ def punct_mask(sentence: Sentence) -> List[bool]:
     sentence (Sentence): the sentence whose POS column decides.
     RETURNS (List[bool]): one flag per token.
     """
-    out = []
-    for row in sentence.rows:
-        flag = _PUNCT_POS_CACHE.get(row.pos)
-        if flag is None:
-            flag = _PUNCT_POS_CACHE[row.pos] = is_punct_pos(row.pos)
-        out.append(flag)
-    return out
+    return [punct_pos(row.pos) for row in sentence.rows]
 
 
 @dataclass
@@ -121,7 +118,7 @@ class StarsemCounts:
 
     sentences (int): sentences scored.
     negation_sentences (int): sentences whose gold has at least one instance.
-    error_sentences (int): sentences with any error (spec §1.10).
+    error_sentences (int): sentences with any error (as the scorer counts them).
     error_negation_sentences (int): negation sentences with any error.
     """
 
@@ -157,15 +154,15 @@ class _Prepared:
 
     __slots__ = ("cue", "cue_set", "scope", "scope_map", "event", "event_set")
 
-    def __init__(self, inst: Instance, punct: Sequence[bool]) -> None:
-        self.cue: Cells = tuple(inst.cue)
-        self.cue_set: FrozenSet[int] = frozenset(p for p, _ in inst.cue)
+    def __init__(self, inst: NegationRecord, tokens: Sequence[str], punct: Sequence[bool]) -> None:
+        self.cue: Cells = cells(tokens, inst.cue)
+        self.cue_set: FrozenSet[int] = frozenset(p for p, _, _ in inst.cue)
         self.scope: Cells = tuple(
-            (p, normalize_scope_cell(c)) for p, c in inst.scope if not punct[p]
+            (p, normalize_scope_cell(c)) for p, c in cells(tokens, inst.scope) if not punct[p]
         )
         self.scope_map: Dict[int, str] = dict(self.scope)
-        self.event: Cells = tuple(inst.event)
-        self.event_set: FrozenSet[int] = frozenset(p for p, _ in inst.event)
+        self.event: Cells = cells(tokens, inst.event)
+        self.event_set: FrozenSet[int] = frozenset(p for p, _, _ in inst.event)
 
 
 def greedy_pairs(gold: Sequence[FrozenSet[int]], system: Sequence[FrozenSet[int]]) -> List[int]:
@@ -187,7 +184,8 @@ def greedy_pairs(gold: Sequence[FrozenSet[int]], system: Sequence[FrozenSet[int]
 
 def count_sentence(gold: Sentence, system: Sentence, counts: StarsemCounts,
                    punct: Optional[Sequence[bool]] = None) -> None:
-    """Add one sentence pair's counts. The sentences must be token-aligned.
+    """Add one sentence pair's counts (:class:`~spacy_negation.starsem.Sentence` objects;
+    see :func:`count_record`). The sentences must be token-aligned.
 
     gold (Sentence): the gold sentence (its POS column decides punctuation).
     system (Sentence): the system sentence.
@@ -195,10 +193,42 @@ def count_sentence(gold: Sentence, system: Sentence, counts: StarsemCounts,
     punct (Optional[Sequence[bool]]): per-token punctuation flags; default
         :func:`punct_mask` of the gold sentence.
     """
-    if punct is None and (gold.instances or system.instances):
-        punct = punct_mask(gold)
-    G = [_Prepared(i, punct) for i in gold.instances]  # type: ignore[arg-type]
-    S = [_Prepared(i, punct) for i in system.instances]  # type: ignore[arg-type]
+    count_record(sentence_record(gold, punct), sentence_record(system, ()), counts)
+
+
+def count_cue_record(gold: SentenceRecord, system: SentenceRecord, counts: Count) -> None:
+    """Add one sentence pair's "Cues" row only (for a cue-only scorer): the same pairing
+    and counts as :func:`count_record` gives that row.
+
+    gold (SentenceRecord): the gold record.
+    system (SentenceRecord): the system record on the same tokens.
+    counts (Count): the cue row to update in place.
+    """
+    G = [cells(gold.tokens, i.cue) for i in gold.instances]
+    S = [cells(system.tokens, i.cue) for i in system.instances]
+    counts.gold += len(G)
+    counts.system += len(S)
+    pairs = greedy_pairs([frozenset(p for p, _ in x) for x in G],
+                         [frozenset(p for p, _ in y) for y in S])
+    for x, z in zip(G, pairs):
+        if z >= 0 and x == S[z]:
+            counts.tp += 1
+        else:
+            counts.fn += 1
+    counts.fp += len(S) - sum(1 for z in pairs if z >= 0)
+
+
+def count_record(gold: SentenceRecord, system: SentenceRecord, counts: StarsemCounts) -> None:
+    """Add one sentence pair's counts. The records must be on the same tokens; the gold
+    record's punctuation mask is used for both.
+
+    gold (SentenceRecord): the gold record.
+    system (SentenceRecord): the system record.
+    counts (StarsemCounts): the counts to update in place.
+    """
+    punct = gold.punct
+    G = [_Prepared(i, gold.tokens, punct) for i in gold.instances]
+    S = [_Prepared(i, system.tokens, punct) for i in system.instances]
     cues, scm, scnm = counts.cues, counts.scopes_cue_match, counts.scopes_no_cue_match
     st, neg, full = counts.scope_tokens, counts.negated, counts.full_negation
     counts.sentences += 1
@@ -364,7 +394,7 @@ def count_starsem(gold: Sequence[Sentence], system: Sequence[Sentence], *,
         check_alignment(gold, system, gold_path=gold_path, system_path=system_path)
     counts = StarsemCounts()
     for g, s in zip(gold, system):
-        count_sentence(g, s, counts)
+        count_record(sentence_record(g), sentence_record(s, ()), counts)
     return counts
 
 

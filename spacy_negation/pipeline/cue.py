@@ -44,6 +44,11 @@ the training examples or, with the ``words_corpus`` initialize setting, on a cor
 file: a reader that samples sentences (``unnegated_ratio``) would otherwise inflate the
 shares of rare cue words.
 
+With ``cue_patterns`` (default None), a user cue list applies to the predicted cues:
+trigger words and phrases become cues, pseudo-negations suppress the cues they cover,
+terminations and trigger directions bound the scopes that ``negation_scope`` resolves
+(see ``cue_patterns.py``; the shipped clinical list: ``"en_clinical"``).
+
 The predicted cues replace the doc's negations (``doc.spans["negations"]``), with empty
 scopes and events; ``negation_scope`` fills those in.
 """
@@ -66,6 +71,7 @@ from ..errors import Errors
 from ..io import read_docbin
 from ..ml.readers import count_cue_words
 from ..negation import SPANS_KEY, Part, get_negations, register_extensions, set_negations
+from .cue_patterns import PATTERNS_KEY, CuePatterns, Setting, cue_patterns_from_entries, load_cue_patterns
 from ._util import CharIndex, ScaledOptimizer, affix_kind, find_affix, one_hot, project_parts, sentence_ranges
 
 OUTSIDE = "O"
@@ -102,10 +108,11 @@ DEFAULT_CUE_MODEL = Config().from_str(default_model_config)["model"]
         "lr_scale": 1.0,
         "affix_over_whole": True,
         "affix_threshold": 0.1,
+        "cue_patterns": None,
         "multiword_cues": True,
         "multiword_min_precision": 0.5,
         "min_word_precision": None,
-        "scorer": {"@scorers": "spacy_negation.negation_scorer.v1"},
+        "scorer": {"@scorers": "spacy_negation.negation_cue_scorer.v1"},
     },
     default_score_weights={"neg_cue_f": 1.0, "neg_cue_p": None, "neg_cue_r": None},
 )
@@ -119,6 +126,7 @@ def make_negation_cue(
     multiword_cues: bool,
     multiword_min_precision: float,
     min_word_precision: Optional[float],
+    cue_patterns: Setting,
     scorer: Optional[Callable],
 ) -> "NegationCue":
     """Create a negation cue tagger.
@@ -139,12 +147,16 @@ def make_negation_cue(
     min_word_precision (Optional[float]): keep a predicted single-token cue of a whole word
         only if the word was a cue in at least this share of its training occurrences
         (0 to 1; None: keep all).
+    cue_patterns (Setting): a user cue list applied to the predicted cues: None, a
+        shipped list's name ("en_clinical"), a JSONL file path, or a list of entries
+        ({"pattern": "denies", "kind": "preceding"}), names and paths.
     scorer (Optional[Callable]): the scoring method.
     """
     return NegationCue(
         nlp.vocab, model, name, lr_scale=lr_scale, affix_over_whole=affix_over_whole,
         affix_threshold=affix_threshold, multiword_cues=multiword_cues,
         multiword_min_precision=multiword_min_precision, min_word_precision=min_word_precision,
+        cue_patterns=None if cue_patterns is None else load_cue_patterns(cue_patterns, nlp.make_doc),
         scorer=scorer,
     )
 
@@ -272,6 +284,7 @@ class NegationCue(TrainablePipe):
         multiword_cues: bool = True,
         multiword_min_precision: float = 0.5,
         min_word_precision: Optional[float] = None,
+        cue_patterns: Optional[List[Dict[str, Any]]] = None,
         scorer: Optional[Callable] = None,
     ) -> None:
         """Initialize a negation cue tagger.
@@ -292,6 +305,10 @@ class NegationCue(TrainablePipe):
         min_word_precision (Optional[float]): Share of its training occurrences in which
             a word was a single-token cue, from which on a predicted single-token cue of
             the whole word is kept (0 to 1; None: keep all).
+        cue_patterns (Optional[List[Dict[str, Any]]]): The entries of a user cue list,
+            as ``load_cue_patterns`` returns them. Given (even empty), they win over a
+            list loaded with the component (``from_disk``, ``from_bytes``); None: no
+            list, or the loaded one.
         scorer (Optional[Callable]): The scoring method.
         """
         if not 0.0 <= multiword_min_precision <= 1.0:
@@ -314,7 +331,10 @@ class NegationCue(TrainablePipe):
             "affixes": {kind: {} for kind in AFFIX_KINDS},
             "multiword": [],
             "words": {},
+            "cue_patterns": list(cue_patterns or []),
         }
+        self._cue_patterns: Optional[CuePatterns] = cue_patterns_from_entries(vocab, cue_patterns)
+        self._cue_patterns_given = cue_patterns is not None
 
     @property
     def labels(self) -> Tuple[str, ...]:
@@ -354,6 +374,50 @@ class NegationCue(TrainablePipe):
         return self.cfg.get("words")
 
     @property
+    def cue_patterns(self) -> List[Dict[str, Any]]:
+        """The entries of the user cue list (see ``cue_patterns.py``); empty without one.
+
+        RETURNS (List[Dict[str, Any]]): The entries.
+        """
+        return self.cfg.get("cue_patterns") or []
+
+    def set_cue_patterns(self, entries: List[Dict[str, Any]]) -> None:
+        """Replace the user cue list (saved with the component).
+
+        entries (List[Dict[str, Any]]): entries as ``load_cue_patterns`` returns them.
+        """
+        self.cfg["cue_patterns"] = list(entries)
+        self._cue_patterns = cue_patterns_from_entries(self.vocab, entries)
+
+    def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()) -> "NegationCue":
+        """Load the component from bytes, with its saved cue list unless the component
+        was created with a ``cue_patterns`` setting (which then wins).
+
+        bytes_data (bytes): The data.
+        exclude (Iterable[str]): Serialization fields to exclude.
+        RETURNS (NegationCue): The component.
+        """
+        return self._load_keeping_setting(lambda: super(NegationCue, self).from_bytes(bytes_data, exclude=exclude))
+
+    def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> "NegationCue":
+        """Load the component from a directory, with its saved cue list unless the
+        component was created with a ``cue_patterns`` setting (which then wins).
+
+        path (Union[str, Path]): The directory.
+        exclude (Iterable[str]): Serialization fields to exclude.
+        RETURNS (NegationCue): The component.
+        """
+        return self._load_keeping_setting(lambda: super(NegationCue, self).from_disk(path, exclude=exclude))
+
+    def _load_keeping_setting(self, load: Callable[[], Any]) -> "NegationCue":
+        """Run a loader; then keep the cue list of the ``cue_patterns`` setting if one
+        was given, else take the loaded one."""
+        given = self.cue_patterns
+        load()
+        self.set_cue_patterns(given if self._cue_patterns_given else self.cue_patterns)
+        return self
+
+    @property
     def label_data(self) -> Dict[str, Any]:
         """The labels and the affix, multiword and word lexicons, for ``spacy init labels``."""
         data: Dict[str, Any] = {
@@ -379,8 +443,8 @@ class NegationCue(TrainablePipe):
         return [self._decode(doc, self.model.ops.to_numpy(s)) for doc, s in zip(docs, scores)]
 
     def set_annotations(self, docs: Iterable[Doc], label_ids: List[numpy.ndarray]) -> None:
-        """Write the predicted cues as the docs' negations (replacing any others),
-        with empty scopes and events.
+        """Write the predicted cues, with the user cue list applied, as the docs'
+        negations (replacing any others), with empty scopes and events.
 
         docs (Iterable[Doc]): The documents to modify.
         label_ids (List[numpy.ndarray]): The label ids, produced by predict.
@@ -393,6 +457,10 @@ class NegationCue(TrainablePipe):
                 cues = self._join_multiword(doc, cues, patterns)
             if self.min_word_precision is not None and cues:
                 cues = self._filter_words(doc, cues)
+            if self._cue_patterns is not None:
+                cues = self._cue_patterns.apply(doc, cues)
+            elif PATTERNS_KEY in doc.spans:
+                del doc.spans[PATTERNS_KEY]
             set_negations(doc, [{"cue": parts} for parts in cues])
 
     def update(

@@ -16,6 +16,12 @@ absolute path). ``nlp.pipe(..., n_process=2)`` works: each worker process holds 
 copy (forked, or re-loaded from the reference when the component is pickled); with a
 transformer model, set ``TOKENIZERS_PARALLELISM=false`` to silence the Hugging Face
 tokenizers' warning about forking.
+
+``config={"cue_patterns": ...}`` gives the model's ``negation_cue`` a user cue list
+(a shipped list's name such as ``"en_clinical"``, a JSONL file path, or inline entries;
+see ``cue_patterns.py``) in place of the model's own; the host config stores the setting,
+so the list is read again when the host pipeline is loaded. The list's matches are
+copied to the host doc's ``doc.spans["negation_patterns"]`` with the negations.
 """
 import warnings
 from pathlib import Path
@@ -28,6 +34,7 @@ from spacy.util import minibatch
 
 from ..errors import Errors, Warnings
 from ..negation import get_negations, register_extensions, set_negations
+from .cue_patterns import Setting, copy_pattern_matches, load_cue_patterns
 
 #: The package name the project trains and installs the CD-SCO negation pipeline under.
 DEFAULT_MODEL = "en_negation_cdsco"
@@ -38,15 +45,17 @@ REQUIRED_COMPONENTS = ("negation_cue", "negation_scope")
 @Language.factory(
     "negation",
     assigns=["doc.spans", "doc._.negations"],
-    default_config={"model": DEFAULT_MODEL, "batch_size": 64},
+    default_config={"model": DEFAULT_MODEL, "batch_size": 64, "cue_patterns": None},
 )
-def make_negation(nlp: Language, name: str, model: str, batch_size: int) -> "NegationResolver":
+def make_negation(nlp: Language, name: str, model: str, batch_size: int, cue_patterns: Setting) -> "NegationResolver":
     """Create the negation resolver for a host pipeline.
 
     model (str): the trained negation pipeline: an installed package name or a path.
     batch_size (int): docs per batch of the negation pipeline.
+    cue_patterns (Setting): a user cue list for the model's cue component, in place of
+        its own (None: keep the model's).
     """
-    resolver = NegationResolver(name, model=model, batch_size=batch_size)
+    resolver = NegationResolver(name, model=model, batch_size=batch_size, cue_patterns=cue_patterns)
     if resolver.negation_nlp.lang != nlp.lang:
         warnings.warn(Warnings.W301.format(model=model, model_lang=resolver.negation_nlp.lang,
                                            host_lang=nlp.lang))
@@ -76,12 +85,15 @@ class NegationResolver(Pipe):
     """Runs a trained negation pipeline on a host pipeline's docs and copies the
     negations back (see the module docstring)."""
 
-    def __init__(self, name: str = "negation", *, model: str = DEFAULT_MODEL, batch_size: int = 64) -> None:
+    def __init__(self, name: str = "negation", *, model: str = DEFAULT_MODEL, batch_size: int = 64,
+                 cue_patterns: Setting = None) -> None:
         """Initialize the negation resolver.
 
         name (str): The component instance name.
         model (str): The trained negation pipeline: a package name or a path.
         batch_size (int): Docs per batch of the negation pipeline.
+        cue_patterns (Setting): A user cue list for the model's cue component, in place
+            of its own (None: keep the model's).
         """
         register_extensions()
         self.name = name
@@ -90,8 +102,12 @@ class NegationResolver(Pipe):
         if Path(model).exists() and not Path(model).is_absolute():
             warnings.warn(Warnings.W300.format(model=model))
         self.negation_nlp = load_negation_model(model)
+        self.cue_patterns = cue_patterns
+        if cue_patterns is not None:
+            entries = load_cue_patterns(cue_patterns, self.negation_nlp.make_doc)
+            self.negation_nlp.get_pipe("negation_cue").set_cue_patterns(entries)
         self.sentencizer = Sentencizer()
-        self.cfg: Dict[str, Any] = {"model": model, "batch_size": batch_size}
+        self.cfg: Dict[str, Any] = {"model": model, "batch_size": batch_size, "cue_patterns": cue_patterns}
 
     def __call__(self, doc: Doc) -> Doc:
         """Resolve the negations of one doc.
@@ -115,6 +131,7 @@ class NegationResolver(Pipe):
             model_docs = [self.model_doc(doc) for doc in batch]
             for doc, model_doc in zip(batch, self.negation_nlp.pipe(model_docs, batch_size=size)):
                 copy_negations(model_doc, doc)
+                copy_pattern_matches(model_doc, doc)
                 yield doc
 
     def model_doc(self, doc: Doc) -> Doc:
@@ -133,11 +150,11 @@ class NegationResolver(Pipe):
         return self.sentencizer(model_doc) if len(model_doc) else model_doc
 
     def __reduce__(self) -> Tuple[Callable, Tuple[Any, ...]]:
-        return (_rebuild, (self.name, self.model_ref, self.batch_size))
+        return (_rebuild, (self.name, self.model_ref, self.batch_size, self.cue_patterns))
 
 
-def _rebuild(name: str, model: str, batch_size: int) -> NegationResolver:
-    return NegationResolver(name, model=model, batch_size=batch_size)
+def _rebuild(name: str, model: str, batch_size: int, cue_patterns: Setting = None) -> NegationResolver:
+    return NegationResolver(name, model=model, batch_size=batch_size, cue_patterns=cue_patterns)
 
 
 def copy_negations(source: Doc, target: Doc) -> None:

@@ -19,6 +19,10 @@ extensions are independent). BioScope and SFU Review annotate scopes this way (e
 training scope joins its cue without a gap of words); CD-SCO does not, so it is off by
 default. Within the span a token is ``S`` or ``SE``, outside it ``O`` or ``E``,
 whichever scores better.
+
+Where the cue component applied a user cue list (``cue_patterns``), the decoded scopes
+keep to the side of a directed trigger cue and stop at terminations
+(``constrain_scopes``), before ``split_at_other_cues``.
 """
 from itertools import islice
 from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Tuple
@@ -38,6 +42,7 @@ from ..errors import Errors
 from ..ml.bilstm import CUE_AFFIX, CUE_WHOLE
 from ..ml.models import CueWindow
 from ..negation import Negation, Part, get_negations, register_extensions, set_negations
+from .cue_patterns import constrain_scopes
 from ._util import CharIndex, ScaledOptimizer, one_hot, project_parts, remainder, sentence_ranges
 
 #: The scope labels: outside, scope, negated event, both.
@@ -77,7 +82,7 @@ DEFAULT_SCOPE_MODEL = Config().from_str(default_model_config)["model"]
         "split_at_other_cues": True,
         "contiguous": False,
         "scope_bias": 0.0,
-        "scorer": {"@scorers": "spacy_negation.negation_scorer.v1"},
+        "scorer": {"@scorers": "spacy_negation.negation_scope_scorer.v1"},
     },
     default_score_weights={"neg_nis_tok_f": 1.0, "neg_nis_tok_p": None, "neg_nis_tok_r": None},
 )
@@ -200,6 +205,7 @@ class NegationScope(TrainablePipe):
             for neg, window, ids in zip(negations, windows, doc_ids):
                 scope, event = _decode(doc, neg, window, [labels[int(i)] for i in ids])
                 resolved.append(Negation(doc, neg.cue, scope, event, id=neg.id))
+            resolved = constrain_scopes(doc, resolved)
             if self.split_at_other_cues:
                 resolved = split_at_other_cues(doc, resolved)
             set_negations(doc, sorted(resolved, key=lambda n: n.id))

@@ -1,0 +1,386 @@
+"""A template challenge set for negation resolvers, built from the templates of the
+pragmatic negation probe (Gubelmann & Handschuh 2022, appendix B).
+
+Every filled sentence of experiments 1-3 is annotated with its expected negations in the
+CD-SCO convention (Morante & Daelemans 2012): the cue ``n't`` (of ``doesn't``) with the
+relative clause as scope (``who does like to ACT``, cue and punctuation outside, as the
+corpus annotates ``which would not come``), ``nor`` with its clause (``does he like to
+ACT``), ``not`` of "Many people, but not NAME, like to ACT" with ``NAME like to ACT`` (as
+"the noun but not the plural" in the corpus), and the affix ``un`` of "Unlike NAME" with
+``like`` and ``NAME`` (as "not unlike some huge moth" in the corpus). Events are not
+annotated.
+
+A pipeline's prediction of an item is checked with these questions (each failed one is an
+error of the item):
+
+- ``cue``: exactly the expected cues (token and character range);
+- ``act_in_scope``: every ACT of an expected negation lies in the scope of the predicted
+  negation with the same cue;
+- ``scope_in_sentence``: no predicted scope leaves the sentence of its cue;
+- ``unnegated_kept``: no token of the later sentences outside the expected negations
+  ("Of course, many people like to ACT", "However, he does like to MASK", "Cleopatra does
+  like to MASK") is in a predicted scope.
+
+``scope_exact`` (the predicted scope equals the expected one) is reported but not counted
+as an error. Invariance: items that differ only in name, profession and gender (same
+template structure, same activities) must get the same prediction up to those fillers.
+"""
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
+
+from .errors import Errors
+from .probe import templates as tpl
+from .probe.templates import Template
+
+#: (token index, start, end) of a negation part.
+PartKey = Tuple[int, int, int]
+CHECKS = ("cue", "act_in_scope", "scope_in_sentence", "unnegated_kept")
+_PUNCT = {".", ","}
+
+
+@dataclass
+class Expected:
+    """One expected negation: its cue and scope parts, and the ACT tokens of its scope."""
+
+    cue: List[PartKey]
+    scope: List[PartKey]
+    acts: List[int] = field(default_factory=list)
+
+
+@dataclass
+class Item:
+    """One filled sentence of the challenge set.
+
+    template (Template): its template.
+    family (str): its template family (e.g. ``e1_negated``, ``e2_MP_but``, ``e3_Cleo``).
+    group (str): its invariance group (template structure and activities).
+    words (List[str]): the tokens; spaces (List[bool]) after each; sent_starts
+        (List[bool]) sentence starts; slots (List[str]) the template slot of each token
+        (``NAME``, ``PROF``, ``PRON``, ``ACT1``... or ``w<k>`` for the k-th literal word).
+    expected (List[Expected]): the expected negations.
+    """
+
+    template: Template
+    family: str
+    group: str
+    words: List[str]
+    spaces: List[bool]
+    sent_starts: List[bool]
+    slots: List[str]
+    expected: List[Expected]
+
+    @property
+    def text(self) -> str:
+        return "".join(w + (" " if s else "") for w, s in zip(self.words, self.spaces))
+
+
+def family(template: Template) -> str:
+    """The template family of a template."""
+    if template.experiment == 1:
+        return "e1_negated" if template.negation == "not" else "e1_positive"
+    return f"e{template.experiment}_{template.added}"
+
+
+def _template_tokens(template: Template) -> List[str]:
+    """The template's tokens in spaCy's English tokenization ("doesn't" -> "does" "n't")."""
+    out: List[str] = []
+    for chunk in template.text.split(" "):
+        tail: List[str] = []
+        while chunk and chunk[-1] in _PUNCT:
+            tail.insert(0, chunk[-1])
+            chunk = chunk[:-1]
+        if chunk.endswith("n't"):
+            out += [chunk[:-3], "n't"]
+        elif chunk:
+            out.append(chunk)
+        out += tail
+    return out
+
+
+def build_item(template: Template, name: str, profession: str, acts: Sequence[str], mask: str) -> Item:
+    """Fill a template into a pre-tokenized, annotated challenge item.
+
+    template (Template): the template.
+    name (str), profession (str): the fillers (profession with its article).
+    acts (Sequence[str]): ACT1-ACT3 (at least ``template.n_acts``).
+    mask (str): the word that replaces MASK.
+    RETURNS (Item): the item with its expected negations.
+    """
+    fillers = {"FNAME": [name], "MNAME": [name], "PROF": profession.split(), "MASK": [mask],
+               "ACT": [acts[0]], "ACT1": [acts[0]]}
+    for k in (2, 3):
+        if len(acts) >= k:
+            fillers[f"ACT{k}"] = [acts[k - 1]]
+    words: List[str] = []
+    slots: List[str] = []
+    for k, tok in enumerate(_template_tokens(template)):
+        if tok in fillers:
+            slot = {"FNAME": "NAME", "MNAME": "NAME", "ACT": "ACT1"}.get(tok, tok)
+            words += fillers[tok]
+            slots += [slot] * len(fillers[tok])
+        else:
+            words.append(tok)
+            slots.append("PRON" if tok.lower() in ("he", "she") else f"w{k}")
+    spaces = [i + 1 < len(words) and words[i + 1] not in _PUNCT and words[i + 1] != "n't"
+              for i in range(len(words))]
+    sent_starts = [i == 0 or words[i - 1] == "." for i in range(len(words))]
+    return Item(template, family(template), _group_key(template, acts, mask), words, spaces,
+                sent_starts, slots, _expected(words, sent_starts, slots))
+
+
+def _group_key(template: Template, acts: Sequence[str], mask: str) -> str:
+    structure = template.id.replace(f"_{template.gender}_", "_", 1)
+    return f"{structure}|{','.join(acts[:template.n_acts])}|{mask}"
+
+
+def _whole(words: Sequence[str], i: int) -> PartKey:
+    return (i, 0, len(words[i]))
+
+
+def _expected(words: Sequence[str], sent_starts: Sequence[bool], slots: Sequence[str]) -> List[Expected]:
+    """The expected negations (CD-SCO convention; see the module docstring)."""
+    out: List[Expected] = []
+    sent_end = [0] * len(words)
+    end = len(words)
+    for i in range(len(words) - 1, -1, -1):
+        sent_end[i] = end
+        if sent_starts[i]:
+            end = i
+    for i, w in enumerate(words):
+        if w == "n't":  # "who does n't like to A , B , or C ." / "... , nor does he ..."
+            start = i - 2  # "who"
+            stop = next((j for j in range(i, sent_end[i]) if words[j] == "nor"), sent_end[i])
+            scope = [j for j in range(start, stop) if j != i and words[j] not in _PUNCT]
+            out.append(_with_acts(words, slots, [_whole(words, i)], scope))
+        elif w == "nor":
+            scope = [j for j in range(i + 1, sent_end[i]) if words[j] not in _PUNCT]
+            out.append(_with_acts(words, slots, [_whole(words, i)], scope))
+        elif w == "not" and i >= 1 and words[i - 1] == "but":  # "Many people, but not N, like to A."
+            scope = [i + 1] + [j for j in range(i + 3, sent_end[i]) if words[j] not in _PUNCT]
+            out.append(_with_acts(words, slots, [_whole(words, i)], scope))
+        elif w == "Unlike":
+            out.append(Expected(cue=[(i, 0, 2)], scope=[(i, 2, len(w)), _whole(words, i + 1)]))
+    return out
+
+
+def _with_acts(words: Sequence[str], slots: Sequence[str], cue: List[PartKey],
+               scope_idx: List[int]) -> Expected:
+    return Expected(cue=cue, scope=[_whole(words, j) for j in scope_idx],
+                    acts=[j for j in scope_idx if slots[j].startswith("ACT")])
+
+
+def build_items(sample: int = 20, seed: int = 0, act_sets: int = 3,
+                templates: Optional[Sequence[Template]] = None) -> List[Item]:
+    """The challenge set: every template filled with ``sample`` (name, profession) pairs
+    per gender and ``act_sets`` seeded choices of activities (ACT1-3 and the MASK word).
+
+    sample (int): name-profession pairs per gender.
+    seed (int): the random seed.
+    act_sets (int): activity choices per template structure.
+    templates (Optional[Sequence[Template]]): the templates (default: the 43).
+    RETURNS (List[Item]): the items.
+    """
+    from .probe.run import sample_pairs
+
+    templates = list(templates) if templates is not None else tpl.build_templates()
+    rng = random.Random(seed)
+    verbs = tpl.activities()
+    choices = [rng.sample(verbs, 4) for _ in range(act_sets)]
+    pairs = {g: sample_pairs(g, sample, seed) for g in ("m", "f")}
+    items = []
+    for t in templates:
+        for choice in choices:
+            acts, mask = choice[:3], choice[3]
+            for name, prof, _g in pairs[t.gender]:
+                items.append(build_item(t, name, prof, acts, mask))
+    return items
+
+
+def _neg_parts(neg: Any, role: str) -> List[PartKey]:
+    return sorted((p.i, p.start, p.end) for p in neg.parts(role))
+
+
+def check_item(item: Item, predicted: Sequence[Any]) -> Dict[str, bool]:
+    """Which checks the predicted negations of an item fail.
+
+    item (Item): the item.
+    predicted (Sequence[Negation]): the pipeline's negations on the item's doc.
+    RETURNS (Dict[str, bool]): check name -> failed (see the module docstring), and
+        ``scope_exact`` -> the scopes differ from the expected ones.
+    """
+    pred = {tuple(_neg_parts(n, "cue")): n for n in predicted}
+    gold = {tuple(sorted(e.cue)): e for e in item.expected}
+    sent_of = []
+    k = -1
+    for s in item.sent_starts:
+        k += 1 if s else 0
+        sent_of.append(k)
+    failed = {c: False for c in CHECKS}
+    failed["cue"] = set(pred) != set(gold)
+    for cue, e in gold.items():
+        neg = pred.get(cue)
+        scope_tokens = {p[0] for p in _neg_parts(neg, "scope")} if neg is not None else set()
+        if not set(e.acts) <= scope_tokens:
+            failed["act_in_scope"] = True
+    for n in predicted:
+        cue_sents = {sent_of[p[0]] for p in _neg_parts(n, "cue")}
+        if any(sent_of[p[0]] not in cue_sents for p in _neg_parts(n, "scope")):
+            failed["scope_in_sentence"] = True
+    covered: Set[int] = {p[0] for e in item.expected for p in e.cue + e.scope}
+    must_stay = {i for i, w in enumerate(item.words)
+                 if sent_of[i] > 0 and i not in covered and w not in _PUNCT}
+    predicted_scope = {p[0] for n in predicted for p in _neg_parts(n, "scope")}
+    failed["unnegated_kept"] = bool(must_stay & predicted_scope)
+    failed["scope_exact"] = any(
+        pred.get(cue) is None or _neg_parts(pred[cue], "scope") != sorted(e.scope)
+        for cue, e in gold.items())
+    return failed
+
+
+def signature(item: Item, predicted: Sequence[Any]) -> Tuple:
+    """The prediction of an item up to its name, profession and gender fillers: each
+    negation's cue and scope as template slots (the profession's tokens as one slot)."""
+    def slots(parts: Iterable[PartKey]) -> Tuple:
+        out = set()
+        for i, start, end in parts:
+            whole = start == 0 and end == len(item.words[i])
+            out.add((item.slots[i], "" if whole else f"{start}:{end}"))
+        return tuple(sorted(out))
+
+    return tuple(sorted((slots(_neg_parts(n, "cue")), slots(_neg_parts(n, "scope"))) for n in predicted))
+
+
+def make_doc(vocab: Any, item: Item) -> Any:
+    """The item as a spaCy Doc with its tokens and sentence starts."""
+    from spacy.tokens import Doc
+
+    return Doc(vocab, words=item.words, spaces=item.spaces, sent_starts=item.sent_starts)
+
+
+def evaluate_pipeline(nlp: Any, items: Sequence[Item], batch_size: int = 64) -> Dict[str, Any]:
+    """Run a negation pipeline on the challenge items and count the errors.
+
+    nlp (Language): a pipeline that sets ``doc._.negations``.
+    items (Sequence[Item]): the challenge items.
+    batch_size (int): docs per batch.
+    RETURNS (Dict[str, Any]): ``families`` (family -> ``n``, ``errors``, ``error_rate`` in
+        %, and the failures of each check), ``overall`` (the same over all items) and
+        ``invariance_failures`` (items whose prediction differs from the most common one
+        of their invariance group), with ``invariance_groups``.
+    """
+    from .negation import get_negations
+
+    docs = nlp.pipe((make_doc(nlp.vocab, it) for it in items), batch_size=batch_size)
+    families: Dict[str, Dict[str, Any]] = {}
+    overall = _empty_cell()
+    groups: Dict[str, Counter] = {}
+    for item, doc in zip(items, docs):
+        predicted = get_negations(doc)
+        failed = check_item(item, predicted)
+        for cell in (families.setdefault(item.family, _empty_cell()), overall):
+            cell["n"] += 1
+            cell["errors"] += int(any(failed[c] for c in CHECKS))
+            for c in CHECKS + ("scope_exact",):
+                cell["checks"][c] += int(failed[c])
+        groups.setdefault(item.group, Counter())[signature(item, predicted)] += 1
+    for cell in list(families.values()) + [overall]:
+        cell["error_rate"] = round(100.0 * cell["errors"] / cell["n"], 2) if cell["n"] else 0.0
+    failures = sum(sum(c.values()) - max(c.values()) for c in groups.values())
+    return {"families": dict(sorted(families.items())), "overall": overall,
+            "invariance_failures": failures, "invariance_groups": len(groups)}
+
+
+def _empty_cell() -> Dict[str, Any]:
+    return {"n": 0, "errors": 0, "checks": {c: 0 for c in CHECKS + ("scope_exact",)}}
+
+
+def load_pipeline(model: str, host: Optional[str] = None) -> Any:
+    """Load a negation pipeline for the challenge.
+
+    model (str): a negation pipeline (negation_cue and negation_scope) or a pipeline with
+        the 'negation' component (package name or path); with ``host``, the model the
+        host's 'negation' component runs.
+    host (Optional[str]): a host pipeline (name or path, or ``blank:LANG``) to which
+        ``nlp.add_pipe("negation", config={"model": model})`` is added.
+    RETURNS (Language): the pipeline.
+    """
+    import spacy
+
+    try:
+        if host is not None:
+            nlp = spacy.blank(host[6:]) if host.startswith("blank:") else spacy.load(host)
+            nlp.add_pipe("negation", config={"model": model})
+            return nlp
+        nlp = spacy.load(model)
+    except (OSError, ValueError) as err:
+        raise ValueError(Errors.E620.format(model=model, reason=err)) from err
+    if not ({"negation_cue", "negation_scope"} <= set(nlp.pipe_names) or "negation" in nlp.pipe_names):
+        raise ValueError(Errors.E621.format(model=model, pipes=", ".join(nlp.pipe_names)))
+    return nlp
+
+
+def gold_docs(vocab: Any, items: Sequence[Item]) -> List[Any]:
+    """The items as docs with their expected negations."""
+    from .negation import set_negations
+
+    docs = []
+    for item in items:
+        doc = make_doc(vocab, item)
+        set_negations(doc, [{"cue": e.cue, "scope": e.scope} for e in item.expected])
+        docs.append(doc)
+    return docs
+
+
+def write_gold(items: Sequence[Item], path: Union[str, Path]) -> int:
+    """Write the challenge set with its expected negations as a *SEM 2012 CoNLL file.
+
+    RETURNS (int): the number of sentences written.
+    """
+    import spacy
+
+    from .corpus import write_starsem_docs
+
+    return write_starsem_docs(gold_docs(spacy.blank("en").vocab, items), path)
+
+
+def markdown(data: Dict[str, Any]) -> str:
+    """The Markdown report of the challenge results."""
+    models = data["models"]
+    names = list(models)
+    fams = sorted({f for res in models.values() for f in res["families"]})
+    lines = ["# Negation challenge set (templates of Gubelmann & Handschuh 2022)", "",
+             "Error rate (%) of items failing any of the checks cue, act_in_scope, "
+             "scope_in_sentence, unnegated_kept (expected negations in the CD-SCO "
+             "convention); invariance failures: items whose prediction changes when only "
+             "the name, profession or gender changes. Written by "
+             "`python -m spacy_negation challenge`.", "",
+             "| family | " + " | ".join(names) + " |", "|---|" + "---:|" * len(names)]
+    for f in fams + ["overall"]:
+        cells = []
+        for n in names:
+            cell = models[n]["overall"] if f == "overall" else models[n]["families"].get(f)
+            cells.append(f"{cell['error_rate']:.1f} ({cell['errors']}/{cell['n']})" if cell else "–")
+        lines.append(f"| {f} | " + " | ".join(cells) + " |")
+    lines.append("| invariance failures | " + " | ".join(
+        f"{models[n]['invariance_failures']} ({models[n]['invariance_groups']} groups)" for n in names) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def write_results(path: Union[str, Path], data: Dict[str, Any]) -> List[Path]:
+    """Write ``challenge.json`` and the Markdown beside it."""
+    import json
+
+    from .util import atomic_write_text
+
+    path = Path(path)
+    atomic_write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    md = path.with_suffix(".md")
+    atomic_write_text(md, markdown(data))
+    return [path, md]
+
+
+__all__ = ["Item", "Expected", "build_item", "build_items", "check_item", "evaluate_pipeline",
+           "load_pipeline", "write_gold", "write_results", "signature", "family"]

@@ -1,0 +1,48 @@
+"""``challenge``: the template challenge set for negation resolvers, built from the
+templates of the pragmatic negation probe (Gubelmann & Handschuh 2022)."""
+import argparse
+from pathlib import Path
+
+from .probe import add_run_options, model_names
+
+
+def add_parser(sub: "argparse._SubParsersAction") -> None:
+    p = sub.add_parser(
+        "challenge", help="error rates of a negation pipeline on the template challenge set",
+        description="Run a negation pipeline on every filled sentence of the probe's "
+                    "experiments 1-3 (annotated with the expected cue and scope in the "
+                    "CD-SCO convention) and report the error rate per template family and "
+                    "the invariance failures (swapping names, professions and gender must "
+                    "not change the prediction). MODEL is a negation pipeline (with "
+                    "negation_cue and negation_scope) or a pipeline with the 'negation' "
+                    "component, as a package name or a path.")
+    p.add_argument("models", nargs="+", metavar="MODEL", help="a negation pipeline (name or path)")
+    add_run_options(p, Path("results/challenge.json"), 20, ".md")
+    p.add_argument("--host", default=None,
+                   help="run MODEL as the 'negation' component of this host pipeline (a name, "
+                        "a path or blank:LANG)")
+    p.add_argument("--gold", type=Path, default=None,
+                   help="also write the challenge set with its expected negations as a *SEM file")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..challenge import build_items, evaluate_pipeline, load_pipeline, write_gold, write_results
+    from ..probe.report import load_results
+
+    names = model_names(args.models, args.name)
+    data = load_results(args.output)
+    items = build_items(sample=args.sample, seed=args.seed)
+    if args.gold is not None:
+        write_gold(items, args.gold)
+        print(f"wrote {args.gold}")
+    for model, name in zip(args.models, names):
+        nlp = load_pipeline(model, host=args.host)
+        result = evaluate_pipeline(nlp, items)
+        data["models"][name] = result
+        total = result["overall"]
+        print(f"{name}: {total['errors']}/{total['n']} items with errors; "
+              f"invariance failures {result['invariance_failures']}")
+    for f in write_results(args.output, data):
+        print(f"wrote {f}")
+    return 0

@@ -1,0 +1,162 @@
+"""The template challenge set for negation resolvers: expected negations (CD-SCO
+convention), error counts with a fake pipeline whose predictions we control (hand
+computed), invariance, and the command on a tiny CNN negation pipeline built offline."""
+import json
+from pathlib import Path
+
+import pytest
+import spacy
+from spacy.language import Language
+from spacy.tokens import Doc
+
+from spacy_negation import set_negations
+from spacy_negation.challenge import build_item, build_items, evaluate_pipeline, load_pipeline
+from spacy_negation.cli import main
+from spacy_negation.probe.templates import build_templates
+
+REPO = Path(__file__).resolve().parents[1]
+T = {t.id: t for t in build_templates()}
+
+
+def _expected(item):
+    return [([item.words[i][s:e] for i, s, e in x.cue], [item.words[i][s:e] for i, s, e in x.scope],
+             [item.words[i] for i in x.acts]) for x in item.expected]
+
+
+def test_expected_negations_follow_cd_sco():
+    it = build_item(T["e1_f_2_not_contr_does"], "Mary", "a police officer", ["swim", "fish"], "read")
+    assert it.text == ("Mary is a police officer who doesn't like to fish, nor does she like to swim. "
+                       "However, she does like to read.")
+    assert _expected(it) == [(["n't"], ["who", "does", "like", "to", "fish"], ["fish"]),
+                             (["nor"], ["does", "she", "like", "to", "swim"], ["swim"])]
+    it = build_item(T["e2_m_MP_but_none"], "Peter", "an architect", ["swim"], "read")
+    assert _expected(it) == [(["n't"], ["who", "does", "like", "to", "swim"], ["swim"]),
+                             (["not"], ["Peter", "like", "to", "swim"], ["swim"])]
+    it = build_item(T["e3_m_Cleo_contr"], "Peter", "an architect", ["swim"], "read")
+    assert _expected(it)[1] == (["Un"], ["like", "Peter"], [])
+    assert build_item(T["e1_m_1_none_implic_does"], "Peter", "a judge", ["swim"], "read").expected == []
+    it = build_item(T["e1_m_3_not_none"], "Peter", "a judge", ["swim", "fish", "surf"], "read")
+    assert it.slots[:6] == ["NAME", "w1", "PROF", "PROF", "w3", "w4"]
+    assert it.sent_starts.count(True) == 2
+
+
+def _who_to_sentence_end(doc: Doc) -> Doc:
+    """Each "n't" a cue, scoped from "who" (two tokens before) to the end of its sentence."""
+    negs = []
+    for tok in doc:
+        if tok.text == "n't":
+            end = tok.sent.end
+            negs.append({"cue": [tok], "scope": [t for t in doc[tok.i - 2:end]
+                                                 if t.i != tok.i and t.text not in {".", ","}]})
+    set_negations(doc, negs)
+    return doc
+
+
+def _fake_nlp(func) -> Language:
+    name = f"fake_negation_{func.__name__}"
+    if name not in Language.factories:
+        Language.component(name, func=func)
+    nlp = spacy.blank("en")
+    nlp.add_pipe(name)
+    return nlp
+
+
+def test_error_counts_hand_computed_with_a_fake_pipeline():
+    """The fake finds only "n't" with the scope "who ... end of sentence": right for the
+    1- and 3-ACT templates, a missed cue ("nor", "not", "Un") for the 2-ACT templates (6 of
+    18 negated ones in experiment 1), MP_but (4 templates) and "Unlike" (1 of 3)."""
+    items = build_items(sample=2, act_sets=1, seed=0)
+    res = evaluate_pipeline(_fake_nlp(_who_to_sentence_end), items)
+    fam = {k: (v["n"], v["errors"]) for k, v in res["families"].items()}
+    assert fam == {"e1_negated": (36, 12), "e1_positive": (24, 0), "e2_MP": (8, 0),
+                   "e2_MP_but": (8, 8), "e2_1rand": (4, 0), "e3_Cleo": (6, 2)}
+    checks = res["overall"]["checks"]
+    assert checks == {"cue": 22, "act_in_scope": 20, "scope_in_sentence": 0, "unnegated_kept": 0,
+                      "scope_exact": 22}
+    assert res["overall"]["errors"] == 22 and res["overall"]["error_rate"] == round(100 * 22 / 86, 2)
+    assert res["invariance_failures"] == 0
+
+
+def _whole_doc_unless_paul(doc: Doc) -> Doc:
+    """Scope over every other token (crossing sentences), and nothing for "Paul"."""
+    if doc[0].text == "Paul":
+        return doc
+    negs = [{"cue": [t], "scope": [u for u in doc if u.i != t.i]} for t in doc if t.text == "n't"]
+    set_negations(doc, negs)
+    return doc
+
+
+def test_invariance_failures_and_sentence_checks():
+    items = [build_item(T[tid], name, prof, ["swim"], "read")
+             for tid, name, prof in (("e1_m_1_not_none", "Peter", "a judge"),
+                                     ("e1_m_1_not_none", "Paul", "an architect"),
+                                     ("e1_f_1_not_none", "Mary", "a police officer"))]
+    assert len({it.group for it in items}) == 1
+    res = evaluate_pipeline(_fake_nlp(_whole_doc_unless_paul), items)
+    assert res["invariance_failures"] == 1 and res["invariance_groups"] == 1
+    checks = res["overall"]["checks"]
+    # Paul: cue and ACT missed; Peter and Mary: the scope leaves the sentence and covers
+    # "He/She likes to read"
+    assert (checks["cue"], checks["act_in_scope"], checks["scope_in_sentence"], checks["unnegated_kept"]) == (1, 1, 2, 2)
+    assert res["overall"]["errors"] == 3
+
+
+def test_load_pipeline_errors(tmp_path):
+    with pytest.raises(ValueError, match=r"\[E620\]"):
+        load_pipeline(str(tmp_path / "missing"))
+    spacy.blank("en").to_disk(tmp_path / "blank")
+    with pytest.raises(ValueError, match=r"\[E621\]"):
+        load_pipeline(str(tmp_path / "blank"))
+
+
+@pytest.fixture(scope="module")
+def tiny_cnn_dir(tmp_path_factory) -> Path:
+    """A tiny CNN negation pipeline (configs/test/negation_cnn_tiny.cfg) trained briefly on
+    challenge gold docs, saved to disk."""
+    from spacy.training import Example
+
+    from spacy_negation.challenge import gold_docs, make_doc
+
+    config = spacy.util.load_config(REPO / "configs" / "test" / "negation_cnn_tiny.cfg", interpolate=True)
+    nlp = spacy.util.load_model_from_config(config, auto_fill=True, validate=True)
+    items = build_items(sample=2, act_sets=1, seed=1)
+    examples = [Example(make_doc(nlp.vocab, it), ref) for it, ref in zip(items, gold_docs(nlp.vocab, items))]
+    spacy.util.fix_random_seed(0)
+    optimizer = nlp.initialize(lambda: examples)
+    for _ in range(3):
+        for batch in spacy.util.minibatch(examples, 16):
+            nlp.update(batch, sgd=optimizer)
+    out = tmp_path_factory.mktemp("challenge_cnn") / "model"
+    nlp.to_disk(out)
+    return out
+
+
+def test_cli_challenge_on_a_tiny_negation_pipeline(tiny_cnn_dir, tmp_path):
+    from spacy_negation.starsem import read_starsem
+
+    out = tmp_path / "challenge.json"
+    gold = tmp_path / "gold.txt"
+    assert main(["challenge", str(tiny_cnn_dir), "--name", "tiny-cnn", "--sample", "2",
+                 "--output", str(out), "--gold", str(gold)]) == 0
+    data = json.loads(out.read_text())
+    res = data["models"]["tiny-cnn"]
+    assert set(res["families"]) == {"e1_negated", "e1_positive", "e2_MP", "e2_MP_but", "e2_1rand", "e3_Cleo"}
+    n = 3 * (30 * 2 + 10 * 2 + 3 * 2)  # act sets x (templates x pairs)
+    assert sum(f["n"] for f in res["families"].values()) == res["overall"]["n"] == n
+    assert all(0 <= f["errors"] <= f["n"] for f in res["families"].values())
+    assert isinstance(res["invariance_failures"], int)
+    assert "tiny-cnn" in out.with_suffix(".md").read_text()
+    sents = read_starsem(gold)
+    assert len(sents) == n * 2 + 3 * (10 * 2)  # two sentences per item, three with a misprime
+    # per pair and act set: exp. 1 (3 + 3 * 2 + 3) * 2 genders, exp. 2 (2 * 2 + 2 + 1) * 2, exp. 3 1 + 1 + 2
+    assert sum(len(s.instances) for s in sents) == 3 * 2 * (12 * 2 + 7 * 2 + 4)
+
+
+def test_cli_challenge_host_pipeline(tiny_cnn_dir, tmp_path):
+    assert load_pipeline(str(tiny_cnn_dir), host="blank:en").pipe_names == ["negation"]
+    out = tmp_path / "challenge.json"
+    base = ["challenge", str(tiny_cnn_dir), "--sample", "1", "--output", str(out)]
+    assert main(base + ["--name", "direct"]) == 0
+    assert main(base + ["--name", "hosted", "--host", "blank:en"]) == 0
+    models = json.loads(out.read_text())["models"]
+    assert models["direct"] == models["hosted"]
