@@ -46,6 +46,8 @@ class Warnings(metaclass=ErrorsWithCodes):
             "holds it once, in another letter case.")
     W404 = ("{path}:{line}: <ref SRC={src!r}> names {id!r}, which is no cue of its sentence nor "
             "the only cue with that ID in the file; this scope link is ignored.")
+    # --- annotate (W500-W509) -----------------------------------------------------------
+    W500 = ("{path}:{line}: bad record skipped (--on-error skip): {reason}")
     # --- negation probe and challenge set (W600-W609) ----------------------------------
     W600 = ("{path}: the folder has no masked-LM head weights ({n} parameters missing); the "
             "head is built from the tied word embeddings with an identity transform "
@@ -266,6 +268,25 @@ class Errors(metaclass=ErrorsWithCodes):
     E433 = ("{path}: {n} document id(s) of split {name}/{split} are not in the corpus "
             "(e.g. {examples}); wrong corpus file or stale split file?")
     E434 = ("Cannot split documents: {n} document id(s) occur more than once.")
+    # --- annotate (E500-E549) -----------------------------------------------------------
+    E500 = ("{path}:{line}: bad record: {reason} (use --on-error skip to skip bad records "
+            "and report them).")
+    E501 = ("Unknown {what} format of {path}: {fmt!r}; available: {available}.")
+    E502 = ("{path}: the input holds no records.")
+    E503 = ("{path}: the Parquet file has no column {column!r} (its columns: {columns}).")
+    E504 = ("The work folder {work_dir} belongs to another run ({key} was {old!r}, now "
+            "{new!r}); its finished shards cannot be reused. Delete the folder (or pass "
+            "another --work-dir) to start again.")
+    E505 = ("{path}: not a work-folder file written by this command: {reason}")
+    E506 = ("{what} must be at least 1, got {value}.")
+    E508 = ("The Ray engine needs the optional dependency ray: pip install "
+            "spacy-negation[ray] ({reason}).")
+    E509 = ("The {fmt} format needs the optional dependency pyarrow: pip install "
+            "spacy-negation[ray] ({reason}).")
+    E510 = ("A Ray worker failed on shard {shard} (records {start}-{end}) after its "
+            "retries: {reason}. The finished shards are kept; run the command again to "
+            "resume.")
+    E512 = ("{path}: not a Parquet file: {reason}")
     # --- negation probe and challenge set (E600-E649) ----------------------------------
     E600 = ("Masked language model folder not found: {path} (a local Hugging Face folder "
             "with config.json, the weights and the tokenizer files).")

@@ -1,0 +1,246 @@
+"""Inputs of ``annotate``: plain text (one document per line), JSONL and Parquet.
+
+An input is split into shards of consecutive records (record ranges, so the split
+depends only on the input and the shard size). One pass over the file finds the
+shards' byte offsets (line formats) and the input's SHA-256, which tells a re-run whether
+the finished shards of an earlier run belong to the same input.
+"""
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, List, Optional, Sequence, Tuple
+
+from ..errors import Errors
+
+INPUT_FORMATS = ("text", "jsonl", "parquet")
+_SUFFIXES = {".txt": "text", ".text": "text", ".jsonl": "jsonl", ".ndjson": "jsonl",
+             ".parquet": "parquet"}
+_CHUNK = 1 << 20
+
+
+@dataclass(frozen=True)
+class Shard:
+    """A range of consecutive input records.
+
+    index (int): the shard's number (0-based), its place in the output.
+    start (int): the first record (0-based).
+    end (int): one past the last record.
+    offset (int): the byte offset of the first record's line (line formats; 0 for Parquet).
+    """
+
+    index: int
+    start: int
+    end: int
+    offset: int
+
+
+@dataclass(frozen=True)
+class Record:
+    """One input record: a document, or a bad record with the reason.
+
+    where (str): its line number (line formats) or ``row N`` (Parquet), 1-based.
+    id (Any): the document id (a string or an integer).
+    text (Optional[str]): the text; None for a bad record.
+    error (Optional[str]): why the record is bad; None for a good one.
+    """
+
+    where: str
+    id: Any
+    text: Optional[str]
+    error: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class InputPlan:
+    """An input split into shards.
+
+    path (Path): the input file.
+    fmt (str): its format (one of INPUT_FORMATS).
+    sha256 (str): the file's SHA-256.
+    n_records (int): the number of records.
+    shards (List[Shard]): the shards, in input order.
+    """
+
+    path: Path
+    fmt: str
+    sha256: str
+    n_records: int
+    shards: List[Shard]
+
+
+def guess_format(path: Path, fmt: Optional[str], formats: Sequence[str], suffixes: dict,
+                 what: str) -> str:
+    """The format given, or the one the file name's suffix implies.
+
+    RAISES (ValueError): unknown format (E501).
+    """
+    name = fmt if fmt is not None else suffixes.get(Path(path).suffix.lower(), Path(path).suffix)
+    if name not in formats:
+        raise ValueError(Errors.E501.format(what=what, path=path, fmt=name,
+                                            available=", ".join(formats)))
+    return name
+
+
+def input_format(path: Path, fmt: Optional[str] = None) -> str:
+    """The input format: ``fmt`` or guessed from the suffix (.txt, .jsonl, .parquet)."""
+    return guess_format(path, fmt, INPUT_FORMATS, _SUFFIXES, "input")
+
+
+def plan_input(path: Path, fmt: str, shard_size: int, text_field: str, id_field: str) -> InputPlan:
+    """Split an input into shards of ``shard_size`` records (the last may be shorter).
+
+    RAISES (FileNotFoundError): no such file (E130). (NegationFormatError): not Parquet
+    (E512), or without the text or id column (E503). (ValueError): no records (E502).
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(Errors.E130.format(path=path))
+    sha = hashlib.sha256()
+    starts: List[Tuple[int, int]] = []
+    if fmt == "parquet":
+        with path.open("rb") as f:
+            for chunk in iter(lambda: f.read(_CHUNK), b""):
+                sha.update(chunk)
+        n = _parquet_file(path, _columns(text_field, id_field)).metadata.num_rows
+        starts = [(i, 0) for i in range(0, n, shard_size)]
+    else:
+        n = pos = 0
+        with path.open("rb") as f:
+            for line in f:
+                if n % shard_size == 0:
+                    starts.append((n, pos))
+                sha.update(line)
+                pos += len(line)
+                n += 1
+    if n == 0:
+        raise ValueError(Errors.E502.format(path=path))
+    shards = [Shard(k, start, min(start + shard_size, n), offset)
+              for k, (start, offset) in enumerate(starts)]
+    return InputPlan(path, fmt, sha.hexdigest(), n, shards)
+
+
+def read_shard(plan: InputPlan, shard: Shard, text_field: str, id_field: str) -> List[Record]:
+    """The records of one shard, in input order, bad ones included (with their reason).
+
+    text_field (str): the text field (JSONL) or column (Parquet).
+    id_field (str): the id field or column; ``""``: the line (row) number is the id.
+    """
+    if plan.fmt == "parquet":
+        return _read_parquet(plan.path, shard, text_field, id_field)
+    out: List[Record] = []
+    with plan.path.open("rb") as f:
+        f.seek(shard.offset)
+        for k in range(shard.start, shard.end):
+            raw = f.readline()
+            line = k + 1
+            if plan.fmt == "text":
+                out.append(_text_record(raw, line))
+            else:
+                out.append(_jsonl_record(raw, line, text_field, id_field))
+    return out
+
+
+def _strip_eol(raw: bytes) -> bytes:
+    if raw.endswith(b"\n"):
+        raw = raw[:-1]
+    if raw.endswith(b"\r"):
+        raw = raw[:-1]
+    return raw
+
+
+def _decode(raw: bytes) -> Tuple[Optional[str], Optional[str]]:
+    try:
+        return raw.decode("utf-8"), None
+    except UnicodeDecodeError as err:
+        return None, f"not valid UTF-8 ({err.reason} at byte {err.start})"
+
+
+def _text_record(raw: bytes, line: int) -> Record:
+    text, error = _decode(_strip_eol(raw))
+    return Record(str(line), line, text, error)
+
+
+def _valid_id(value: Any) -> bool:
+    return isinstance(value, (str, int)) and not isinstance(value, bool)
+
+
+def _fields(obj: Any, where: str, line: int, text_field: str, id_field: str) -> Record:
+    """A record from a JSON object or a Parquet row (a dict)."""
+    if not isinstance(obj, dict):
+        return Record(where, None, None, f"not a JSON object ({type(obj).__name__})")
+    if text_field not in obj or obj[text_field] is None:
+        return Record(where, None, None, f"no text field {text_field!r}")
+    text = obj[text_field]
+    if not isinstance(text, str):
+        return Record(where, None, None,
+                      f"the text field {text_field!r} is not a string ({type(text).__name__})")
+    if not id_field:
+        return Record(where, line, text)
+    if id_field not in obj or obj[id_field] is None:
+        return Record(where, None, None, f"no id field {id_field!r}")
+    if not _valid_id(obj[id_field]):
+        return Record(where, None, None, f"the id field {id_field!r} is not a string or an "
+                                         f"integer ({type(obj[id_field]).__name__})")
+    return Record(where, obj[id_field], text)
+
+
+def _jsonl_record(raw: bytes, line: int, text_field: str, id_field: str) -> Record:
+    where = str(line)
+    content, error = _decode(_strip_eol(raw))
+    if content is None:
+        return Record(where, None, None, error)
+    if not content.strip():
+        return Record(where, None, None, "empty line")
+    try:
+        obj = json.loads(content)
+    except json.JSONDecodeError as err:
+        return Record(where, None, None, f"not valid JSON ({err.msg})")
+    return _fields(obj, where, line, text_field, id_field)
+
+
+def _columns(text_field: str, id_field: str) -> List[str]:
+    return [text_field] + ([id_field] if id_field else [])
+
+
+def _parquet_file(path: Path, columns: List[str]) -> Any:
+    """The Parquet file, checked to have the columns."""
+    pq = import_pyarrow("parquet")[1]
+    from ..errors import NegationFormatError
+
+    try:
+        pf = pq.ParquetFile(path)
+    except Exception as err:  # pyarrow raises ArrowInvalid/OSError subclasses
+        raise NegationFormatError(Errors.E512.format(path=path, reason=err), path) from err
+    names = pf.schema_arrow.names
+    for column in columns:
+        if column not in names:
+            raise NegationFormatError(Errors.E503.format(path=path, column=column,
+                                                         columns=", ".join(names)), path)
+    return pf
+
+
+def _read_parquet(path: Path, shard: Shard, text_field: str, id_field: str) -> List[Record]:
+    columns = _columns(text_field, id_field)
+    pf = _parquet_file(path, columns)
+    rows: List[dict] = []
+    first = 0
+    for g in range(pf.metadata.num_row_groups):
+        n = pf.metadata.row_group(g).num_rows
+        lo, hi = max(shard.start, first), min(shard.end, first + n)
+        if lo < hi:
+            table = pf.read_row_group(g, columns=columns)
+            rows.extend(table.slice(lo - first, hi - lo).to_pylist())
+        first += n
+    return [_fields(row, f"row {shard.start + k + 1}", shard.start + k + 1, text_field, id_field)
+            for k, row in enumerate(rows)]
+
+
+def import_pyarrow(fmt: str) -> Tuple[Any, Any]:
+    """``pyarrow`` and ``pyarrow.parquet``, with a coded error if not installed (E509)."""
+    try:
+        import pyarrow
+        import pyarrow.parquet
+    except ImportError as err:
+        raise ImportError(Errors.E509.format(fmt=fmt, reason=err)) from err
+    return pyarrow, pyarrow.parquet

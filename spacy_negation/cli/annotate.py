@@ -1,0 +1,78 @@
+"""``annotate``: resolve the negations of a corpus (text, JSONL or Parquet) into JSONL,
+Parquet or a DocBin, resumably, on this machine or on a Ray cluster."""
+import argparse
+import sys
+from pathlib import Path
+
+
+def add_parser(sub: "argparse._SubParsersAction") -> None:
+    p = sub.add_parser(
+        "annotate", help="annotate a corpus with a negation pipeline",
+        description="Annotate a corpus with a trained negation pipeline: one output record "
+                    "per document (its id and, per negation, the cue, scope and event as "
+                    "character offsets with their text). The input is split into shards; "
+                    "finished shards are kept in a work folder, so a re-run after an "
+                    "interruption continues where it stopped.")
+    p.add_argument("input", type=Path,
+                   help="plain text (one document per line, id = line number), .jsonl or "
+                        ".parquet")
+    p.add_argument("output", type=Path, help="the .jsonl, .parquet or .spacy file to write")
+    p.add_argument("--model", required=True, help="trained negation pipeline: package or path")
+    p.add_argument("--input-format", choices=("text", "jsonl", "parquet"), default=None,
+                   help="input format (default: from the suffix: .txt, .jsonl, .parquet)")
+    p.add_argument("--output-format", choices=("jsonl", "parquet", "spacy"), default=None,
+                   help="output format (default: from the suffix: .jsonl, .parquet, .spacy)")
+    p.add_argument("--text-field", default="text", help="JSONL field / Parquet column of the "
+                                                         "text (default: text)")
+    p.add_argument("--id-field", default="id", help="JSONL field / Parquet column of the id "
+                                                     "(default: id; '' = line/row number)")
+    p.add_argument("--shard-size", type=int, default=1000, help="records per shard (default: 1000)")
+    p.add_argument("--batch-size", type=int, default=64, help="docs per batch (default: 64)")
+    p.add_argument("--on-error", choices=("raise", "skip"), default="raise",
+                   help="bad records (no text field, not UTF-8, bad JSON): stop with an error "
+                        "naming the line (raise, default) or report them and skip (skip)")
+    p.add_argument("--engine", choices=("local", "ray"), default="local",
+                   help="local: this machine (--n-process); ray: Ray workers (default: local)")
+    p.add_argument("--n-process", type=int, default=1, help="local engine: processes (default: 1)")
+    p.add_argument("--address", default=None,
+                   help="ray engine: address of a running cluster (default: a local cluster)")
+    p.add_argument("--workers", type=int, default=None,
+                   help="ray engine: worker actors (default: cluster CPUs / threads per worker)")
+    p.add_argument("--threads", type=int, default=1,
+                   help="torch threads of the local process, or of each Ray worker (its "
+                        "CPUs); default: 1")
+    p.add_argument("--max-retries", type=int, default=3,
+                   help="ray engine: restarts of a failed worker and retries of its shards")
+    p.add_argument("--work-dir", type=Path, default=None,
+                   help="folder of the finished shards (default: OUTPUT.shards)")
+    p.add_argument("--keep-shards", action="store_true", help="keep the work folder at the end")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..annotate import annotate
+
+    try:
+        summary = annotate(
+            args.input, args.output, args.model, input_fmt=args.input_format,
+            output_fmt=args.output_format, text_field=args.text_field, id_field=args.id_field,
+            shard_size=args.shard_size, batch_size=args.batch_size, on_error=args.on_error,
+            engine=args.engine, n_process=args.n_process, address=args.address,
+            workers=args.workers, threads=args.threads,
+            max_retries=args.max_retries, work_dir=args.work_dir, keep_shards=args.keep_shards,
+            progress=not args.no_progress)
+    except (ImportError, RuntimeError, OSError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted: the finished shards are kept; run the same command again to "
+              "resume", file=sys.stderr)
+        return 130
+    if summary.resumed:
+        print(f"resumed: {summary.resumed} of {summary.n_shards} shards were finished "
+              "by an earlier run", file=sys.stderr)
+    print(f"wrote {summary.n_docs} documents ({summary.n_words} words) to {args.output}; "
+          f"{summary.words_per_second:,.0f} words/s after {summary.seconds_loading:.1f} s "
+          f"loading; {len(summary.skipped)} bad records skipped", file=sys.stderr)
+    return 0
