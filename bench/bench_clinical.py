@@ -109,13 +109,14 @@ def pattern_errors(sentences: Sequence[Dict[str, Any]], pred: Sequence[Sequence[
 
 
 # --- systems --------------------------------------------------------------------------------
-def run_model(bvr: ModuleType, model: str, sentences: Sequence[Dict[str, Any]]) -> Tuple[List[List[bool]], List[List[bool]], float, int]:
+def run_model(bvr: ModuleType, model: str, sentences: Sequence[Dict[str, Any]],
+              cue_patterns: Optional[str] = None) -> Tuple[List[List[bool]], List[List[bool]], float, int]:
     """spacy-negation through nlp.add_pipe("negation", config={"model": model}) (bench_vs_rules' runner).
 
     RETURNS: per sentence and concept ``ent._.negated`` (any token in a scope), the same with
     every token of the concept in a scope, the component's seconds and the words processed.
     """
-    docs, seconds = bvr.negation_docs(model, sentences)
+    docs, seconds = bvr.negation_docs(model, sentences, cue_patterns)
     any_token = [[bool(ent._.negated) for ent in doc.ents] for doc in docs]
     all_tokens = [[all(t._.negated for t in ent) for ent in doc.ents] for doc in docs]
     return any_token, all_tokens, seconds, sum(len(d) for d in docs)
@@ -163,6 +164,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--split", choices=("dev", "test"), required=True)
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the set (JSONL)")
     parser.add_argument("--model", action="append", default=[], help="NAME=PATH_OR_PACKAGE of a negation model; repeatable")
+    parser.add_argument("--cue-patterns", action="append", default=[],
+                        help="NAME=LIST: also run model NAME with this cue list (e.g. en_clinical), as row 'NAME + LIST'")
     parser.add_argument("--rules", default=",".join(bvr.RULE_TOOLS), help="comma-separated rule tools, or 'none'")
     parser.add_argument("--venv-dir", type=Path, default=Path.home() / ".cache" / "spacy-negation-bench")
     parser.add_argument("--out-dir", type=Path, default=Path("results"))
@@ -189,8 +192,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         pred, seconds, words, versions[tool] = bvr.run_rule_tool(tool, sentences, args.venv_dir)
         add(tool, pred, words, seconds)
     best = max(rules, key=lambda t: results[t]["f"]) if rules else None
-    for name, ref in models.items():
-        any_token, all_tokens, seconds, words = run_model(bvr, ref, sentences)
+    runs = [(name, ref, None) for name, ref in models.items()]
+    for spec in args.cue_patterns:
+        name, _, patterns = spec.partition("=")
+        if name not in models or not patterns:
+            raise SystemExit(f"--cue-patterns takes NAME=LIST with NAME a --model, got {spec!r}")
+        runs.append((f"{name} + {patterns}", models[name], patterns))
+    for name, ref, patterns in runs:
+        any_token, all_tokens, seconds, words = run_model(bvr, ref, sentences, patterns)
         add(name, any_token, words, seconds)
         add(f"{name} (all tokens)", all_tokens, words, seconds)
         for key in (name, f"{name} (all tokens)"):

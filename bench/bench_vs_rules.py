@@ -98,13 +98,18 @@ def entry(rows: Sequence[Tuple[int, int, int]], words: int, seconds: float) -> D
 
 
 # --- systems --------------------------------------------------------------------------------
-def negation_docs(model: str, sentences: Sequence[Dict[str, Any]]) -> Tuple[List[Doc], float]:
+def negation_docs(model: str, sentences: Sequence[Dict[str, Any]],
+                  cue_patterns: Optional[str] = None) -> Tuple[List[Doc], float]:
     """The sentences as docs with their targets as entities (a target is a token index or a
     [start, end) pair of token indices), run through spacy-negation with
-    nlp.add_pipe("negation", config={"model": model}); and the component's seconds."""
+    nlp.add_pipe("negation", config={"model": model}) (and the cue list ``cue_patterns``,
+    a shipped list's name or a file, when given); and the component's seconds."""
     register_extensions()
     nlp = spacy.blank("en")
-    nlp.add_pipe("negation", config={"model": model})
+    config: Dict[str, Any] = {"model": model}
+    if cue_patterns:
+        config["cue_patterns"] = cue_patterns
+    nlp.add_pipe("negation", config=config)
     docs = []
     for rec in sentences:
         n = len(rec["words"])
