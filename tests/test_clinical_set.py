@@ -162,3 +162,16 @@ def test_rule_runner_targets():
     one, many = runner.target_span(doc, 4), runner.target_span(doc, [1, 3])
     assert (one.text, one.label_) == ("cough", runner.LABEL)
     assert (many.text, many.label_) == ("chest pain", runner.LABEL)
+
+
+def test_readme_quotes_the_committed_clinical_run():
+    """The README's cue-list sentence quotes results/clinical.json (bench/bench_clinical.py),
+    and 'level with' holds: the paired interval against the best rule tool includes 0."""
+    repo = Path(__file__).resolve().parents[1]
+    results = json.loads((repo / "results" / "clinical.json").read_text(encoding="utf-8"))
+    readme = " ".join((repo / "README.md").read_text(encoding="utf-8").split())
+    alone, listed = results["cdsco"]["f"], results["cdsco + en_clinical"]["f"]
+    assert f"scores F1 {100 * alone:.1f} alone and {100 * listed:.1f} with `en_clinical`" in readme
+    vs = results["cdsco + en_clinical"]["vs_best_rule"]
+    assert vs["tool"] == "negspacy_en_clinical" and vs["ci_low"] <= 0 <= vs["ci_high"]
+    assert re.search(r"level with negspacy's clinical termset", readme)
