@@ -309,7 +309,6 @@ class Errors(metaclass=ErrorsWithCodes):
     E620 = ("Cannot load the negation pipeline {model!r}: {reason}")
     E621 = ("{model!r} is neither a negation pipeline (negation_cue and negation_scope) nor "
             "a pipeline with the 'negation' component (its components: {pipes}).")
-
     # --- compare and seeds (E700-E719) -------------------------------------------------
     E700 = ("Unknown metric {name!r}. Metrics are named FAMILY.ROW.VALUE as in the JSON of "
             "'evaluate --json' (VALUE p, r or f), e.g. nis.nis_tok.f, "
@@ -330,6 +329,8 @@ class Errors(metaclass=ErrorsWithCodes):
             "the same order, or none.")
     E711 = ("The metric {name!r} needs the {family!r} counts, which were not computed "
             "(counted: {families}).")
+    E712 = ("--gold and --system go together: the pooled interval needs the gold file and "
+            "the runs' system files.")
 
 
 class NegationFormatError(ValueError):
