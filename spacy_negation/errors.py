@@ -313,7 +313,8 @@ class Errors(metaclass=ErrorsWithCodes):
     E700 = ("Unknown metric {name!r}. Metrics are named FAMILY.ROW.VALUE as in the JSON of "
             "'evaluate --json' (VALUE p, r or f), e.g. nis.nis_tok.f, "
             "starsem.scopes_cue_match_b.f, faireval.fair.f; the rows: {options}.")
-    E701 = ("Unknown metric value {value!r}: one of 'p', 'r', 'f'.")
+    E701 = ("The metric {name!r} has no value {value!r}: a metric ends in .p, .r or .f "
+            "(FAMILY.ROW.VALUE).")
     E702 = ("Comparing needs at least two systems, got {n}.")
     E703 = ("The per-sentence counts of {name!r} cover {n} sentences, those of {first!r} "
             "{m}: every system must be counted on the same gold sentences.")

@@ -24,7 +24,7 @@ from typing import Any, Dict, List, Sequence, Tuple
 
 from ..errors import Errors
 
-__all__ = ["add_parser", "run", "read_tables", "format_table"]
+__all__ = ["add_parser", "run", "read_tables", "format_table", "text_table"]
 
 
 def add_parser(sub: "argparse._SubParsersAction") -> None:
@@ -87,13 +87,27 @@ def format_table(doc: Dict[str, Any]) -> str:
     rows = [(c["metric"], c["a"], c["b"], _pct(c["value_a"]), _pct(c["value_b"]),
              _pct(c["diff"], True), _pct(c["ci_low"], True), _pct(c["ci_high"], True),
              f"{c['p_bootstrap']:.4f}", f"{c['p_ar']:.4f}") for c in doc["comparisons"]]
-    widths = [max(len(r[k]) for r in [head, *rows]) for k in range(len(head))]
-    lines = [f"Paired tests over {doc['sentences']} sentences: {doc['samples']} bootstrap "
+    title = (f"Paired tests over {doc['sentences']} sentences: {doc['samples']} bootstrap "
              f"samples, {doc['ar_samples']} approximate randomization shuffles, seed "
              f"{doc['seed']}; B-A with its {doc['confidence'] * 100:g}% paired bootstrap "
-             f"interval (F1/P/R points), two-sided p-values"]
+             f"interval (F1/P/R points), two-sided p-values")
+    return text_table(title, head, rows, left=3)
+
+
+def text_table(title: str, head: Sequence[str], rows: Sequence[Sequence[str]], left: int) -> str:
+    """A plain text table: the title, the header, a rule, the rows; columns padded to
+    their widest cell, the first ``left`` left-aligned, the others right-aligned.
+
+    title (str): the line above the table.
+    head (Sequence[str]): the column names.
+    rows (Sequence[Sequence[str]]): the cells.
+    left (int): the number of left-aligned columns.
+    RETURNS (str): the table, ending with a newline.
+    """
+    widths = [max(len(r[k]) for r in [head, *rows]) for k in range(len(head))]
+    lines = [title]
     for k, r in enumerate([head, *rows]):
-        lines.append("  ".join(c.ljust(w) if j < 3 else c.rjust(w)
+        lines.append("  ".join(c.ljust(w) if j < left else c.rjust(w)
                                for j, (c, w) in enumerate(zip(r, widths))).rstrip())
         if k == 0:
             lines.append("-" * len(lines[-1]))

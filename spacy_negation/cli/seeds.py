@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Dict, List
 
 from ..errors import Errors
+from .compare import read_tables, text_table
 
 __all__ = ["add_parser", "run", "read_metrics_json", "format_table"]
 
@@ -86,16 +87,10 @@ def format_table(doc: Dict[str, Any]) -> str:
         if pooled:
             row += [f"{s['ci']['low'] * 100:.2f}", f"{s['ci']['high'] * 100:.2f}"]
         rows.append(row)
-    widths = [max(len(r[k]) for r in [head, *rows]) for k in range(len(head))]
-    lines = [f"Over {len(doc['runs'])} runs: mean and sample standard deviation (points)"
+    title = (f"Over {len(doc['runs'])} runs: mean and sample standard deviation (points)"
              + (f"; {doc['confidence'] * 100:g}% pooled bootstrap interval of the mean over "
-                f"sentences ({doc['samples']} samples, seed {doc['seed']})" if pooled else "")]
-    for k, r in enumerate([head, *rows]):
-        lines.append("  ".join(c.ljust(w) if j == 0 else c.rjust(w)
-                               for j, (c, w) in enumerate(zip(r, widths))).rstrip())
-        if k == 0:
-            lines.append("-" * len(lines[-1]))
-    return "\n".join(lines) + "\n"
+                f"sentences ({doc['samples']} samples, seed {doc['seed']})" if pooled else ""))
+    return text_table(title, head, rows, left=1)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -113,8 +108,6 @@ def run(args: argparse.Namespace) -> int:
     values = {m: [metric_value(d, m, name) for name, d in documents] for m in metrics}
     tables: List[Any] = []
     if args.systems is not None:
-        from .compare import read_tables
-
         tables = [t for _, t in read_tables(args.gold, args.systems, families_of(metrics))]
     summaries = {m: seed_summary(m, values[m], pooled_interval(
         tables, m, samples=args.samples, seed=args.seed, confidence=args.confidence)

@@ -17,7 +17,7 @@ metrics and systems share the same samples at the cost of one product.
 Inputs are plain arrays of per-sentence counts: no spaCy here.
 """
 from dataclasses import dataclass
-from typing import Callable, Iterator, List, Sequence, Tuple
+from typing import Callable, Iterator, List, Sequence, Tuple, Union
 
 import numpy
 
@@ -25,6 +25,8 @@ from ..errors import Errors
 
 #: A vectorized metric: summed counts of shape (resamples, k) -> values of shape (resamples,).
 Statistic = Callable[[numpy.ndarray], numpy.ndarray]
+#: Per-sentence counts: one row per sentence (an array or nested sequences).
+Counts = Union[numpy.ndarray, Sequence[Sequence[float]]]
 #: Resamples per block of the matrix products (bounds the memory to block x sentences).
 BLOCK = 1000
 #: Ties of a resampled difference with the observed one are decided with this tolerance
@@ -58,7 +60,7 @@ def prf_statistic(value: str) -> Statistic:
     RETURNS (Statistic): the vectorized metric of totals of shape (n, 4).
     """
     if value not in ("p", "r", "f"):
-        raise ValueError(Errors.E701.format(value=value))
+        raise ValueError(Errors.E701.format(name=value, value=value))
 
     def statistic(totals: numpy.ndarray) -> numpy.ndarray:
         t = totals.astype(float)
@@ -110,7 +112,7 @@ class PairedTest:
     p_ar: float
 
 
-def _as_counts(counts: Sequence[Sequence[float]]) -> numpy.ndarray:
+def _as_counts(counts: Counts) -> numpy.ndarray:
     array = numpy.asarray(counts, dtype=float)
     if array.ndim != 2:
         raise ValueError(f"per-sentence counts must be a 2-d table, got shape {array.shape}")
@@ -238,8 +240,7 @@ def paired_bootstrap(counts_a: Sequence[Sequence[float]], counts_b: Sequence[Seq
     return Interval(value, *percentile_bounds(values[0] - values[1], confidence))
 
 
-def _paired(counts_a: Sequence[Sequence[float]], counts_b: Sequence[Sequence[float]]
-            ) -> Tuple[numpy.ndarray, numpy.ndarray]:
+def _paired(counts_a: Counts, counts_b: Counts) -> Tuple[numpy.ndarray, numpy.ndarray]:
     a, b = _as_counts(counts_a), _as_counts(counts_b)
     if len(a) != len(b):
         raise ValueError(f"paired samples differ in length: {len(a)} and {len(b)} sentences")
@@ -294,7 +295,7 @@ def approximate_randomization(pairs: Sequence[Tuple[numpy.ndarray, numpy.ndarray
     return [(r + 1) / (samples + 1) for r in hits]
 
 
-def paired_tests(pairs: Sequence[Tuple[Sequence[Sequence[float]], Sequence[Sequence[float]]]],
+def paired_tests(pairs: Sequence[Tuple[Counts, Counts]],
                  statistics: Sequence[Statistic], *, resamples: int = 10000,
                  ar_samples: int = 10000, confidence: float = 0.95, seed: int = 0
                  ) -> List[PairedTest]:
@@ -302,7 +303,7 @@ def paired_tests(pairs: Sequence[Tuple[Sequence[Sequence[float]], Sequence[Seque
     per-sentence counts, each with its metric; all pairs share the bootstrap resamples
     and the shuffles.
 
-    pairs (Sequence[Tuple[counts, counts]]): (base, other) per-sentence counts, all with
+    pairs (Sequence[Tuple[Counts, Counts]]): (base, other) per-sentence counts, all with
         the same number of sentences.
     statistics (Sequence[Statistic]): the metric of each pair.
     resamples (int): bootstrap samples.

@@ -69,7 +69,8 @@ def columns(families: Sequence[str] = FAMILIES) -> Tuple[str, ...]:
     return tuple(out)
 
 
-def _weighted(prefix: str, weights: Mapping[str, Mapping[str, float]]) -> Tuple[Form, ...]:
+def _weighted(prefix: str, weights: Mapping[str, Mapping[str, float]]
+              ) -> Tuple[Form, Form, Form, Form]:
     """The FairEval forms (Ortmann 2022): tp* = sum_e W[e][TP] n_e (likewise fp*, fn*),
     P = tp* / (tp* + fp*), R = tp* / (tp* + fn*)."""
     tp: Form = {}
@@ -165,10 +166,12 @@ def parse_metric(name: str) -> MetricSpec:
     """
     rows = _rows()
     row, _, value = name.rpartition(".")
+    if name in rows:
+        raise ValueError(Errors.E701.format(name=name, value=""))
     if row not in rows:
         raise ValueError(Errors.E700.format(name=name, options=", ".join(rows)))
     if value not in VALUES:
-        raise ValueError(Errors.E701.format(value=value))
+        raise ValueError(Errors.E701.format(name=name, value=value))
     family, forms = rows[row]
     return MetricSpec(name, family, value, forms)
 
