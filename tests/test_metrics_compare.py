@@ -269,3 +269,21 @@ def test_seed_summary_and_pooled_interval(files: Tuple[Path, Path, Path]) -> Non
     means = [numpy.mean([stat(numpy.bincount(row, minlength=4)[None, :].astype(float)
                               @ t.forms(spec))[0] for t in runs]) for row in draws]
     assert (ci.low, ci.high) == pytest.approx(tuple(numpy.percentile(means, [2.5, 97.5])))
+
+
+def test_every_metric_equals_evaluate_on_cdsco(cdsco_dir: Path, tmp_path: Path) -> None:
+    """Real data (affixal and multiword cues, punctuation in scopes): the per-sentence
+    counts sum to evaluate's values for every metric."""
+    from spacy_negation.starsem import read_starsem, write_starsem
+    from test_metrics_records import _perturbed
+
+    gold = cdsco_dir / "SEM-2012-SharedTask-CD-SCO-test-cardboard-GOLD.txt"
+    system = tmp_path / "system.txt"
+    write_starsem(_perturbed(read_starsem(gold)), system)
+    doc = to_json(evaluate_files(gold, system))
+    t = table(gold, system)
+    assert len(t.counts) == doc["starsem"]["sentences"]["total"]
+    for name in metric_names():
+        assert t.value(parse_metric(name)) == pytest.approx(metric_value(doc, name),
+                                                            abs=1e-12), name
+    assert 0 < metric_value(doc, "nis.nis_tok.f") < 1
