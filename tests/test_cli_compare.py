@@ -192,7 +192,7 @@ def test_readme_compare_lines_run_as_documented(files, tmp_path, capsys) -> None
         out = _run(capsys, *argv, "--samples", 50, *(["--ar-samples", 50]
                                                      if argv[0] == "compare" else []))
         assert out.strip()
-    section = text[text.index("## Metrics"):text.index("## Results")]
+    section = " ".join(text[text.index("## Metrics"):text.index("## Results")].split())
     assert "NIS_tok F1, NIS_ex F1 and *SEM Scopes B (cue match) F1" in section
     default = json.loads(_run(capsys, "compare", gold, a, b, "--samples", 20, "--ar-samples", 20,
                               "--json"))
