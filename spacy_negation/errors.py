@@ -309,6 +309,29 @@ class Errors(metaclass=ErrorsWithCodes):
     E620 = ("Cannot load the negation pipeline {model!r}: {reason}")
     E621 = ("{model!r} is neither a negation pipeline (negation_cue and negation_scope) nor "
             "a pipeline with the 'negation' component (its components: {pipes}).")
+    # --- compare and seeds (E700-E719) -------------------------------------------------
+    E700 = ("Unknown metric {name!r}. Metrics are named FAMILY.ROW.VALUE as in the JSON of "
+            "'evaluate --json' (VALUE p, r or f), e.g. nis.nis_tok.f, "
+            "starsem.scopes_cue_match_b.f, faireval.fair.f; the rows: {options}.")
+    E701 = ("The metric {name!r} has no value {value!r}: a metric ends in .p, .r or .f "
+            "(FAMILY.ROW.VALUE).")
+    E702 = ("Comparing needs at least two systems, got {n}.")
+    E703 = ("The per-sentence counts of {name!r} cover {n} sentences, those of {first!r} "
+            "{m}: every system must be counted on the same gold sentences.")
+    E704 = ("{option} must be at least 1, got {value}.")
+    E705 = ("The confidence must lie strictly between 0 and 1, got {value}.")
+    E706 = ("{path}:{line}: not a JSON file: {reason}")
+    E707 = ("{path}: no {name!r} in this metrics JSON (expected the document of "
+            "'evaluate --json', at the top or under 'detail').")
+    E708 = ("{path}: {name!r} is {value!r}, not a number.")
+    E709 = ("A mean and standard deviation over runs need at least two metrics JSON files "
+            "(one per run), got {n}.")
+    E710 = ("{n} system files for {m} metrics JSON files: give one system file per run, in "
+            "the same order, or none.")
+    E711 = ("The metric {name!r} needs the {family!r} counts, which were not computed "
+            "(counted: {families}).")
+    E712 = ("--gold and --system go together: the pooled interval needs the gold file and "
+            "the runs' system files.")
 
 
 class NegationFormatError(ValueError):

@@ -14,7 +14,8 @@ from typing import List, Optional, Sequence
 from ..about import __version__
 from ..errors import NegationFormatError
 
-COMMANDS = ["convert", "export", "evaluate", "faireval", "probe", "challenge", "annotate"]
+COMMANDS = ["convert", "export", "evaluate", "faireval", "compare", "seeds", "probe", "challenge",
+            "annotate"]
 
 
 def command_summary(name: str) -> str:

@@ -1,0 +1,125 @@
+"""``seeds``: mean and standard deviation of metrics over runs (e.g. training seeds).
+
+Reads one metrics JSON file per run -- the document ``evaluate --json`` prints, or a file
+holding it under "detail" (as the project's ``metrics/*.json``) -- and reports per metric
+the mean and the sample standard deviation over the runs. With ``--gold`` and one
+``--system`` file per run (same order), also the pooled bootstrap interval of the mean over
+sentences (:func:`spacy_negation.metrics.compare.pooled_interval`). No spaCy import.
+
+``--json`` prints::
+
+    {"runs": [METRICS_JSON, ...], "systems": [SYSTEM, ...] or null, "samples": int,
+     "seed": int, "confidence": float,
+     "metrics": {NAME: {"values": [float, ...], "mean": float, "sd": float,
+                        "ci": {"value": float, "low": float, "high": float} or null}}}
+
+with values as fractions.
+"""
+import argparse
+from pathlib import Path
+from typing import Any, Dict, List
+
+from ..errors import Errors
+from .compare import read_tables, text_table
+
+__all__ = ["add_parser", "run", "read_metrics_json", "format_table"]
+
+
+def add_parser(sub: "argparse._SubParsersAction") -> None:
+    p = sub.add_parser(
+        "seeds", help="mean and standard deviation of metrics over runs",
+        description="Mean and sample standard deviation of metrics over runs, from one "
+                    "'evaluate --json' document per run; with --gold and the runs' system "
+                    "files, also the pooled bootstrap interval of the mean over sentences.")
+    p.add_argument("runs", type=Path, nargs="+", metavar="METRICS_JSON",
+                   help="two or more metrics JSON files, one per run")
+    p.add_argument("--metric", action="append", dest="metrics", metavar="NAME",
+                   help="a metric named as in 'evaluate --json', e.g. nis.nis_tok.f "
+                        "(repeatable; default: nis.nis_tok.f, nis.nis_ex.f, "
+                        "starsem.scopes_cue_match_b.f)")
+    p.add_argument("--gold", type=Path, help="the gold *SEM file of the runs' system files")
+    p.add_argument("--system", type=Path, nargs="+", dest="systems", metavar="SYSTEM",
+                   help="the runs' system *SEM files, in the order of the JSON files")
+    p.add_argument("--samples", type=int, default=10000, help="bootstrap samples (default 10000)")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--confidence", type=float, default=0.95,
+                   help="coverage of the interval (default 0.95)")
+    p.add_argument("--json", action="store_true", help="print the results as JSON (fractions)")
+    p.set_defaults(func=run)
+
+
+def read_metrics_json(path: Path) -> Any:
+    """A parsed metrics JSON file.
+
+    path (Path): the file.
+    RETURNS (Any): the parsed document.
+    RAISES (NegationFormatError, FileNotFoundError): unreadable or invalid JSON (E706, with
+        the line).
+    """
+    import json
+
+    from ..errors import NegationFormatError
+    from ..metrics.starsem_io import check_input_file
+
+    check_input_file(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+        return json.loads(text)
+    except UnicodeDecodeError as err:
+        raise NegationFormatError(Errors.E706.format(path=path, line=1, reason=err.reason),
+                                  path, 1) from None
+    except json.JSONDecodeError as err:
+        raise NegationFormatError(Errors.E706.format(path=path, line=err.lineno, reason=err.msg),
+                                  path, err.lineno) from None
+
+
+def format_table(doc: Dict[str, Any]) -> str:
+    """The summary table (percentages).
+
+    doc (Dict[str, Any]): the ``--json`` document.
+    RETURNS (str): the table, ending with a newline.
+    """
+    pooled = doc["systems"] is not None
+    head = ["metric", "runs", "mean (%)", "sd"] + (["CI low", "CI high"] if pooled else [])
+    rows = []
+    for name, s in doc["metrics"].items():
+        row = [name, str(len(s["values"])), f"{s['mean'] * 100:.2f}", f"{s['sd'] * 100:.2f}"]
+        if pooled:
+            row += [f"{s['ci']['low'] * 100:.2f}", f"{s['ci']['high'] * 100:.2f}"]
+        rows.append(row)
+    title = (f"Over {len(doc['runs'])} runs: mean and sample standard deviation (points)"
+             + (f"; {doc['confidence'] * 100:g}% pooled bootstrap interval of the mean over "
+                f"sentences ({doc['samples']} samples, seed {doc['seed']})" if pooled else ""))
+    return text_table(title, head, rows, left=1)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..metrics.compare import DEFAULT_METRICS, families_of, metric_value, pooled_interval
+    from ..metrics.compare import seed_summary
+
+    if len(args.runs) < 2:
+        raise ValueError(Errors.E709.format(n=len(args.runs)))
+    if (args.systems is None) != (args.gold is None):
+        raise ValueError(Errors.E712)
+    if args.systems is not None and len(args.systems) != len(args.runs):
+        raise ValueError(Errors.E710.format(n=len(args.systems), m=len(args.runs)))
+    metrics = list(dict.fromkeys(args.metrics or DEFAULT_METRICS))
+    documents = [(str(p), read_metrics_json(p)) for p in args.runs]
+    values = {m: [metric_value(d, m, name) for name, d in documents] for m in metrics}
+    tables: List[Any] = []
+    if args.systems is not None:
+        tables = [t for _, t in read_tables(args.gold, args.systems, families_of(metrics))]
+    summaries = {m: seed_summary(m, values[m], pooled_interval(
+        tables, m, samples=args.samples, seed=args.seed, confidence=args.confidence)
+        if tables else None) for m in metrics}
+    doc = {"runs": [name for name, _ in documents],
+           "systems": None if args.systems is None else [str(p) for p in args.systems],
+           "samples": args.samples, "seed": args.seed, "confidence": args.confidence,
+           "metrics": {m: s.as_dict() for m, s in summaries.items()}}
+    if args.json:
+        import json
+
+        print(json.dumps(doc, indent=2))
+    else:
+        print(format_table(doc), end="")
+    return 0
