@@ -37,7 +37,7 @@ HERE = Path(__file__).resolve().parent
 OUTPUT = HERE / "train.jsonl"
 HELD_OUT = HERE.parent / "clinical" / "notes.txt"
 SEED = 26
-N_SENTENCES = 3000
+N_SENTENCES = 2000
 NOTE_SIZE = (6, 12)
 
 # --- vocabulary ------------------------------------------------------------------------------
