@@ -482,15 +482,18 @@ class Generator:
         s = Sentence()
         n = s.neg()
         if self.rng.random() < 0.75:
-            s.items([cap(w) if k == 0 else w for k, w in enumerate(self.pick(DIAGNOSES, self.rng.choice([1, 1, 2])))],
-                    "and", scope=n, negated=True)
-            s.add(self.one(["was", "was", "has been", "were", "is"]), scope=n)
+            words = self.pick(DIAGNOSES, self.rng.choice([1, 1, 2]))
+            s.items([cap(words[0])] + words[1:], "and", scope=n, negated=True)
+            s.add(self.one(["was", "was", "has been", "is"] if len(words) == 1 else ["were", "have been", "are"]),
+                  scope=n)
             s.add("ruled", cue=n)
             s.add("out", cue=n)
         else:
-            s.add(self.one(["We", "Cardiology", "The team", "Neurology"]))
+            subject, aux = self.rng.choice([("We", "have"), ("Cardiology", "has"), ("The team", "has"),
+                                            ("Neurology", "has")])
+            s.add(subject)
             if self.rng.random() < 0.4:
-                s.add(self.one(["have", "has", "then"]))
+                s.add(self.one([aux, "then"]))
             s.add("ruled", cue=n)
             s.add("out", cue=n)
             s.items(self.pick(DIAGNOSES, self.rng.choice([1, 2])), "and", scope=n, negated=True)
@@ -616,29 +619,41 @@ class Generator:
         reach the concepts of another."""
         s = Sentence()
         sep = self.one([". ", "; ", " ", ". "])
-        sections = self.rng.choice([2, 2, 3])
-        negated_at = self.rng.randrange(sections)
-        for k in range(sections):
+        kinds = self.pick(list(HEADERS), self.rng.choice([2, 2, 3]))
+        negated_at = self.rng.randrange(len(kinds))
+        for k, kind in enumerate(kinds):
             if k and sep.strip():
                 s.add(sep.strip(), space=False)
-            kind = self.one(["allergies", "meds", "review", "exam", "history", "imaging"])
             s.add(self.one(HEADERS[kind]))
             s.add(":", space=False)
             if k == negated_at:
                 n = s.neg()
-                if kind in ("allergies", "history") and self.rng.random() < 0.6:
+                form = self.rng.random()
+                if kind in ("allergies", "meds", "history") and form < 0.6:
                     s.add(self.one(["None", "none", "None"]), cue=n)  # a cue without scope
-                elif kind == "review" and self.rng.random() < 0.5:
-                    s.add("Negative", cue=n)  # cue, no scope
+                elif kind == "allergies":
+                    s.add("No", cue=n)
+                    s.add(self.one(["known allergies", "known drug allergies", "drug allergies"]), scope=n)
+                elif kind == "meds":
+                    s.add(self.one(["No", "no"]), cue=n)
+                    s.add(self.one(["current medications", "home medications", "regular medications"]), scope=n)
+                elif kind == "review" and form < 0.5:
+                    s.add("Negative", cue=n)  # a cue without scope
+                elif kind == "review":
+                    s.add("Negative", cue=n)
+                    s.add("for", scope=n)
+                    s.items(self.findings(self.rng.choice([1, 2, 3])), "or", scope=n, negated=True)
                 else:
                     s.add("No" if self.rng.random() < 0.6 else "no", cue=n)
-                    s.items(self.pick(SIGNS + SYMPTOMS, self.rng.choice([1, 2])), "or", scope=n, negated=True)
+                    pool = DIAGNOSES if kind == "history" else SIGNS + SYMPTOMS + IMAGING
+                    s.items(self.pick(pool, self.rng.choice([1, 2])), "or", scope=n, negated=True)
             elif kind in ("allergies", "meds"):
                 s.items(self.pick(MEDICATIONS, self.rng.choice([1, 2, 3])), "and", negated=False)
             else:
-                words = self.pick(SIGNS + SYMPTOMS + IMAGING, self.rng.choice([1, 2]))
+                pool = DIAGNOSES if kind == "history" else SIGNS + SYMPTOMS + IMAGING
+                words = self.pick(pool, self.rng.choice([1, 2]))
                 s.items([cap(words[0])] + words[1:], "and", negated=False)
-                if self.rng.random() < 0.5:
+                if kind != "history" and self.rng.random() < 0.5:
                     s.add(self.one(["present", "noted", "seen", "reported"]))
         s.add(".", space=False)
         return s
