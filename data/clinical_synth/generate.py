@@ -31,7 +31,7 @@ import random
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple, TypeVar
 
 HERE = Path(__file__).resolve().parent
 OUTPUT = HERE / "train.jsonl"
@@ -205,6 +205,7 @@ PRONOUN_SUBJECTS = ["She", "He", "Patient", "The patient"]
 SEVERITY = ["", "", "", "mild ", "moderate ", "severe ", "acute ", "chronic ", "new ", "significant "]
 
 Range = List[int]
+T = TypeVar("T")
 
 
 class Sentence:
@@ -280,10 +281,12 @@ class Generator:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
 
-    def pick(self, words: Sequence[str], k: int = 1) -> List[str]:
+    def pick(self, words: Sequence[T], k: int = 1) -> List[T]:
+        """k distinct items."""
         return self.rng.sample(list(words), k)
 
-    def one(self, words: Sequence[str], avoid: Sequence[str] = ()) -> str:
+    def one(self, words: Sequence[T], avoid: Sequence[T] = ()) -> T:
+        """One item that is not in avoid."""
         return self.rng.choice([w for w in words if w not in avoid])
 
     def findings(self, k: int) -> List[str]:
