@@ -4,15 +4,23 @@ python scripts/model_card.py MODEL_DIR --domain bioscope --name negation_bioscop
     --cross results/cross_domain.json --out packages/meta_negation_bioscope.json
 python scripts/model_card.py training/neges/model-best --domain neges --name negation_sfu --version 0.1.0 \
     --neges results/neges2018.json --out packages/meta_es_negation_sfu.json
+python scripts/model_card.py training/clinical/model-best --domain clinical --name negation_clinical \
+    --version 0.1.0 --cue-patterns en_clinical --model-out training/clinical/model-package \
+    --bioscope-scores metrics/clinical/clinical_on_bioscope.json --clinical metrics/clinical/clinical_dev.json \
+    --out packages/meta/en_negation_clinical.json
 
 The card (the package's README, which spaCy renders from the meta) states the training
 data and its licence, the annotation convention, the scores in and out of domain from the
 committed results files, the measured speed, the intended use and the known failure modes.
-Every score comes from the results file named; nothing here is typed by hand.
+Every score comes from the results file named; nothing here is typed by hand. With
+--cue-patterns and --model-out it also writes a copy of the model whose ``negation_cue``
+config sets that user cue list, the folder to package.
 """
 import argparse
 import json
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
@@ -84,7 +92,36 @@ DOMAINS: Dict[str, Dict[str, Any]] = {
                "\"es_negation_sfu\"})` on a Spanish pipeline (`spacy.blank(\"es\")`).",
         "sources": [{"name": "SFU ReviewSP-NEG", "author": "Jiménez-Zafra et al. (2018)"}],
     },
+    "clinical": {
+        "lang": "en",
+        "title": "English negation resolution for clinical notes (BioScope + synthetic clinical sentences)",
+        "data": "BioScope, abstracts subcorpus (Vincze et al. 2008), this project's document-level "
+                "train split, together with the project's synthetic clinical-style sentences "
+                "(data/clinical_synth: denial verbs with coordinated findings, lists after 'No', "
+                "'negative for', 'no evidence of', 'free of', 'ruled out', 'resolved', '-ve', "
+                "'without', section headers, run-on report lines and counter-examples without "
+                "negation), generated from templates; model selection on BioScope dev.",
+        "license": "research use",
+        "license_note": "BioScope: no licence file ships with it; its authors state it is freely "
+                        "available for academic and research purposes. The synthetic sentences "
+                        "are the project's own.",
+        "convention": "BioScope, converted to the CD-SCO layout: cues are whole words (no "
+                      "affixal cues: 'insufficiency', 'unremarkable', 'nontender' are no cues), "
+                      "scopes leave out the subject of an active clause, include the finding "
+                      "before a following cue ('[Sepsis was] ruled out', '[Rash] resolved'), and "
+                      "stop at a preceding clause ('Neck supple, no [JVD]').",
+        "use": "Clinical notes: histories, review of systems, examination, imaging and lab lines. "
+               "The package sets the shipped clinical cue list `en_clinical` in its `negation_cue` "
+               "config (denial verbs, 'negative for', pseudo-negations such as 'no increase', "
+               "terminations); `nlp.add_pipe(\"negation\", config={\"model\": ..., "
+               "\"cue_patterns\": ...})` replaces it with another list.",
+        "sources": [{"name": "BioScope (abstracts)", "author": "Vincze et al. (2008)"},
+                    {"name": "Synthetic clinical sentences (data/clinical_synth)", "author": "spacy-negation"}],
+    },
 }
+#: The end-to-end measures of an evaluate_model.py scores file the card states.
+EVAL_MEASURES = (("Cues-B F1", "neg_cue_b_f"), ("NIS_ex F1", "neg_nis_ex_f"), ("Scope-tokens F1", "neg_st_f"),
+                 ("NIS_tok F1", "neg_nis_tok_f"))
 
 
 def _pct(x: float) -> str:
@@ -102,9 +139,27 @@ def cross_rows(domain: str, cross: Dict[str, Any]) -> List[str]:
     return rows
 
 
+def eval_rows(label: str, scores: Dict[str, Any]) -> List[str]:
+    """Markdown rows: the end-to-end measures of an evaluate_model.py scores file."""
+    s = scores["scores"]
+    return ["| test split | " + " | ".join(name for name, _ in EVAL_MEASURES) + " |",
+            "|---" * (len(EVAL_MEASURES) + 1) + "|",
+            f"| {label} | " + " | ".join(_pct(s[key]) for _, key in EVAL_MEASURES) + " |"]
+
+
+def clinical_rows(results: Dict[str, Any]) -> List[str]:
+    """Markdown rows: every system of a bench/bench_clinical.py results file."""
+    rows = ["| system | P | R | F1 (95% CI) |", "|---|---|---|---|"]
+    for system, e in results.items():
+        rows.append(f"| {system} | {_pct(e['p'])} | {_pct(e['r'])} | {_pct(e['f'])} "
+                    f"({_pct(e['ci_low'])}-{_pct(e['ci_high'])}) |")
+    return rows
+
+
 def build_meta(model_meta: Dict[str, Any], domain: str, name: str, version: str,
                cross: Optional[Dict[str, Any]], neges: Optional[Dict[str, Any]],
-               speed: Optional[float]) -> Dict[str, Any]:
+               speed: Optional[float], bioscope_scores: Optional[Dict[str, Any]] = None,
+               clinical: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
     """The package meta: the model's own meta with the card's fields set.
 
     model_meta (Dict[str, Any]): the trained model's meta.json.
@@ -113,6 +168,8 @@ def build_meta(model_meta: Dict[str, Any], domain: str, name: str, version: str,
     cross (Optional[Dict]): results/cross_domain.json (English models).
     neges (Optional[Dict]): results/neges2018.json (the Spanish model).
     speed (Optional[float]): measured words per second end to end on the test split.
+    bioscope_scores (Optional[Dict]): an evaluate_model.py scores file on BioScope test.
+    clinical (Optional[Dict]): a bench/bench_clinical.py results file (clinical_dev.json).
     RETURNS (Dict[str, Any]): the meta for ``spacy package --meta-path``.
     """
     info = DOMAINS[domain]
@@ -131,6 +188,15 @@ def build_meta(model_meta: Dict[str, Any], domain: str, name: str, version: str,
         lines += ["## Scores (NEGES 2018 task 2 test, cue detection, percent)", "",
                   f"P {_pct(o['p'])}, R {_pct(o['r'])}, F1 {_pct(o['f'])} (from the project's "
                   "`results/neges2018.json`, per domain in `results/neges2018.md`).", ""]
+    if bioscope_scores is not None:
+        lines += ["## Scores on BioScope abstracts test (end to end, percent)", "",
+                  *eval_rows("BioScope abstracts", bioscope_scores), "",
+                  "From the project's `metrics/clinical/clinical_on_bioscope.json` (scripts/evaluate_model.py).", ""]
+    if clinical is not None:
+        lines += ["## Is this clinical concept negated? (percent)", "", *clinical_rows(clinical), "",
+                  "The project's clinical set, dev split (`data/clinical`, scored by "
+                  "`bench/bench_clinical.py`; '+ en_clinical' rows run with the clinical cue list, "
+                  "as this package does).", ""]
     if speed:
         lines += ["## Speed", "", f"{speed:,.0f} words per second end to end on its test split, "
                   "2 CPU cores, no GPU (the project's evaluation run).", ""]
@@ -141,14 +207,44 @@ def build_meta(model_meta: Dict[str, Any], domain: str, name: str, version: str,
         lines.append(f"- Outside its domain it loses most on {CORPUS_NAMES[worst]} (NIS_tok F1 "
                      f"{_pct(cross['matrix'][domain][worst]['nis_tok_f'])}): other corpora annotate "
                      "negation differently (subjects, affixes, cue inventories).")
-    lines += ["- Cue words that its training data never marks as cues (for example clinical denial "
-              "verbs such as 'denies') are not found; add them with a user cue list.",
-              "- Scopes follow the convention above: compare with other tools only in the same convention."]
+    if domain == "clinical":
+        lines += ["- Part of the training data is synthetic: clinical phrasing far from its templates "
+                  "(long narrative sentences, abbreviations) is resolved as BioScope would.",
+                  "- Cue words that neither its training data nor the en_clinical list has are not "
+                  "found; add them with a user cue list."]
+    else:
+        lines.append("- Cue words that its training data never marks as cues (for example clinical denial "
+                     "verbs such as 'denies') are not found; add them with a user cue list.")
+    lines.append("- Scopes follow the convention above: compare with other tools only in the same convention.")
     meta = dict(model_meta)
     meta.update({"name": name, "version": version, "lang": info["lang"], "description": "\n".join(lines),
                  "license": info["license"], "sources": info["sources"],
                  "author": "spacy-negation", "url": "https://pypi.org/project/spacy-negation/"})
     return meta
+
+
+def write_with_cue_patterns(model_dir: Path, setting: str, out_dir: Path) -> None:
+    """Write a copy of a negation pipeline whose ``negation_cue`` config sets a user cue list
+    (the list's entries are stored with the component too); the copy replaces ``out_dir``
+    only once it is complete.
+
+    model_dir (Path): the trained pipeline.
+    setting (str): the ``cue_patterns`` setting, e.g. the shipped list's name ``en_clinical``.
+    out_dir (Path): the folder to write.
+    """
+    import spacy
+
+    nlp = spacy.load(model_dir, config={"components": {"negation_cue": {"cue_patterns": setting}}})
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", dir=out_dir.parent))
+    try:
+        nlp.to_disk(tmp)
+        if out_dir.exists():
+            shutil.rmtree(out_dir)
+        tmp.rename(out_dir)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -161,18 +257,34 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--neges", type=Path, default=None, help="results/neges2018.json")
     parser.add_argument("--speed-from", type=Path, default=None,
                         help="an evaluate_model.py scores JSON whose speed.words_per_second to state")
+    parser.add_argument("--bioscope-scores", type=Path, default=None,
+                        help="an evaluate_model.py scores JSON on BioScope test to state")
+    parser.add_argument("--clinical", type=Path, default=None,
+                        help="a bench/bench_clinical.py results JSON (metrics/clinical/clinical_dev.json)")
+    parser.add_argument("--cue-patterns", default=None,
+                        help="with --model-out: a cue_patterns setting (e.g. en_clinical) for negation_cue")
+    parser.add_argument("--model-out", type=Path, default=None,
+                        help="write the model with --cue-patterns set here (the folder to package)")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
+    if (args.cue_patterns is None) != (args.model_out is None):
+        parser.error("--cue-patterns and --model-out go together")
     try:
         model_meta = json.loads((args.model_dir / "meta.json").read_text(encoding="utf-8"))
         cross = json.loads(args.cross.read_text(encoding="utf-8")) if args.cross else None
         neges = json.loads(args.neges.read_text(encoding="utf-8")) if args.neges else None
         speed = (json.loads(args.speed_from.read_text(encoding="utf-8"))["speed"]["words_per_second"]
                  if args.speed_from else None)
+        bioscope_scores = (json.loads(args.bioscope_scores.read_text(encoding="utf-8"))
+                           if args.bioscope_scores else None)
+        clinical = json.loads(args.clinical.read_text(encoding="utf-8")) if args.clinical else None
+        meta = build_meta(model_meta, args.domain, args.name, args.version, cross, neges, speed,
+                          bioscope_scores, clinical)
+        if args.model_out is not None:
+            write_with_cue_patterns(args.model_dir, args.cue_patterns, args.model_out)
     except (OSError, ValueError, KeyError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
-    meta = build_meta(model_meta, args.domain, args.name, args.version, cross, neges, speed)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(args.out, json.dumps(meta, indent=2, ensure_ascii=False) + "\n")
     return 0

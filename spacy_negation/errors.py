@@ -332,6 +332,18 @@ class Errors(metaclass=ErrorsWithCodes):
             "(counted: {families}).")
     E712 = ("--gold and --system go together: the pooled interval needs the gold file and "
             "the runs' system files.")
+    # --- synthetic clinical training sentences (E720-E739) ----------------------------
+    E720 = ("{path}:{line}: not a JSON object: {reason}")
+    E721 = ("{path}:{line}: the field {field!r} is missing or invalid: {reason}")
+    E722 = ("{path}:{line}: negation {k}: the {role} range {range} is empty or outside the text "
+            "(length {n}).")
+    E723 = ("{path}:{line}: negation {k}: the {role} range {range} ({text!r}) does not start and "
+            "end on token boundaries of spaCy's English tokenizer (tokens: {tokens}).")
+    E724 = ("{path}:{line}: negation {k} has no cue.")
+    E725 = ("{path}:{line}: negation {k}: the token {token!r} is both cue and scope; the cue is "
+            "not part of its scope in this layout.")
+    E726 = ("{path}: no sentence in the file.")
+    E727 = ("{path}:{line}: the id {id!r} was already used on line {first}.")
 
 
 class NegationFormatError(ValueError):
