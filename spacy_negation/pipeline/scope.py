@@ -291,7 +291,7 @@ class NegationScope(TrainablePipe):
             if n_cues:
                 break
         if not n_cues:
-            raise ValueError(Errors.E311.format(name=self.name))
+            raise ValueError(Errors.E301.format(name=self.name))
         sample = list(islice(get_examples(), 10))
         if not sample:
             raise ValueError(SpacyErrors.E923.format(name=self.name))
