@@ -1,12 +1,12 @@
 # Two commands on a fresh machine: `make project` (set up, then `spacy project run all`)
-# and `make test`. `make setup` only builds the environment in .venv.
+# and `make test` (mypy, then pytest). `make setup` only builds the environment in .venv.
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.spacy-negation-installed
 PYTEST_ARGS ?=
 
-.PHONY: setup project test test-fast bench clean
+.PHONY: setup project typecheck test test-fast bench clean
 
 setup: $(STAMP)
 
@@ -21,7 +21,11 @@ $(STAMP): setup.py setup.cfg requirements.txt
 project: setup
 	$(VENV)/bin/spacy project run all
 
-test: setup
+# mypy with mypy.ini: the package's type hints.
+typecheck: setup
+	$(PY) -m mypy
+
+test: typecheck
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 test-fast: setup

@@ -257,7 +257,10 @@ def make_doc(vocab: Any, item: Item) -> Any:
     """The item as a spaCy Doc with its tokens and sentence starts."""
     from spacy.tokens import Doc
 
-    return Doc(vocab, words=item.words, spaces=item.spaces, sent_starts=item.sent_starts)
+    # spaCy's Doc stub types sent_starts as the invariant List[Union[bool, int, None]],
+    # so a List[bool] is refused although Doc accepts any sequence of them.
+    return Doc(vocab, words=item.words, spaces=item.spaces,
+               sent_starts=item.sent_starts)  # type: ignore[arg-type]
 
 
 def evaluate_pipeline(nlp: Any, items: Sequence[Item], batch_size: int = 64) -> Dict[str, Any]:

@@ -15,8 +15,6 @@ class ErrorsWithCodes(type):
 
 
 class Warnings(metaclass=ErrorsWithCodes):
-    W001 = ("Sentence {sent} has no sentence boundaries set; the whole doc is treated "
-            "as one sentence.")
     W002 = ("Prediction and reference docs differ in text; negation parts that cannot "
             "be projected onto the reference tokens are dropped ({n} dropped).")
     W003 = ("Negation {id}: a merge joined its cue {cue!r} with other tokens into {text!r}; "
@@ -125,8 +123,6 @@ class Errors(metaclass=ErrorsWithCodes):
             "token per line and cannot hold it.")
     E121 = ("Doc {doc}: negation {id} has a {role} part on token {i} that is not in the "
             "sentence of its cue.")
-    E122 = ("Doc {doc}: negation {id} has two {role} parts on token {i}; the *SEM format "
-            "holds one cell per token and instance.")
     E123 = ("Cannot write {path}: {reason}.")
     E124 = ("Cannot write {path}: it exists and is not a regular file ({kind}); it is not "
             "replaced.")
@@ -182,8 +178,8 @@ class Errors(metaclass=ErrorsWithCodes):
     E300 = ("Invalid negation cue label {label!r}: expected 'O', a position 'S', 'B' or 'I' "
             "(single-token cue, first token of a multiword cue, further token), or "
             "'POSITION|KIND' with KIND one of prefix, suffix, infix (e.g. 'S|prefix').")
-    E301 = ("The component '{name}' found no negation cue in the training examples (and "
-            "no labels were given): the reference docs need negations in "
+    E301 = ("The component '{name}' found no negation cue in the training examples (nor, "
+            "for negation_cue, in the labels given): the reference docs need negations in "
             "doc.spans['negations'] (e.g. from `python -m spacy_negation convert`).")
     E302 = ("Unknown affix kind {kind!r} in the cue affix lexicon; expected prefix, suffix "
             "or infix.")
@@ -194,9 +190,6 @@ class Errors(metaclass=ErrorsWithCodes):
             "it, or set min_word_precision to null.")
     E310 = ("The scope model returned {n_scores} score arrays for {n_truths} gold cue "
             "windows.")
-    E311 = ("The component '{name}' found no negation cue in the training examples: the "
-            "reference docs need negations in doc.spans['negations'] (e.g. from "
-            "`python -m spacy_negation convert`).")
     E320 = ("Cannot load the negation model {model!r} ({reason}). The 'negation' component "
             "needs a trained negation pipeline: `spacy project run all` in the "
             "spacy-negation project trains and installs {default!r}; or pass the path of "

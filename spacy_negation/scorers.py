@@ -41,7 +41,7 @@ _PAPERS = ("*SEM 2012 (Morante & Blanco 2012, \"*SEM 2012 Shared Task: Resolving
            "Analysis and Fair Evaluation of Labeled Spans\", LREC 2022)")
 
 
-@registry.scorers("spacy_negation.negation_scorer.v1")
+@registry.scorers("spacy-negation.negation_scorer.v1")
 def make_negation_scorer() -> ScoreFunc:
     """The negation scorer with every key of the cue and the scope scorer, in one pass:
     *SEM 2012 (Morante & Blanco 2012, "*SEM 2012 Shared Task: Resolving the Scope and
@@ -56,7 +56,7 @@ def make_negation_scorer() -> ScoreFunc:
     return score_negations
 
 
-@registry.scorers("spacy_negation.negation_cue_scorer.v1")
+@registry.scorers("spacy-negation.negation_cue_scorer.v1")
 def make_negation_cue_scorer() -> ScoreFunc:
     """The cue scores of :func:`score_negations` (*SEM 2012 "Cues" and "Cues B" rows,
     Morante & Blanco 2012; NIS exact cue match, Sineva et al. 2021; per cue type).
@@ -66,7 +66,7 @@ def make_negation_cue_scorer() -> ScoreFunc:
     return score_negation_cues
 
 
-@registry.scorers("spacy_negation.negation_scope_scorer.v1")
+@registry.scorers("spacy-negation.negation_scope_scorer.v1")
 def make_negation_scope_scorer() -> ScoreFunc:
     """The scope and instance scores of :func:`score_negations` (*SEM 2012 scope, scope
     token and full negation rows, Morante & Blanco 2012; NIS_tok, NIS_ex and token mode,
@@ -77,7 +77,7 @@ def make_negation_scope_scorer() -> ScoreFunc:
     return score_negation_scopes
 
 
-@registry.scorers("spacy_negation.faireval_spans_scorer.v1")
+@registry.scorers("spacy-negation.faireval_spans_scorer.v1")
 def make_faireval_spans_scorer(spans_key: Optional[str] = None) -> ScoreFunc:
     """FairEval (Ortmann 2022, "Fine-Grained Error Analysis and Fair Evaluation of
     Labeled Spans", LREC 2022) for labelled spans of any spaCy span source: traditional,

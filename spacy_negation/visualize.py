@@ -30,9 +30,9 @@ def displacy_data(doc: Doc) -> Dict[str, Any]:
         for role in ROLES:
             label = f"{role.upper()} {k}"
             run: List[int] = []
-            for part in neg.parts(role) + (None,):  # type: ignore[operator]
+            for part in neg.parts(role) + (None,):
                 whole = part is not None and not part.is_partial(doc)
-                if run and not (whole and part.i == run[-1] + 1):
+                if run and not (part is not None and whole and part.i == run[-1] + 1):
                     spans.append(_span(doc, run[0], run[-1] + 1, label))
                     run = []
                 if part is None:

@@ -49,10 +49,10 @@ def vocab() -> Vocab:
 
 
 def test_registered_in_spacy_registry() -> None:
-    make = spacy.registry.scorers.get("spacy_negation.negation_scorer.v1")
+    make = spacy.registry.scorers.get("spacy-negation.negation_scorer.v1")
     assert make is make_negation_scorer
     assert make() is score_negations
-    make_fe = spacy.registry.scorers.get("spacy_negation.faireval_spans_scorer.v1")
+    make_fe = spacy.registry.scorers.get("spacy-negation.faireval_spans_scorer.v1")
     assert make_fe is make_faireval_spans_scorer
     assert "Sineva" in make.__doc__ and "Ortmann" in make.__doc__ and "Morante" in make.__doc__
 
@@ -62,10 +62,10 @@ def test_entry_points_resolve_in_a_fresh_process() -> None:
     spacy_negation.scorers first (needs the ``spacy_scorers`` entry points in setup.cfg
     and ``pip install -e . --no-deps``)."""
     code = ("import spacy, sys\n"
-            "f = spacy.registry.scorers.get('spacy_negation.negation_scorer.v1')\n"
-            "g = spacy.registry.scorers.get('spacy_negation.faireval_spans_scorer.v1')\n"
-            "c = spacy.registry.scorers.get('spacy_negation.negation_cue_scorer.v1')\n"
-            "s = spacy.registry.scorers.get('spacy_negation.negation_scope_scorer.v1')\n"
+            "f = spacy.registry.scorers.get('spacy-negation.negation_scorer.v1')\n"
+            "g = spacy.registry.scorers.get('spacy-negation.faireval_spans_scorer.v1')\n"
+            "c = spacy.registry.scorers.get('spacy-negation.negation_cue_scorer.v1')\n"
+            "s = spacy.registry.scorers.get('spacy-negation.negation_scope_scorer.v1')\n"
             "print(f.__module__, g.__module__, c.__module__, s.__module__)\n")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr[-2000:]

@@ -16,7 +16,7 @@ import time
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Deque, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Deque, Dict, Iterator, List, Optional, Sequence, Tuple, cast
 
 from ..errors import Errors, NegationFormatError, Warnings
 from ..util import check_on_error, check_output
@@ -137,7 +137,7 @@ def _run_local(model: str, shards: Sequence[Shard], read: ReadShard, on_done: On
             records = read(shard)
             opened.append((shard, len(records)))
             for rec in records:
-                yield rec.text, rec.id
+                yield cast(str, rec.text), rec.id  # read() returns only good records
 
     current: List[Tuple[Any, Any]] = []
 

@@ -27,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
         n = write_starsem_docs(docs, args.output)
     except NegationFormatError:
         raise
-    except ValueError as err:  # a doc the format cannot hold (E120-E122)
+    except ValueError as err:  # a doc the format cannot hold (E120, E121)
         raise NegationFormatError(Errors.E127.format(path=args.input, reason=err), args.input) from err
     print(f"wrote {n} sentences to {args.output}", file=sys.stderr)
     return 0

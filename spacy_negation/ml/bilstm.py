@@ -131,7 +131,9 @@ def _convert_inputs(model: Model, inputs: BiLSTMInputs, is_train: bool) -> Tuple
     return ArgsKwargs(args=(Xt, cues_t, lengths_t), kwargs={}), backprop
 
 
-def _convert_outputs(model: Model, inputs_outputs: Tuple[Any, "torch.Tensor"], is_train: bool):
+def _convert_outputs(
+    model: Model, inputs_outputs: Tuple[Any, "torch.Tensor"], is_train: bool
+) -> Tuple[Floats3d, Callable[[Floats3d], ArgsKwargs]]:
     shim = cast(PyTorchShim, model.shims[0])
     _, Yt = inputs_outputs
     Y = cast(Floats3d, torch2xp(Yt))

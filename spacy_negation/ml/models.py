@@ -68,7 +68,9 @@ def build_cue_tagger(
     """
     t2v_width = tok2vec.get_dim("nO") if tok2vec.has_dim("nO") else None
     output_layer = Softmax_v2(nO, t2v_width, init_W=zero_init, normalize_outputs=False)
-    model = chain(tok2vec, _uniform_empty_widths(), with_array(output_layer))
+    model: Model[List[Doc], List[Floats2d]] = chain(
+        tok2vec, _uniform_empty_widths(), with_array(output_layer)
+    )
     model.set_ref("tok2vec", tok2vec)
     model.set_ref("output_layer", output_layer)
     return model

@@ -112,7 +112,7 @@ DEFAULT_CUE_MODEL = Config().from_str(default_model_config)["model"]
         "multiword_cues": True,
         "multiword_min_precision": 0.5,
         "min_word_precision": None,
-        "scorer": {"@scorers": "spacy_negation.negation_cue_scorer.v1"},
+        "scorer": {"@scorers": "spacy-negation.negation_cue_scorer.v1"},
     },
     default_score_weights={"neg_cue_f": 1.0, "neg_cue_p": None, "neg_cue_r": None},
 )

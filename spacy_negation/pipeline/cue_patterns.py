@@ -38,7 +38,7 @@ list); within one item a pattern may appear only once with one kind.
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
 import srsly
 from spacy.matcher import Matcher
@@ -292,7 +292,7 @@ class CuePatterns:
             Span(doc, m.start, m.end, label=m.kind.upper(), span_id=self.entries[m.entry].get("id", ""))
             for m in matches
         ])
-        covered = set()
+        covered: Set[int] = set()
         added: List[List[Part]] = []
         for m in matches:
             if m.kind == "termination":

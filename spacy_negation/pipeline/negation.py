@@ -25,7 +25,7 @@ copied to the host doc's ``doc.spans["negation_patterns"]`` with the negations.
 """
 import warnings
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple, Union, cast
 
 from spacy.language import Language
 from spacy.pipeline import Pipe, Sentencizer
@@ -33,8 +33,11 @@ from spacy.tokens import Doc
 from spacy.util import minibatch
 
 from ..errors import Errors, Warnings
-from ..negation import get_negations, register_extensions, set_negations
+from ..negation import PartLike, get_negations, register_extensions, set_negations
 from .cue_patterns import Setting, copy_pattern_matches, load_cue_patterns
+
+if TYPE_CHECKING:
+    from .cue import NegationCue
 
 #: The package name the project trains and installs the CD-SCO negation pipeline under.
 DEFAULT_MODEL = "en_negation_cdsco"
@@ -105,7 +108,9 @@ class NegationResolver(Pipe):
         self.cue_patterns = cue_patterns
         if cue_patterns is not None:
             entries = load_cue_patterns(cue_patterns, self.negation_nlp.make_doc)
-            self.negation_nlp.get_pipe("negation_cue").set_cue_patterns(entries)
+            # load_negation_model checked that the pipeline has a negation_cue component
+            cue = cast("NegationCue", self.negation_nlp.get_pipe("negation_cue"))
+            cue.set_cue_patterns(entries)
         self.sentencizer = Sentencizer()
         self.cfg: Dict[str, Any] = {"model": model, "batch_size": batch_size, "cue_patterns": cue_patterns}
 
@@ -144,7 +149,7 @@ class NegationResolver(Pipe):
         words = [t.text for t in doc]
         spaces = [bool(t.whitespace_) for t in doc]
         if doc.has_annotation("SENT_START"):
-            sent_starts = [t.is_sent_start for t in doc]
+            sent_starts: List[Union[bool, int, None]] = [t.is_sent_start for t in doc]
             return Doc(self.negation_nlp.vocab, words=words, spaces=spaces, sent_starts=sent_starts)
         model_doc = Doc(self.negation_nlp.vocab, words=words, spaces=spaces)
         return self.sentencizer(model_doc) if len(model_doc) else model_doc
@@ -165,7 +170,7 @@ def copy_negations(source: Doc, target: Doc) -> None:
     """
     if len(source) != len(target) or any(a.text != b.text for a, b in zip(source, target)):
         raise ValueError(Errors.E322.format(n_source=len(source), n_target=len(target)))
-    negations: List[Dict[str, List[Tuple[int, int, int]]]] = []
+    negations: List[Dict[str, Iterable[PartLike]]] = []
     for neg in sorted(get_negations(source), key=lambda n: n.id):
         negations.append({
             role: [(p.i, p.start, p.end) for p in neg.parts(role)]

@@ -82,7 +82,7 @@ DEFAULT_SCOPE_MODEL = Config().from_str(default_model_config)["model"]
         "split_at_other_cues": True,
         "contiguous": False,
         "scope_bias": 0.0,
-        "scorer": {"@scorers": "spacy_negation.negation_scope_scorer.v1"},
+        "scorer": {"@scorers": "spacy-negation.negation_scope_scorer.v1"},
     },
     default_score_weights={"neg_nis_tok_f": 1.0, "neg_nis_tok_p": None, "neg_nis_tok_r": None},
 )
@@ -291,7 +291,7 @@ class NegationScope(TrainablePipe):
             if n_cues:
                 break
         if not n_cues:
-            raise ValueError(Errors.E311.format(name=self.name))
+            raise ValueError(Errors.E301.format(name=self.name))
         sample = list(islice(get_examples(), 10))
         if not sample:
             raise ValueError(SpacyErrors.E923.format(name=self.name))

@@ -66,6 +66,27 @@ def test_multiprocessing_and_serialization(host, tmp_path):
     assert negation_key(resolver(host.make_doc(TEXTS[3]))) == expected[3]
 
 
+def test_overfitting_IO(trained_cnn_dir, tmp_path):
+    """spaCy's overfitting/IO check for the host component: the negation pipeline trained
+    until it predicts the gold sentences (the fixture) gives them in a host pipeline, and
+    the host's bytes and disk round trips predict the same."""
+    from spacy.util import load_model_from_config
+
+    from negation_testutil import make_examples
+
+    host = spacy.blank("en")
+    host.add_pipe("negation", config={"model": str(trained_cnn_dir)})
+    examples = make_examples(host)
+    texts = [eg.reference.text for eg in examples]
+    gold = [negation_key(eg.reference) for eg in examples]
+    assert any(gold) and [negation_key(d) for d in host.pipe(texts)] == gold
+    from_bytes = load_model_from_config(host.config).from_bytes(host.to_bytes())
+    assert [negation_key(d) for d in from_bytes.pipe(texts)] == gold
+    host.to_disk(tmp_path / "host")
+    from_disk = load_model_from_config(host.config).from_disk(tmp_path / "host")
+    assert [negation_key(d) for d in from_disk.pipe(texts)] == gold
+
+
 def test_missing_or_wrong_model(tmp_path):
     nlp = spacy.blank("en")
     with pytest.raises(OSError, match=r"\[E320\].*spacy project run all"):

@@ -75,7 +75,7 @@ REGISTERED = [
     ("factories", "negation_cue"), ("factories", "negation_scope"), ("factories", "negation"),
     ("architectures", "spacy-negation.CueTagger.v1"), ("architectures", "spacy-negation.ScopeTagger.v1"),
     ("architectures", "spacy-negation.TransformerModel.v1"), ("misc", "spacy-negation.sent_windows.v1"),
-    ("readers", "spacy-negation.SentenceCorpus.v1"), ("scorers", "spacy_negation.negation_scorer.v1"),
+    ("readers", "spacy-negation.SentenceCorpus.v1"), ("scorers", "spacy-negation.negation_scorer.v1"),
 ]
 
 

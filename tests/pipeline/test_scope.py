@@ -155,7 +155,7 @@ def test_initialize_bad_get_examples_and_no_cues():
     with pytest.raises(TypeError, match=r"\[E978\]"):
         scope.initialize(lambda: [nlp.make_doc("no example")], nlp=nlp)
     ref = make_reference(nlp.vocab, ["The", "dog", "barked", "."], [])
-    with pytest.raises(ValueError, match=r"\[E311\]"):
+    with pytest.raises(ValueError, match=r"\[E301\]"):
         scope.initialize(lambda: [Example(nlp.make_doc(ref.text), ref)], nlp=nlp)
 
 
