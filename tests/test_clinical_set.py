@@ -175,3 +175,21 @@ def test_readme_quotes_the_committed_clinical_run():
     vs = results["cdsco + en_clinical"]["vs_best_rule"]
     assert vs["tool"] == "negspacy_en_clinical" and vs["ci_low"] <= 0 <= vs["ci_high"]
     assert re.search(r"level with negspacy's clinical termset", readme)
+
+
+def test_readme_quotes_the_clinical_model_run():
+    """The README's clinical-model sentence quotes results/clinical.json: F1 of the packaged
+    configuration (the clinical model with en_clinical, chosen on the dev split), the best
+    rule tool's F1 and the paired interval, which must exclude 0 for 'ahead of'."""
+    repo = Path(__file__).resolve().parents[1]
+    results = json.loads((repo / "results" / "clinical.json").read_text(encoding="utf-8"))
+    readme = " ".join((repo / "README.md").read_text(encoding="utf-8").split())
+    ours = results["clinical + en_clinical"]
+    vs = ours["vs_best_rule"]
+    rule = results[vs["tool"]]["f"]
+    assert vs["ci_low"] > 0
+    assert (f"scores F1 {100 * ours['f']:.1f} there, ahead of negspacy's {100 * rule:.1f} "
+            f"(paired 95% CI of the difference +{100 * vs['ci_low']:.1f} to "
+            f"+{100 * vs['ci_high']:.1f})") in readme
+    dev = json.loads((repo / "results" / "clinical_dev.json").read_text(encoding="utf-8"))
+    assert dev["clinical + en_clinical"]["f"] >= dev["clinical"]["f"]
