@@ -21,7 +21,7 @@ from spacy_negation.metrics.faireval_io import (count_files, format_span_sentenc
                                                 parse_faireval_lines, read_faireval_file,
                                                 write_span_file)
 from spacy_negation.scorers import score_span_examples
-from spacy_negation.starsem import parse_starsem
+from spacy_negation.corpora.starsem import parse_starsem
 
 SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
 REF = SHARED / "fixtures" / "reference-scores"

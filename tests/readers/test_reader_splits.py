@@ -5,11 +5,14 @@ from pathlib import Path
 import pytest
 import spacy
 
-from spacy_negation.corpus import META_KEY
+import spacy_negation.corpora
+from spacy_negation.corpora.docs import META_KEY
+from spacy_negation.corpora.records import chars_to_parts
+from spacy_negation.corpora.registry import format_names, get_reader
+from spacy_negation.corpora.splits import (SPLIT_NAMES, SPLITS_DIR, load_split, make_document_split, read_split_ids,
+                                           select_documents, split_file)
+from spacy_negation.corpora.stats import negation_statistics
 from spacy_negation.errors import NegationFormatError
-from spacy_negation.formats import FORMATS, get_reader
-from spacy_negation.readers import (SPLIT_NAMES, chars_to_parts, load_split, make_document_split,
-                                    negation_statistics, read_split_ids, select_documents)
 
 from .test_sfu_reader import SAMPLE as SFU_SAMPLE
 from .test_sfu_reader import write as write_sfu
@@ -92,13 +95,25 @@ def test_select_documents_ignores_docs_without_metadata():
 
 
 def test_formats_registered():
+    assert format_names() == ["bioscope", "neges2018", "neges2019", "sfu", "starsem"]
     for name, func in (("bioscope", "read_bioscope"), ("sfu", "read_sfu"), ("neges2018", "read_neges2018"),
-                       ("neges2019", "read_neges2019")):
-        assert name in FORMATS and get_reader(name).__name__ == func
+                       ("neges2019", "read_neges2019"), ("starsem", "read_starsem_docs")):
+        assert get_reader(name).__name__ == func
+
+
+def test_unknown_format_is_a_coded_error():
+    with pytest.raises(ValueError, match=r"\[E131\].*bioscope, neges2018"):
+        get_reader("conll2003")
+
+
+def test_split_files_are_package_data():
+    # the splits are found inside the package, not through the repository layout
+    assert SPLITS_DIR.parent.parent == Path(spacy_negation.corpora.__file__).resolve().parent
+    assert split_file("sfu").is_file()
 
 
 def test_committed_split_files_are_well_formed():
-    folder = Path(__file__).resolve().parents[2] / "data" / "splits"
+    folder = Path(__file__).resolve().parents[2] / "spacy_negation" / "corpora" / "data" / "splits"
     for name, n_docs in (("bioscope_abstracts", 1273), ("sfu", 400)):
         data = json.loads((folder / f"{name}.json").read_text(encoding="utf-8"))
         ids = [d for s in SPLIT_NAMES for d in data["splits"][s]]
@@ -121,7 +136,7 @@ def test_convert_split_option(tmp_path, capsys):
 @pytest.mark.slow
 def test_convert_split_option_on_the_corpus(tmp_path, shared_dir):
     from spacy_negation.cli import main as cli_main
-    from spacy_negation.io import read_docbin
+    from spacy_negation.corpora.docbin import read_docbin
 
     out = tmp_path / "test.spacy"
     corpus = shared_dir / "corpora" / "bioscope" / "abstracts.xml"

@@ -30,7 +30,7 @@ What the reader does:
   events: ``event`` is always empty. Subjects are mostly outside BioScope scopes and are
   not added (the CD-SCO guidelines would include them). Annotations are otherwise taken
   as they are (e.g. abstracts S415.16 links "can not" to the scope of "failure").
-- **Ids.** ``doc.user_data[spacy_negation.corpus.META_KEY]`` holds the ``<DocID>`` text
+- **Ids.** ``doc.user_data[spacy_negation.corpora.docs.META_KEY]`` holds the ``<DocID>`` text
   per sentence (``doc_ids``), the sentence ``id`` attribute (``sent_nos``, e.g. ``S1.4``)
   and ``_`` parse fragments, so the *SEM writer emits them. Docs never cross documents.
 - No lemmas or POS tags (written as ``_`` in *SEM files). A sentence whose text is empty
@@ -48,7 +48,11 @@ from spacy.tokens import Doc
 
 from ..errors import Errors, NegationFormatError
 from ..util import check_on_error, skip_or_raise
-from . import SentenceRecord, XMLTree, chars_to_parts, input_files, parse_xml, records_to_docs
+from .docs import records_to_docs
+from .files import input_files
+from .records import SentenceRecord, chars_to_parts
+from .registry import formats
+from .xmltree import XMLTree, parse_xml
 
 ROOT_TAG = "Annotation"
 
@@ -257,6 +261,7 @@ def iter_bioscope_records(path: Union[str, Path], on_error: str = "raise") -> It
                 yield sentence_record(sent)
 
 
+@formats.register("bioscope")
 def read_bioscope(path: Union[str, Path], vocab: Optional[Vocab] = None, n_sents: int = 10,
                   on_error: str = "raise") -> Iterator[Doc]:
     """Read BioScope into docs with gold negations (the ``bioscope`` format of convert).
@@ -265,10 +270,6 @@ def read_bioscope(path: Union[str, Path], vocab: Optional[Vocab] = None, n_sents
     vocab (Optional[Vocab]): the vocab; a new English one if None.
     n_sents (int): sentences per doc (docs never cross documents); 0 = whole documents.
     on_error (str): 'raise' (default) or 'skip': skip each bad sentence with warning W402.
-    YIELDS (Doc): the docs.
+    RETURNS (Iterator[Doc]): the docs, read as they are consumed.
     """
-    if vocab is None:
-        import spacy
-
-        vocab = spacy.blank("en").vocab
-    yield from records_to_docs(vocab, iter_bioscope_records(path, on_error), n_sents)
+    return records_to_docs(iter_bioscope_records(path, on_error), vocab, n_sents)

@@ -8,7 +8,7 @@ What the reader does:
 
 - **Tokens** are the ``<W>`` elements, as tokenized in the corpus ("n't" split off);
   ``<C>`` wrappers are transparent. Spaces between tokens are guessed with English
-  punctuation rules (:func:`spacy_negation.corpus.guess_spaces`); sentences of a doc are
+  punctuation rules (:func:`spacy_negation.corpora.spaces.guess_spaces`); sentences of a doc are
   joined by one space.
 - **Character normalisation** (token text only): the release holds C1 control characters
   that are Windows-1252 bytes decoded as Latin-1. Each such character is replaced by its
@@ -50,10 +50,14 @@ from xml.etree.ElementTree import Element
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
-from ..corpus import guess_spaces
 from ..errors import Errors, NegationFormatError, Warnings
 from ..util import check_on_error, skip_or_raise
-from . import NegationRecord, SentenceRecord, XMLTree, check_token, input_files, parse_xml, records_to_docs
+from .docs import records_to_docs
+from .files import input_files
+from .records import NegationRecord, SentenceRecord, check_token, whole_parts
+from .registry import formats
+from .spaces import guess_spaces
+from .xmltree import XMLTree, parse_xml
 
 ROOT_TAG = "DOCUMENT"
 
@@ -219,11 +223,7 @@ def _negations(tree: XMLTree, sent: Element, pos: Dict[int, int], words: List[st
         if not cue_tokens:
             raise tree.error(Errors.E409, cue, id=cue.get("ID"))
         scope = sorted(scopes.get(id(cue), set()) - set(cue_tokens))
-        negations.append({
-            "cue": [(i, 0, len(words[i])) for i in cue_tokens],
-            "scope": [(i, 0, len(words[i])) for i in scope],
-            "event": [],
-        })
+        negations.append({"cue": whole_parts(words, cue_tokens), "scope": whole_parts(words, scope), "event": []})
     return negations
 
 
@@ -251,6 +251,7 @@ def iter_sfu_records(path: Union[str, Path], on_error: str = "raise") -> Iterato
         yield from records
 
 
+@formats.register("sfu")
 def read_sfu(path: Union[str, Path], vocab: Optional[Vocab] = None, n_sents: int = 10,
              on_error: str = "raise") -> Iterator[Doc]:
     """Read the SFU Review Corpus (English) into docs with gold negations (the ``sfu``
@@ -260,10 +261,6 @@ def read_sfu(path: Union[str, Path], vocab: Optional[Vocab] = None, n_sents: int
     vocab (Optional[Vocab]): the vocab; a new English one if None.
     n_sents (int): sentences per doc (docs never cross reviews); 0 = whole reviews.
     on_error (str): 'raise' (default) or 'skip': skip each bad sentence with warning W402.
-    YIELDS (Doc): the docs.
+    RETURNS (Iterator[Doc]): the docs, read as they are consumed.
     """
-    if vocab is None:
-        import spacy
-
-        vocab = spacy.blank("en").vocab
-    yield from records_to_docs(vocab, iter_sfu_records(path, on_error), n_sents)
+    return records_to_docs(iter_sfu_records(path, on_error), vocab, n_sents)
