@@ -37,7 +37,7 @@ What the reader does:
   after normalisation would be skipped (none in the release).
 """
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Set, Tuple, Union
 from xml.etree.ElementTree import Element
@@ -48,8 +48,7 @@ from spacy.tokens import Doc
 
 from ..errors import Errors, NegationFormatError
 from ..util import check_on_error, skip_or_raise
-from .docs import records_to_docs
-from .files import input_files
+from .docs import read_files
 from .records import SentenceRecord, chars_to_parts
 from .registry import formats
 from .xmltree import XMLTree, parse_xml
@@ -248,17 +247,16 @@ def sentence_record(sent: BioScopeSentence) -> SentenceRecord:
     )
 
 
-def iter_bioscope_records(path: Union[str, Path], on_error: str = "raise") -> Iterator[SentenceRecord]:
-    """The sentence records of a BioScope file or of every XML file below a folder.
+def bioscope_file_records(file: Path, on_error: str = "raise") -> Iterator[SentenceRecord]:
+    """The sentence records of one BioScope file (sentences with empty text are skipped).
 
-    path (Union[str, Path]): a file or a folder.
+    file (Path): the XML file.
     on_error (str): 'raise' or 'skip' (see :func:`parse_bioscope`).
     YIELDS (SentenceRecord): the sentences.
     """
-    for file in input_files(path, ".xml"):
-        for sent in parse_bioscope(file, on_error):
-            if sent.text:
-                yield sentence_record(sent)
+    for sent in parse_bioscope(file, on_error):
+        if sent.text:
+            yield sentence_record(sent)
 
 
 @formats.register("bioscope")
@@ -272,4 +270,4 @@ def read_bioscope(path: Union[str, Path], vocab: Optional[Vocab] = None, n_sents
     on_error (str): 'raise' (default) or 'skip': skip each bad sentence with warning W402.
     RETURNS (Iterator[Doc]): the docs, read as they are consumed.
     """
-    return records_to_docs(iter_bioscope_records(path, on_error), vocab, n_sents)
+    return read_files(path, ".xml", partial(bioscope_file_records, on_error=on_error), vocab, n_sents)

@@ -95,31 +95,24 @@ def parse_blocks(blocks: Iterable[Block], parse: Callable[[Block], T], lenient: 
         yield parsed
 
 
-def check_width(path: Union[str, Path], block: Block, line: int, cols: List[str]) -> None:
-    """A row has as many cells as the block's first row (E102).
+def check_row(path: Union[str, Path], block: Block, line: int, cols: List[str], *, width: bool = True,
+              ids: bool = True) -> None:
+    """A row has as many cells as the block's first row (E102) and the same document id
+    and sentence number (E109).
 
     path (Union[str, Path]): the file, for messages.
     block (Block): the block.
     line (int): the row's line.
     cols (List[str]): the row's cells.
+    width (bool): check the number of cells.
+    ids (bool): check the document id and sentence number.
     """
     first_line, first = block[0]
-    if len(cols) != len(first):
+    if width and len(cols) != len(first):
         raise NegationFormatError(
             Errors.E102.format(path=path, line=line, n=len(cols), first_line=first_line, m=len(first)),
             path, line)
-
-
-def check_ids(path: Union[str, Path], block: Block, line: int, cols: List[str]) -> None:
-    """A row has the document id and sentence number of the block's first row (E109).
-
-    path (Union[str, Path]): the file, for messages.
-    block (Block): the block.
-    line (int): the row's line.
-    cols (List[str]): the row's cells.
-    """
-    first_line, first = block[0]
-    if cols[0] != first[0] or cols[1] != first[1]:
+    if ids and (cols[0] != first[0] or cols[1] != first[1]):
         raise NegationFormatError(
             Errors.E109.format(path=path, line=line, first_line=first_line,
                                a=f"{first[0]} {first[1]}", b=f"{cols[0]} {cols[1]}"), path, line)

@@ -7,13 +7,15 @@ gold negations (:func:`spacy_negation.negation.set_negations`) and, in
 token}``), so every corpus can be written as *SEM CoNLL with its original ids and scored
 by the same tools. Docs never cross document ids.
 """
-from typing import Dict, Iterable, Iterator, List, Optional, Sequence
+from pathlib import Path
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Union
 
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
 from ..negation import ROLES, Negation, Part, register_extensions, set_negations
 from ..util import blank_nlp
+from .files import records_from_files
 from .records import SentenceRecord, group_sentences
 
 #: The ``doc.user_data`` key of the corpus ids and *SEM parse fragments.
@@ -82,6 +84,22 @@ def records_to_docs(sentences: Iterable[SentenceRecord], vocab: Optional[Vocab],
         vocab = blank_nlp(lang).vocab
     for group in group_sentences(sentences, n_sents):
         yield build_doc(vocab, group)
+
+
+def read_files(path: Union[str, Path], suffix: str, read_file: Callable[[Path], Iterable[SentenceRecord]],
+               vocab: Optional[Vocab], n_sents: int, lang: str = "en") -> Iterator[Doc]:
+    """The docs of a corpus file, or of every file ending in ``suffix`` below a folder
+    (:func:`spacy_negation.corpora.files.records_from_files`), built as they are consumed.
+
+    path (Union[str, Path]): a file or a folder.
+    suffix (str): the file ending for folders.
+    read_file (Callable[[Path], Iterable[SentenceRecord]]): reads one file's records.
+    vocab (Optional[Vocab]): the vocab; a blank ``lang`` pipeline's if None.
+    n_sents (int): sentences per doc (0: whole documents).
+    lang (str): the language of the default vocab.
+    RETURNS (Iterator[Doc]): the docs.
+    """
+    return records_to_docs(records_from_files(path, suffix, read_file), vocab, n_sents, lang)
 
 
 def doc_ids(doc: Doc) -> List[str]:

@@ -1,9 +1,11 @@
 """Finding the input files of a corpus."""
 import re
 from pathlib import Path
-from typing import Any, List, Tuple, Union
+from typing import Any, Callable, Iterable, Iterator, List, Tuple, TypeVar, Union
 
 from ..errors import Errors, NegationFormatError
+
+R = TypeVar("R")
 
 
 def input_files(path: Union[str, Path], suffix: str) -> List[Path]:
@@ -34,3 +36,16 @@ def natural_key(path: Path) -> Tuple[Any, ...]:
     RETURNS (Tuple): the key.
     """
     return tuple(int(x) if x.isdigit() else x for x in re.split(r"(\d+)", str(path)))
+
+
+def records_from_files(path: Union[str, Path], suffix: str, read_file: Callable[[Path], Iterable[R]]) -> Iterator[R]:
+    """The records of a file, or of every file ending in ``suffix`` below a folder (see
+    :func:`input_files`), read one file after the other.
+
+    path (Union[str, Path]): a file or a folder.
+    suffix (str): the file ending for folders.
+    read_file (Callable[[Path], Iterable[R]]): reads one file.
+    YIELDS (R): the records in file order.
+    """
+    for file in input_files(path, suffix):
+        yield from read_file(file)

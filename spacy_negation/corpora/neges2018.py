@@ -42,10 +42,9 @@ from spacy.vocab import Vocab
 
 from ..errors import Errors, NegationFormatError, Warnings
 from ..util import check_on_error, read_utf8, split_lines
-from .blocks import (NO_NEGATION, Block, CellFormat, Instance, check_ids, check_width, instance_record,
+from .blocks import (NO_NEGATION, Block, CellFormat, Instance, check_row, instance_record,
                      iter_blocks, parse_blocks, read_instances)
-from .docs import records_to_docs
-from .files import input_files
+from .docs import read_files
 from .records import NegationRecord, SentenceRecord, check_token
 from .registry import formats
 from .spaces import SPANISH, guess_spaces
@@ -124,8 +123,7 @@ def _parse_block(path: Path, block: Block, repair: bool = False) -> NegesSentenc
         if n < N_TOKEN_COLUMNS or (n > N_TOKEN_COLUMNS + 1 and (n - N_TOKEN_COLUMNS) % 3):
             raise NegationFormatError(
                 Errors.E411.format(path=path, line=line, n=n, content="\t".join(cols)), path, line)
-        check_width(path, block, line, cols)
-        check_ids(path, block, line, cols)
+        check_row(path, block, line, cols)
         if not (cols[2].isascii() and cols[2].isdigit() and int(cols[2]) > 0):
             raise NegationFormatError(Errors.E413.format(path=path, line=line, value=cols[2]), path, line)
         form = check_token(path, line, cols[3])
@@ -168,16 +166,15 @@ def conll_sentence_record(sent: NegesSentence, path: Optional[Path] = None) -> S
     )
 
 
-def iter_neges_conll_records(path: Union[str, Path], on_error: str = "raise") -> Iterator[SentenceRecord]:
-    """The sentence records of a NEGES 2018 CoNLL file or of every ``*.txt`` below a folder.
+def conll_file_records(file: Path, on_error: str = "raise") -> Iterator[SentenceRecord]:
+    """The sentence records of one NEGES 2018 CoNLL file.
 
-    path (Union[str, Path]): a file or a folder.
+    file (Path): the file.
     on_error (str): 'raise' or 'skip' (see :func:`parse_neges_conll`).
     YIELDS (SentenceRecord): the sentences.
     """
-    for file in input_files(path, ".txt"):
-        for sent in parse_neges_conll(file, on_error):
-            yield conll_sentence_record(sent, file)
+    for sent in parse_neges_conll(file, on_error):
+        yield conll_sentence_record(sent, file)
 
 
 @formats.register("neges2018")
@@ -192,4 +189,4 @@ def read_neges2018(path: Union[str, Path], vocab: Optional[Vocab] = None, n_sent
         repair a cell its word holds once in another letter case (W403).
     RETURNS (Iterator[Doc]): the docs, read as they are consumed.
     """
-    return records_to_docs(iter_neges_conll_records(path, on_error), vocab, n_sents, lang="es")
+    return read_files(path, ".txt", partial(conll_file_records, on_error=on_error), vocab, n_sents, lang="es")

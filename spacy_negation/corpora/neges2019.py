@@ -1,15 +1,9 @@
 """SFU ReviewSP-NEG (Jiménez-Zafra et al. 2018), Spanish reviews, as the NEGES 2019 XML
 (format ``neges2019``; the NEGES 2018 CoNLL files: :mod:`.neges2018`).
 
-Both releases are tokenized, lemmatized and POS-tagged (FreeLing); the readers keep those
-tokens (multiword tokens such as ``a_pesar_de`` stay one token), lemmas
-(``token.lemma_``) and EAGLES tags (``token.tag_``), so no spaCy tokenizer is involved
-(use a Spanish vocab, e.g. ``convert --lang es``). Spaces between tokens are guessed with
-Spanish punctuation rules (:data:`spacy_negation.corpora.spaces.SPANISH`); sentences of a
-doc are joined by one space. A token's surrounding whitespace is stripped (one token of
-the release, ``JULIA_NAVARRO `` in libros_yes_5_10); inner whitespace is an error. Cues
-are whole tokens in both releases; a CoNLL cue cell that is a proper substring of its
-word would become a partial part.
+Tokens, lemmas, EAGLES tags and the spaces between tokens are taken as in
+:mod:`.neges2018` (FreeLing's tokens as they are, Spanish punctuation rules, surrounding
+whitespace of a token stripped). Cues are whole tokens.
 
 **NEGES 2019 XML** (``neges2019``; a file, or a folder: every ``*.xml`` below it):
 ``review/sentence`` with token elements (attributes ``wd``, ``lem``, ``pos``) and the
@@ -35,7 +29,7 @@ the CoNLL files.
 """
 import warnings
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Dict, Iterable, Iterator, List, Optional, Set, Union
 from xml.etree.ElementTree import Element
@@ -45,8 +39,7 @@ from spacy.vocab import Vocab
 
 from ..errors import Errors, NegationFormatError, Warnings
 from ..util import check_on_error, skip_or_raise
-from .docs import records_to_docs
-from .files import input_files
+from .docs import read_files
 from .records import NegationRecord, SentenceRecord, check_token, whole_parts
 from .registry import formats
 from .spaces import SPANISH, guess_spaces
@@ -270,20 +263,6 @@ def xml_sentence_records(path: Union[str, Path], values: Iterable[str] = ("neg",
     return records
 
 
-def iter_neges_xml_records(path: Union[str, Path], values: Iterable[str] = ("neg",),
-                           on_error: str = "raise") -> Iterator[SentenceRecord]:
-    """The sentence records of a NEGES 2019 XML file or of every ``*.xml`` below a folder.
-
-    path (Union[str, Path]): a file or a folder.
-    values (Iterable[str]): the neg_structure values that become negation instances.
-    on_error (str): 'raise' or 'skip' (see :func:`parse_neges_xml`).
-    YIELDS (SentenceRecord): the sentences.
-    """
-    values = tuple(values)
-    for file in input_files(path, ".xml"):
-        yield from xml_sentence_records(file, values, on_error=on_error)
-
-
 @formats.register("neges2019")
 def read_neges2019(path: Union[str, Path], vocab: Optional[Vocab] = None, n_sents: int = 10,
                    values: Iterable[str] = ("neg",), on_error: str = "raise") -> Iterator[Doc]:
@@ -297,4 +276,5 @@ def read_neges2019(path: Union[str, Path], vocab: Optional[Vocab] = None, n_sent
     on_error (str): 'raise' (default) or 'skip': skip each bad sentence with warning W402.
     RETURNS (Iterator[Doc]): the docs, read as they are consumed.
     """
-    return records_to_docs(iter_neges_xml_records(path, values, on_error), vocab, n_sents, lang="es")
+    read_file = partial(xml_sentence_records, values=tuple(values), on_error=on_error)
+    return read_files(path, ".xml", read_file, vocab, n_sents, lang="es")

@@ -43,6 +43,7 @@ What the reader does:
   ``sent_nos`` counts the sentences of a file from 0; no lemmas or tags.
 """
 import warnings
+from functools import partial
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Set, Tuple, Union
 from xml.etree.ElementTree import Element
@@ -52,8 +53,7 @@ from spacy.vocab import Vocab
 
 from ..errors import Errors, NegationFormatError, Warnings
 from ..util import check_on_error, skip_or_raise
-from .docs import records_to_docs
-from .files import input_files
+from .docs import read_files
 from .records import NegationRecord, SentenceRecord, check_token, whole_parts
 from .registry import formats
 from .spaces import guess_spaces
@@ -237,18 +237,18 @@ def _resolve(candidates: List[Tuple[int, Element]], sentence: int) -> Optional[T
     return None
 
 
-def iter_sfu_records(path: Union[str, Path], on_error: str = "raise") -> Iterator[SentenceRecord]:
-    """The sentence records of an SFU Review file or of every XML file below a folder.
+def sfu_file_records(file: Path, on_error: str = "raise") -> List[SentenceRecord]:
+    """The sentence records of one SFU Review file; reading strictly, a file without
+    sentences is an error (E410).
 
-    path (Union[str, Path]): a file or a folder.
+    file (Path): the XML file.
     on_error (str): 'raise' or 'skip' (see :func:`parse_sfu`).
-    YIELDS (SentenceRecord): the sentences.
+    RETURNS (List[SentenceRecord]): the sentences.
     """
-    for file in input_files(path, ".xml"):
-        records = parse_sfu(file, on_error=on_error)
-        if not records and on_error == "raise":
-            raise NegationFormatError(Errors.E410.format(path=file), file)
-        yield from records
+    records = parse_sfu(file, on_error=on_error)
+    if not records and on_error == "raise":
+        raise NegationFormatError(Errors.E410.format(path=file), file)
+    return records
 
 
 @formats.register("sfu")
@@ -263,4 +263,4 @@ def read_sfu(path: Union[str, Path], vocab: Optional[Vocab] = None, n_sents: int
     on_error (str): 'raise' (default) or 'skip': skip each bad sentence with warning W402.
     RETURNS (Iterator[Doc]): the docs, read as they are consumed.
     """
-    return records_to_docs(iter_sfu_records(path, on_error), vocab, n_sents)
+    return read_files(path, ".xml", partial(sfu_file_records, on_error=on_error), vocab, n_sents)

@@ -18,7 +18,7 @@ from typing import Iterable, Iterator, List, Optional, TextIO, Tuple, Union
 
 from ..errors import Errors, NegationFormatError
 from ..util import atomic_write_text, check_on_error, is_writable_form, read_utf8, split_lines
-from .blocks import (NO_NEGATION, ROLES, Block, CellFormat, Instance, check_ids, check_width, iter_blocks, locate,
+from .blocks import (NO_NEGATION, ROLES, Block, CellFormat, Instance, check_row, iter_blocks, locate,
                      parse_blocks, read_instances, repair_case)
 
 __all__ = ["EMPTY", "NO_NEGATION", "N_TOKEN_COLUMNS", "TokenRow", "Instance", "Sentence", "read_starsem",
@@ -123,7 +123,7 @@ def _parse_block(block: Block, path: str, check_sequence: bool, check_forms: boo
             raise NegationFormatError(
                 Errors.E101.format(path=path, line=line, n=n, content="\t".join(cols)), path, line
             )
-        check_width(path, block, line, cols)
+        check_row(path, block, line, cols, ids=False)
         tok = cols[2]
         if not tok.isdigit() or not tok.isascii():
             raise NegationFormatError(Errors.E105.format(path=path, line=line, value=tok), path, line)
@@ -136,7 +136,7 @@ def _parse_block(block: Block, path: str, check_sequence: bool, check_forms: boo
             raise NegationFormatError(Errors.E110.format(path=path, line=line), path, line)
         if check_forms and not is_writable_form(cols[3]):
             raise NegationFormatError(Errors.E405.format(path=path, line=line, form=cols[3]), path, line)
-        check_ids(path, block, line, cols)
+        check_row(path, block, line, cols, width=False)
         rows.append(TokenRow(cols[0], cols[1], tok_no, cols[3], cols[4], cols[5], cols[6]))
     if n_cols == N_TOKEN_COLUMNS + 1:
         # One extra column: must be '***' on every token (a 1-column instance is impossible).

@@ -6,12 +6,12 @@ import pytest
 import spacy
 
 from spacy_negation.cli import main as cli_main
+from spacy_negation.corpora.bioscope import normalize_space, parse_bioscope, read_bioscope
+from spacy_negation.corpora.docbin import read_docbin
 from spacy_negation.corpora.docs import META_KEY
 from spacy_negation.corpora.starsem_docs import read_starsem_docs, write_starsem_docs
-from spacy_negation.errors import NegationFormatError
-from spacy_negation.corpora.docbin import read_docbin
 from spacy_negation.corpora.stats import negation_statistics
-from spacy_negation.corpora.bioscope import normalize_space, parse_bioscope, read_bioscope
+from spacy_negation.errors import NegationFormatError
 
 from .util import negation_keys
 

@@ -8,13 +8,13 @@ import spacy
 from spacy.tokens import Doc
 
 from spacy_negation.cli import main as cli_main
-from spacy_negation.corpora.docs import META_KEY
-from spacy_negation.corpora.starsem_docs import read_starsem_docs, write_starsem_docs
-from spacy_negation.errors import NegationFormatError
 from spacy_negation.corpora.docbin import read_docbin
+from spacy_negation.corpora.docs import META_KEY
 from spacy_negation.corpora.neges2018 import parse_neges_conll, read_neges2018
 from spacy_negation.corpora.neges2019 import parse_neges_xml, read_neges2019
 from spacy_negation.corpora.spaces import SPANISH, guess_spaces
+from spacy_negation.corpora.starsem_docs import read_starsem_docs, write_starsem_docs
+from spacy_negation.errors import NegationFormatError
 
 from .util import negation_keys
 

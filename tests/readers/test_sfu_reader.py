@@ -9,12 +9,12 @@ import spacy
 from spacy.tokens import Doc
 
 from spacy_negation.cli import main as cli_main
-from spacy_negation.corpora.docs import META_KEY
-from spacy_negation.corpora.starsem_docs import read_starsem_docs, write_starsem_docs
-from spacy_negation.errors import NegationFormatError
 from spacy_negation.corpora.docbin import read_docbin
-from spacy_negation.corpora.stats import negation_statistics
+from spacy_negation.corpora.docs import META_KEY
 from spacy_negation.corpora.sfu import C1_TO_CP1252, normalize_text, parse_sfu, read_sfu
+from spacy_negation.corpora.starsem_docs import read_starsem_docs, write_starsem_docs
+from spacy_negation.corpora.stats import negation_statistics
+from spacy_negation.errors import NegationFormatError
 
 from .util import negation_keys
 
