@@ -34,7 +34,7 @@ def build_doc(vocab: Vocab, sentences: Sequence[SentenceRecord]) -> Doc:
     register_extensions()
     words: List[str] = []
     spaces: List[bool] = []
-    sent_starts: List[bool] = []
+    sent_starts: List[Union[bool, int, None]] = []  # the type spaCy's Doc() declares
     has_lemmas = all(s.lemmas is not None for s in sentences)
     has_tags = all(s.tags is not None for s in sentences)
     lemmas: List[str] = []

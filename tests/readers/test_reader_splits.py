@@ -1,4 +1,5 @@
 """Document-level splits, split loading, statistics and the format registry (tiny data)."""
+import configparser
 import json
 from pathlib import Path
 
@@ -107,9 +108,17 @@ def test_unknown_format_is_a_coded_error():
 
 
 def test_split_files_are_package_data():
-    # the splits are found inside the package, not through the repository layout
-    assert SPLITS_DIR.parent.parent == Path(spacy_negation.corpora.__file__).resolve().parent
-    assert split_file("sfu").is_file()
+    # the splits are found inside the package, not through the repository layout, and
+    # setup.cfg ships them (so `convert --split` works after a non-editable pip install)
+    package = Path(spacy_negation.corpora.__file__).resolve().parent
+    assert SPLITS_DIR.parent.parent == package
+    config = configparser.ConfigParser()
+    config.read(package.parents[1] / "setup.cfg", encoding="utf-8")
+    patterns = config["options.package_data"]["spacy_negation.corpora"].split()
+    for name in ("bioscope_abstracts", "sfu"):
+        path = split_file(name)
+        assert path.is_file()
+        assert any(path.relative_to(package).match(pattern) for pattern in patterns)
 
 
 def test_committed_split_files_are_well_formed():
