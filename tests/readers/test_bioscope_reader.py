@@ -13,7 +13,7 @@ from spacy_negation.corpora.starsem_docs import read_starsem_docs, write_starsem
 from spacy_negation.corpora.stats import negation_statistics
 from spacy_negation.errors import NegationFormatError
 
-from .util import negation_keys
+from .util import assert_coded_error, negation_keys
 
 HEADER = ('<?xml version="1.0" encoding="utf-8"?>\n'
           '<!DOCTYPE Annotation PUBLIC "-//BIOSCOPE//DTD  SCOPE ANNOTATION 1.0//EN" "BioScope.dtd">\n')
@@ -130,11 +130,7 @@ def test_round_trip_through_starsem(tmp_path):
 ])
 def test_bad_input_coded_error_with_line(tmp_path, text, code, line):
     path = write(tmp_path, text)
-    with pytest.raises(NegationFormatError, match=rf"\[{code}\]") as err:
-        read(path)
-    assert err.value.path == str(path) and err.value.line == line
-    if line is not None:
-        assert f"{path}:{line}:" in str(err.value)
+    assert_coded_error(read, path, code, line)
 
 
 def test_missing_input_and_empty_folder(tmp_path):

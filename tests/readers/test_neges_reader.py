@@ -16,7 +16,7 @@ from spacy_negation.corpora.spaces import SPANISH, guess_spaces
 from spacy_negation.corpora.starsem_docs import read_starsem_docs, write_starsem_docs
 from spacy_negation.errors import NegationFormatError
 
-from .util import negation_keys
+from .util import assert_coded_error, negation_keys
 
 
 def row(doc: str, s: int, t: int, form: str, lemma: str, pos: str, ptype: str, *cells: str) -> str:
@@ -144,11 +144,7 @@ def _replace_line(text: str, n: int, new: str) -> str:
 ])
 def test_conll_bad_input(tmp_path, edit, code, line):
     path = write(tmp_path, edit(CONLL), "bad.txt")
-    with pytest.raises(NegationFormatError, match=rf"\[{code}\]") as err:
-        read18(path)
-    assert err.value.line == line
-    if line is not None:
-        assert f"{path}:{line}:" in str(err.value)
+    assert_coded_error(read18, path, code, line)
 
 
 def test_conll_not_utf8(tmp_path):
@@ -262,11 +258,7 @@ def test_xml_round_trip(tmp_path):
 ])
 def test_xml_bad_input(tmp_path, edit, code, line):
     path = write(tmp_path, edit(XML), "libros/bad.xml")
-    with pytest.raises(NegationFormatError, match=rf"\[{code}\]") as err:
-        read19(path)
-    assert err.value.line == line
-    if line is not None:
-        assert f"{path}:{line}:" in str(err.value)
+    assert_coded_error(read19, path, code, line)
 
 
 def test_cli_convert_both_formats(tmp_path, capsys):
