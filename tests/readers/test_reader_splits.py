@@ -155,3 +155,15 @@ def test_convert_split_option_on_the_corpus(tmp_path, shared_dir):
     assert negation_statistics(docs) == json.loads(
         (Path(__file__).resolve().parents[2] / "results" / "corpus_stats.json").read_text()
     )["corpora"]["bioscope_abstracts"]["test"]
+
+
+def test_other_packages_add_formats_through_entry_points(monkeypatch):
+    import catalogue
+    from importlib.metadata import EntryPoint, EntryPoints
+
+    from spacy_negation.corpora.sfu import read_sfu
+
+    plugin = EntryPoint("myformat", "spacy_negation.corpora.sfu:read_sfu", "spacy_negation_formats")
+    monkeypatch.setattr(catalogue, "AVAILABLE_ENTRY_POINTS", EntryPoints((plugin,)))
+    assert get_reader("myformat") is read_sfu
+    assert "myformat" in format_names()
