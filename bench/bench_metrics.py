@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from spacy_negation.starsem import Instance, Sentence
+from spacy_negation.corpora.starsem import Instance, Sentence
 from spacy_negation.util import atomic_write_text
 
 REPO = Path(__file__).resolve().parents[1]
@@ -98,10 +98,10 @@ def build_inputs(shared: Path, work: Path, reps: Sequence[int]) -> None:
     """Write the inputs (:func:`input_files`). Run in a child process of the timing
     driver: the driver stays small, since a child's peak memory (``ru_maxrss``) includes
     the memory of the parent it was started from."""
-    from spacy_negation.corpus import CDSCO_FILES
+    from spacy_negation.corpora.starsem_docs import CDSCO_FILES
     from spacy_negation.metrics.faireval import negation_spans
     from spacy_negation.metrics.faireval_io import format_span_sentences
-    from spacy_negation.starsem import read_starsem, write_starsem
+    from spacy_negation.corpora.starsem import read_starsem, write_starsem
 
     cdsco = shared / "corpora" / "cd-sco"
     gold: List[Sentence] = []

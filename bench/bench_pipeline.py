@@ -37,8 +37,8 @@ import spacy_negation.ml.models  # noqa: F401  (registers the architectures, if 
 import spacy_negation.pipeline  # noqa: F401  (registers the factories, if no entry points)
 import spacy_negation.scorers  # noqa: F401  (registers the scorer, if no entry points)
 from spacy_negation import get_negations, set_negations
-from spacy_negation.corpus import CDSCO_FILES, read_starsem_docs
-from spacy_negation.ml.readers import split_sentences
+from spacy_negation.corpora.starsem_docs import CDSCO_FILES, read_starsem_docs
+from spacy_negation.ml.training_corpus import split_sentences
 
 REPO = Path(__file__).resolve().parents[1]
 

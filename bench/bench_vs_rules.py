@@ -38,7 +38,7 @@ from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.tokens import Doc, Span
 
 from spacy_negation import register_extensions
-from spacy_negation.io import read_docbin
+from spacy_negation.corpora.docbin import read_docbin
 from spacy_negation.metrics.bootstrap import bootstrap_interval, paired_bootstrap
 from spacy_negation.metrics.core import prf
 from spacy_negation.util import atomic_write_text

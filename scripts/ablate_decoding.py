@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from evaluate_model import blank_copy, tag_punct  # noqa: E402
 
 from spacy_negation import register_extensions  # noqa: E402
-from spacy_negation.io import read_docbin  # noqa: E402
+from spacy_negation.corpora.docbin import read_docbin  # noqa: E402
 from spacy_negation.scorers import score_negations  # noqa: E402
 
 SETTINGS = [

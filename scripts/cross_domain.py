@@ -91,7 +91,7 @@ def render_markdown(matrix: Dict[str, Dict[str, Dict[str, float]]], meta: Dict[s
         "",
         "- **CD-SCO**: official *SEM 2012 train / dev; test = Cardboard Box + Red Circle.",
         "- **BioScope abstracts** and **SFU Review**: the committed document-level 80/10/10 "
-        "splits in `data/splits/` (statistics in `corpus_stats.md`). BioScope is tokenized "
+        "splits in `spacy_negation/corpora/data/splits/` (statistics in `corpus_stats.md`). BioScope is tokenized "
         "with spaCy's English tokenizer and converted to the CD-SCO convention (the cue is not "
         "part of its scope; no events), so NIS_ex and the event-free measures compare like "
         "with like; neither BioScope nor SFU annotates negated events.",

@@ -23,7 +23,7 @@ from spacy.tokens import Doc
 
 from evaluate_model import CUE_COMPONENT, blank_copy, tag_punct, write_results
 from spacy_negation import register_extensions
-from spacy_negation.io import read_docbin
+from spacy_negation.corpora.docbin import read_docbin
 from spacy_negation.negation import get_negations
 from spacy_negation.pipeline.scope import cue_windows
 

@@ -21,8 +21,9 @@ from spacy.training import Example
 
 from spacy_negation import register_extensions, set_negations
 from spacy_negation.cli.evaluate import evaluate_sentences, to_json
-from spacy_negation.corpus import META_KEY, doc_to_sentences, write_starsem_docs
-from spacy_negation.io import read_docbin
+from spacy_negation.corpora.docbin import read_docbin
+from spacy_negation.corpora.docs import META_KEY
+from spacy_negation.corpora.starsem_docs import doc_to_sentences, write_starsem_docs
 from spacy_negation.scorers import score_negations
 from spacy_negation.util import atomic_write_text
 

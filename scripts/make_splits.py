@@ -1,7 +1,7 @@
 """Document-level 80/10/10 splits of BioScope abstracts and the SFU Review Corpus, and
 per-split corpus statistics.
 
-Writes data/splits/bioscope_abstracts.json and data/splits/sfu.json (the document ids of
+Writes spacy_negation/corpora/data/splits/bioscope_abstracts.json and sfu.json (the document ids of
 train/dev/test, seed and method), results/corpus_stats.json and results/corpus_stats.md
 (documents, sentences, tokens, sentences with negation and negation instances per split).
 
@@ -10,10 +10,10 @@ train/dev/test, seed and method), results/corpus_stats.json and results/corpus_s
 With --check nothing is written; the exit code is 1 if the committed split files differ
 from what the seed gives.
 
-Splits: :func:`spacy_negation.readers.make_document_split` with SEED. BioScope abstracts:
+Splits: :func:`spacy_negation.corpora.splits.make_document_split` with SEED. BioScope abstracts:
 the 1,273 abstracts (DocIDs) as one stratum; SFU: stratified by domain folder (8 × 50
 reviews -> 40/5/5 per domain). Statistics are counted on the docs the readers build
-(:func:`spacy_negation.readers.negation_statistics`).
+(:func:`spacy_negation.corpora.stats.negation_statistics`).
 """
 import argparse
 import json
@@ -24,8 +24,9 @@ from typing import Any, Dict, List, Optional, Tuple
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from spacy_negation.readers import (SPLIT_NAMES, STAT_KEYS, document_ids, make_document_split,  # noqa: E402
-                                    negation_statistics, select_documents)
+from spacy_negation.corpora.docs import document_ids  # noqa: E402
+from spacy_negation.corpora.splits import SPLIT_NAMES, make_document_split, select_documents  # noqa: E402
+from spacy_negation.corpora.stats import STAT_KEYS, negation_statistics  # noqa: E402
 from spacy_negation.util import atomic_write_text  # noqa: E402
 
 SEED = 1273_400
@@ -56,7 +57,7 @@ def split_corpus(name: str, corpora: Path) -> Tuple[Dict[str, Any], Dict[str, Di
         the statistics per split (plus 'total').
     """
     import spacy
-    from spacy_negation.formats import get_reader
+    from spacy_negation.corpora.registry import get_reader
 
     fmt, rel, stratified = CORPORA[name]
     docs = list(get_reader(fmt)(corpora / rel, spacy.blank("en").vocab, 0))
@@ -70,7 +71,7 @@ def split_corpus(name: str, corpora: Path) -> Tuple[Dict[str, Any], Dict[str, Di
         "seed": SEED,
         "fractions": list(FRACTIONS),
         "stratified_by": "domain folder" if stratified else None,
-        "method": "spacy_negation.readers.make_document_split (scripts/make_splits.py)",
+        "method": "spacy_negation.corpora.splits.make_document_split (scripts/make_splits.py)",
         "splits": splits,
     }
     stats = {split: negation_statistics(select_documents(docs, splits[split])) for split in SPLIT_NAMES}
@@ -88,7 +89,7 @@ def render_markdown(all_stats: Dict[str, Dict[str, Dict[str, int]]]) -> str:
         "# Corpus statistics per split",
         "",
         "Written by `scripts/make_splits.py` (document-level 80/10/10 splits, seed "
-        f"{SEED}; ids in `data/splits/`). Counted on the docs the readers build: a sentence "
+        f"{SEED}; ids in `spacy_negation/corpora/data/splits/`). Counted on the docs the readers build: a sentence "
         "with negation has at least one negation instance; an instance is one cue with its "
         "scope (BioScope: one distinct cue `ref`; SFU: one negation `<cue>` element).",
         "",
@@ -120,7 +121,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpora", type=Path, default=REPO / ".." / "shared" / "corpora",
                         help="the corpora folder (default: ../shared/corpora)")
-    parser.add_argument("--splits-dir", type=Path, default=REPO / "data" / "splits")
+    parser.add_argument("--splits-dir", type=Path, default=REPO / "spacy_negation" / "corpora" / "data" / "splits")
     parser.add_argument("--results-dir", type=Path, default=REPO / "results")
     parser.add_argument("--check", action="store_true",
                         help="only compare the committed split files with a fresh split")

@@ -52,7 +52,7 @@ DOMAINS: Dict[str, Dict[str, Any]] = {
         "title": "English negation resolution for biomedical abstracts (BioScope)",
         "data": "BioScope, abstracts subcorpus (Szarvas et al. 2008; Vincze et al. 2008): "
                 "MEDLINE abstracts from the GENIA corpus, this project's document-level "
-                "train split (data/splits/bioscope_abstracts.json).",
+                "train split (spacy_negation/corpora/data/splits/bioscope_abstracts.json).",
         "license": "research use",
         "license_note": "No licence file ships with BioScope; its authors state it is freely "
                         "available for academic and research purposes (a third-party dataset "
@@ -70,7 +70,7 @@ DOMAINS: Dict[str, Dict[str, Any]] = {
         "title": "English negation resolution for reviews (SFU Review Corpus)",
         "data": "SFU Review Corpus with negation and speculation annotation (Konstantinova et "
                 "al. 2012): 400 reviews of books, cars, computers, cookware, hotels, movies, "
-                "music and phones; this project's document-level train split (data/splits/sfu.json).",
+                "music and phones; this project's document-level train split (spacy_negation/corpora/data/splits/sfu.json).",
         "license": "GPL-3.0-or-later",
         "license_note": "The corpus README licenses it under the GNU GPL v3 or later.",
         "convention": "SFU Review, converted to the CD-SCO layout: cues are whole words (no "

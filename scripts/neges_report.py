@@ -25,11 +25,11 @@ import spacy
 from spacy.language import Language
 
 from spacy_negation import register_extensions
-from spacy_negation.corpus import doc_to_sentences, write_starsem_docs
-from spacy_negation.io import read_docbin
+from spacy_negation.corpora.docbin import read_docbin
+from spacy_negation.corpora.starsem import Sentence
+from spacy_negation.corpora.starsem_docs import doc_to_sentences, write_starsem_docs
 from spacy_negation.metrics.starsem_eval import count_starsem, starsem_scores
 from spacy_negation.published import NEGES2018_CITATION, neges2018
-from spacy_negation.starsem import Sentence
 from spacy_negation.util import atomic_write_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -17,8 +17,8 @@ from spacy.training import Example
 
 from spacy_negation.baselines import apply_punct_baseline
 from spacy_negation.cli.evaluate import evaluate_sentences, to_json
-from spacy_negation.corpus import doc_to_sentences, write_starsem_docs
-from spacy_negation.io import read_docbin
+from spacy_negation.corpora.docbin import read_docbin
+from spacy_negation.corpora.starsem_docs import doc_to_sentences, write_starsem_docs
 from spacy_negation.scorers import score_negations
 from spacy_negation.util import atomic_write_text
 

@@ -61,9 +61,10 @@ from spacy.tokens import Doc
 from spacy.training import Example
 
 from spacy_negation.about import __version__
-from spacy_negation.corpus import read_starsem_docs
+from spacy_negation.corpora.docbin import read_docbin
+from spacy_negation.corpora.starsem import Sentence, read_starsem
+from spacy_negation.corpora.starsem_docs import read_starsem_docs
 from spacy_negation.errors import Errors, NegationFormatError
-from spacy_negation.io import read_docbin
 from spacy_negation.metrics.faireval import FAIR_TYPES
 from spacy_negation.metrics.nis import NisCounts, NisInstance, cue_type, nis_instances, nis_scores
 from spacy_negation.metrics.nis import count_sentence as nis_count_sentence
@@ -71,7 +72,6 @@ from spacy_negation.metrics.starsem_eval import StarsemCounts, greedy_pairs, sta
 from spacy_negation.metrics.starsem_eval import count_sentence as starsem_count_sentence
 from spacy_negation.published import SINEVA2021_CITATION, sineva2021
 from spacy_negation.scorers import CUE_TYPES, NegationCounter, example_sentences
-from spacy_negation.starsem import Sentence, read_starsem
 from spacy_negation.util import atomic_write_bytes, atomic_write_text
 
 SPLITS: Tuple[str, ...] = ("dev", "test")

@@ -10,7 +10,7 @@ from typing import List
 from spacy.tokens import Doc, Token
 
 from .negation import Negation, Part, set_negations
-from .starsem import is_punct_pos
+from .corpora.starsem import is_punct_pos
 
 
 def is_punct(token: Token) -> bool:

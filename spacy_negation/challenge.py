@@ -344,7 +344,7 @@ def write_gold(items: Sequence[Item], path: Union[str, Path]) -> int:
     """
     import spacy
 
-    from .corpus import write_starsem_docs
+    from .corpora.starsem_docs import write_starsem_docs
 
     return write_starsem_docs(gold_docs(spacy.blank("en").vocab, items), path)
 

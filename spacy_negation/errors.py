@@ -225,9 +225,7 @@ class Errors(metaclass=ErrorsWithCodes):
     E346 = ("hard_negatives must be None or a cue rate from 0 to 1, got {value}.")
     # --- corpus readers: BioScope, SFU Review, NEGES (E400-E449) ----------------------
     E400 = ("{path}:{line}: not well-formed XML: {reason}.")
-    E401 = ("{path}: cannot read the input: {reason}")
     E402 = ("{path}: the folder holds no '*{suffix}' file to read.")
-    E403 = ("{path}:{line}: the file is not valid UTF-8 ({reason}).")
     E404 = ("{path}:{line}: the root element is <{tag}>, expected <{expected}>; is this the "
             "right --format?")
     E405 = ("{path}:{line}: token {form!r} is empty or contains whitespace or a control "
@@ -242,14 +240,7 @@ class Errors(metaclass=ErrorsWithCodes):
     E410 = ("{path}: no sentences found.")
     E411 = ("{path}:{line}: expected 7 columns (no annotation), 8 ('***') or 7 + 3*k columns "
             "(a trailing tab allowed), found {n}: {content!r}")
-    E412 = ("{path}:{line}: this token has {n} columns but the sentence's first token (line "
-            "{first_line}) has {m}; every token of a sentence needs the same columns.")
     E413 = ("{path}:{line}: token number {value!r} is not a positive integer.")
-    E414 = ("{path}:{line}: the sentence starting at line {first_line} mixes document ids or "
-            "sentence numbers ({a!r} vs {b!r}).")
-    E415 = ("{path}:{line}: '***' mixed with negation columns in one sentence (sentence "
-            "starting at line {first_line}).")
-    E416 = ("{path}:{line}: {role} cell {cell!r} is not part of the word {form!r}.")
     E417 = ("{path}:{line}: <{tag}> element outside a <{parent}> element.")
     E450 = ("{path}:{line}: <SENTENCE> inside another <SENTENCE> (line {outer}); sentences "
             "cannot nest.")

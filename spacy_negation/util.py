@@ -119,20 +119,33 @@ def atomic_write_bytes(path: Union[str, Path], data: bytes) -> None:
     atomic_write(path, lambda f: f.write(data))
 
 
-def decode_utf8(path: Union[str, Path], raw: bytes, template: str = Errors.E111) -> str:
+def read_bytes(path: Union[str, Path]) -> bytes:
+    """The bytes of a file, with a coded error naming it if it cannot be read.
+
+    path (Union[str, Path]): the file.
+    RETURNS (bytes): its content.
+    RAISES (NegationFormatError): unreadable file (E112).
+    """
+    try:
+        return Path(path).read_bytes()
+    except OSError as err:
+        raise NegationFormatError(Errors.E112.format(path=path, reason=err), path) from err
+
+
+def decode_utf8(path: Union[str, Path], raw: bytes) -> str:
     """UTF-8 text of a file's bytes without a leading byte order mark (U+FEFF), with a
     coded error naming the line of a bad byte.
 
     path (Union[str, Path]): the file, for the message.
     raw (bytes): its content.
-    template (str): the error message (fields path, line, reason).
     RETURNS (str): the text.
+    RAISES (NegationFormatError): invalid UTF-8 (E111).
     """
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as err:
         line = raw[: err.start].count(b"\n") + 1
-        raise NegationFormatError(template.format(path=path, line=line, reason=err.reason),
+        raise NegationFormatError(Errors.E111.format(path=path, line=line, reason=err.reason),
                                   path, line) from err
     return text[1:] if text.startswith("\ufeff") else text
 
@@ -145,11 +158,7 @@ def read_utf8(path: Union[str, Path]) -> str:
     RETURNS (str): the text.
     RAISES (NegationFormatError): unreadable file (E112) or invalid UTF-8 (E111).
     """
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as err:
-        raise NegationFormatError(Errors.E112.format(path=path, reason=err), path) from err
-    return decode_utf8(path, raw)
+    return decode_utf8(path, read_bytes(path))
 
 
 def split_lines(path: Union[str, Path], text: str) -> List[str]:

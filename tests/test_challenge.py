@@ -132,7 +132,7 @@ def tiny_cnn_dir(tmp_path_factory) -> Path:
 
 
 def test_cli_challenge_on_a_tiny_negation_pipeline(tiny_cnn_dir, tmp_path):
-    from spacy_negation.starsem import read_starsem
+    from spacy_negation.corpora.starsem import read_starsem
 
     out = tmp_path / "challenge.json"
     gold = tmp_path / "gold.txt"

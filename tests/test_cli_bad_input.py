@@ -11,10 +11,10 @@ from typing import List, Tuple
 import pytest
 
 from spacy_negation.cli import main as cli_main
-from spacy_negation.corpus import read_starsem_docs
+from spacy_negation.corpora.docbin import read_docbin
+from spacy_negation.corpora.starsem import read_starsem
+from spacy_negation.corpora.starsem_docs import read_starsem_docs
 from spacy_negation.errors import NegationFormatError
-from spacy_negation.io import read_docbin
-from spacy_negation.starsem import read_starsem
 from spacy_negation.util import atomic_write_text
 
 SAMPLE = """\

@@ -14,7 +14,7 @@ from spacy.tokens import DocBin
 
 from spacy_negation.errors import NegationFormatError
 from spacy_negation.negation import get_negations
-from spacy_negation.readers.clinical_synth import convert, main, read_clinical_synth
+from spacy_negation.corpora.clinical_synth import convert, main, read_clinical_synth
 
 REPO = Path(__file__).resolve().parents[1]
 SYNTH = REPO / "data" / "clinical_synth"

@@ -9,7 +9,8 @@ import spacy
 from spacy.tokens import Doc
 
 from spacy_negation import set_negations
-from spacy_negation.corpus import META_KEY, doc_to_sentences
+from spacy_negation.corpora.docs import META_KEY
+from spacy_negation.corpora.starsem_docs import doc_to_sentences
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
 

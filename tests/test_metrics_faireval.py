@@ -20,8 +20,8 @@ from spacy_negation.metrics.faireval import (BE_WEIGHTS, BE_WEIGHTS_FORMULA, FAI
 from spacy_negation.metrics.faireval_io import (count_files, format_span_sentences, pair_files,
                                                 parse_faireval_lines, read_faireval_file,
                                                 write_span_file)
+from spacy_negation.corpora.starsem import parse_starsem
 from spacy_negation.scorers import score_span_examples
-from spacy_negation.starsem import parse_starsem
 
 SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
 REF = SHARED / "fixtures" / "reference-scores"

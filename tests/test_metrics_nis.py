@@ -12,7 +12,7 @@ from spacy_negation.metrics.nis import (
     NisCounts, NisInstance, cell_is_punct, count_nis, count_sentence, cue_type,
     format_nis_cli, match_instances, nis_instances, nis_scores,
 )
-from spacy_negation.starsem import Instance, Sentence, TokenRow, read_starsem
+from spacy_negation.corpora.starsem import Instance, Sentence, TokenRow, read_starsem
 
 from test_metrics_starsem import CASES, _mutate, corpora
 

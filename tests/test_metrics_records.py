@@ -16,7 +16,7 @@ from spacy_negation.metrics.records import (NegationRecord, SentenceRecord, cell
                                             normalize_parts)
 from spacy_negation.metrics.starsem_io import (iter_aligned, iter_records, iter_text_blocks,
                                                sentence_record)
-from spacy_negation.starsem import Instance, Sentence, read_starsem, write_starsem
+from spacy_negation.corpora.starsem import Instance, Sentence, read_starsem, write_starsem
 
 from test_metrics_starsem import CASES, GOLD
 

@@ -13,7 +13,7 @@ from spacy_negation.metrics.starsem_eval import (
     B_ROWS, MAIN_ROWS, StarsemCounts, check_alignment, count_starsem,
     format_starsem_table, normalize_scope_cell, starsem_scores,
 )
-from spacy_negation.starsem import Instance, Sentence, TokenRow, parse_starsem, read_starsem
+from spacy_negation.corpora.starsem import Instance, Sentence, TokenRow, parse_starsem, read_starsem
 
 CASES = [
     "m01_partial_multiword_cue", "m02_split_multiword_cue", "m03_affix_as_full_word",

@@ -22,7 +22,7 @@ from spacy.training import Example
 
 from spacy_negation import set_negations
 from spacy_negation.cli.evaluate import evaluate_sentences, to_json
-from spacy_negation.corpus import doc_to_sentences, read_starsem_docs, write_starsem_docs
+from spacy_negation.corpora.starsem_docs import doc_to_sentences, read_starsem_docs, write_starsem_docs
 from spacy_negation.metrics.faireval import FAIR_TYPES
 from spacy_negation.scorers import score_negations
 

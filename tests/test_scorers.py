@@ -13,7 +13,7 @@ from spacy.training import Example
 from spacy.vocab import Vocab
 
 from spacy_negation import set_negations
-from spacy_negation.corpus import sentences_to_doc
+from spacy_negation.corpora.starsem_docs import sentences_to_doc
 from spacy_negation.metrics.faireval import negation_faireval
 from spacy_negation.metrics.nis import count_nis, nis_scores
 from spacy_negation.metrics.records import SentenceRecord, cells
@@ -23,7 +23,7 @@ from spacy_negation.scorers import (
     example_records, make_faireval_spans_scorer, make_negation_cue_scorer, make_negation_scorer,
     make_negation_scope_scorer, score_negation_cues, score_negation_scopes, score_negations,
 )
-from spacy_negation.starsem import read_starsem
+from spacy_negation.corpora.starsem import read_starsem
 
 from test_metrics_starsem import CASES
 
@@ -302,7 +302,7 @@ def test_nlp_evaluate_computes_each_count_once(monkeypatch: pytest.MonkeyPatch) 
 
 @pytest.mark.slow
 def test_cdsco_dev_against_itself(cdsco_dir: Path) -> None:
-    from spacy_negation.corpus import read_starsem_docs
+    from spacy_negation.corpora.starsem_docs import read_starsem_docs
 
     nlp = spacy.blank("en")
     docs = read_starsem_docs(cdsco_dir / "SEM-2012-SharedTask-CD-SCO-dev-09032012.txt", nlp.vocab)

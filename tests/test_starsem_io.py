@@ -8,11 +8,12 @@ from pathlib import Path
 import pytest
 import spacy
 
-from spacy_negation.corpus import (CDSCO_FILES, META_KEY, doc_to_sentences, guess_spaces, read_starsem_docs,
-                                   sentences_to_doc, write_starsem_docs)
 from spacy_negation.cli import main as cli_main
+from spacy_negation.corpora.docs import META_KEY
+from spacy_negation.corpora.spaces import guess_spaces
+from spacy_negation.corpora.starsem import parse_starsem, read_starsem, write_starsem
+from spacy_negation.corpora.starsem_docs import CDSCO_FILES, doc_to_sentences, read_starsem_docs, sentences_to_doc, write_starsem_docs
 from spacy_negation.errors import NegationFormatError
-from spacy_negation.starsem import parse_starsem, read_starsem, write_starsem
 
 SAMPLE = """\
 ch1\t0\t0\tHe\the\tPRP\t(S(NP*)\t_\tHe\t_\t_\t_\t_

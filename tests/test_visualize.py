@@ -2,7 +2,7 @@
 import pytest
 
 from spacy_negation import displacy_data, render
-from spacy_negation.corpus import CDSCO_FILES, read_starsem_docs
+from spacy_negation.corpora.starsem_docs import CDSCO_FILES, read_starsem_docs
 
 
 @pytest.mark.slow

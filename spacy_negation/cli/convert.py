@@ -6,13 +6,13 @@ from pathlib import Path
 from typing import List
 
 from ..errors import Errors
-from ..formats import FORMATS, get_reader
+from ..corpora.registry import format_names, get_reader
 from ..util import ON_ERROR, atomic_write_bytes, blank_nlp, check_output
 
 
 def n_sents_arg(value: str) -> int:
     """The --n-sents value: 0 or a positive integer (argparse type; a usage error else)."""
-    from ..corpus import check_n_sents
+    from ..corpora.records import check_n_sents
 
     try:
         return check_n_sents(int(value))
@@ -25,7 +25,7 @@ def add_parser(sub: "argparse._SubParsersAction") -> None:
                        description="Convert a negation corpus file to a .spacy (DocBin) file.")
     p.add_argument("input", type=Path, help="the corpus file (or folder, for the XML corpora)")
     p.add_argument("output", type=Path, help="the .spacy file to write")
-    p.add_argument("--format", default="starsem", choices=sorted(FORMATS),
+    p.add_argument("--format", default="starsem", choices=format_names(),
                    help="input format (default: starsem, the *SEM 2012 CD-SCO CoNLL format)")
     p.add_argument("--n-sents", type=n_sents_arg, default=10,
                    help="sentences per doc; docs never cross document ids; 0 = whole documents "
@@ -34,7 +34,7 @@ def add_parser(sub: "argparse._SubParsersAction") -> None:
                    help="language of the vocab (default: en; use es for neges2018/neges2019)")
     p.add_argument("--split", default=None, metavar="CORPUS:SPLIT",
                    help="keep only the documents of a committed document-level split, e.g. "
-                        "bioscope_abstracts:train or sfu:test (ids in data/splits/)")
+                        "bioscope_abstracts:train or sfu:test (ids shipped with the package)")
     p.add_argument("--on-error", default="raise", choices=ON_ERROR,
                    help="raise (default): stop at the first bad sentence; skip: skip each bad "
                         "sentence (and repair a cell that differs from its token only in letter "
@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             docs = reader(args.input, nlp.vocab, args.n_sents, on_error=args.on_error)
             if args.split is not None:
-                from ..readers import select_split
+                from ..corpora.splits import select_split
 
                 name, _, split = args.split.partition(":")
                 docs = select_split(docs, name, split, args.input)

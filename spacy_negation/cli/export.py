@@ -17,8 +17,8 @@ def add_parser(sub: "argparse._SubParsersAction") -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..corpus import write_starsem_docs
-    from ..io import read_docbin
+    from ..corpora.starsem_docs import write_starsem_docs
+    from ..corpora.docbin import read_docbin
     from ..util import check_output
 
     check_output(args.output, [args.input])

@@ -26,7 +26,7 @@ from spacy.tokens import Doc
 from spacy.util import registry
 
 from ..errors import Errors
-from . import readers as _readers  # noqa: F401  (registers the corpus reader)
+from . import training_corpus as _training_corpus  # noqa: F401  (registers the corpus reader)
 from . import transformer as _transformer  # noqa: F401  (registers the backbone)
 from .bilstm import build_cue_bilstm, build_module, is_built
 

@@ -13,7 +13,7 @@ import spacy
 from spacy.cli.train import train
 from spacy.tokens import DocBin
 
-from spacy_negation.readers.clinical_synth import main as convert_main
+from spacy_negation.corpora.clinical_synth import main as convert_main
 
 from negation_testutil import TRF_TINY
 

@@ -8,8 +8,8 @@ from spacy.language import Language
 from spacy.tokens import Doc, DocBin
 
 from spacy_negation import get_negations, set_negations
-from spacy_negation.corpus import META_KEY
-from spacy_negation.ml.readers import create_sentence_corpus, split_sentences
+from spacy_negation.corpora.docs import META_KEY
+from spacy_negation.ml.training_corpus import create_sentence_corpus, split_sentences
 from spacy_negation.pipeline.negation import copy_negations
 
 from negation_testutil import negation_key

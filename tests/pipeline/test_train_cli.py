@@ -7,7 +7,7 @@ import spacy
 from spacy.cli.train import train
 
 from spacy_negation.cli import main as negation_cli
-from spacy_negation.corpus import CDSCO_FILES
+from spacy_negation.corpora.starsem_docs import CDSCO_FILES
 
 from negation_testutil import CNN_TINY, TRF_TINY
 

@@ -11,11 +11,12 @@ import spacy
 from spacy.tokens import Doc
 
 from spacy_negation.cli import main as cli_main
+from spacy_negation.corpora.bioscope import read_bioscope
+from spacy_negation.corpora.docbin import read_docbin
+from spacy_negation.corpora.neges2018 import read_neges2018
+from spacy_negation.corpora.neges2019 import read_neges2019
+from spacy_negation.corpora.sfu import read_sfu
 from spacy_negation.errors import NegationFormatError
-from spacy_negation.io import read_docbin
-from spacy_negation.readers.bioscope import read_bioscope
-from spacy_negation.readers.neges import read_neges2018, read_neges2019
-from spacy_negation.readers.sfu import read_sfu
 
 from . import test_bioscope_reader as bioscope
 from . import test_neges_reader as neges

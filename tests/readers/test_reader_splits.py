@@ -1,15 +1,19 @@
 """Document-level splits, split loading, statistics and the format registry (tiny data)."""
+import configparser
 import json
 from pathlib import Path
 
 import pytest
 import spacy
 
-from spacy_negation.corpus import META_KEY
+import spacy_negation.corpora
+from spacy_negation.corpora.docs import META_KEY
+from spacy_negation.corpora.records import chars_to_parts
+from spacy_negation.corpora.registry import format_names, get_reader
+from spacy_negation.corpora.splits import (SPLIT_NAMES, SPLITS_DIR, load_split, make_document_split, read_split_ids,
+                                           select_documents, split_file)
+from spacy_negation.corpora.stats import negation_statistics
 from spacy_negation.errors import NegationFormatError
-from spacy_negation.formats import FORMATS, get_reader
-from spacy_negation.readers import (SPLIT_NAMES, chars_to_parts, load_split, make_document_split,
-                                    negation_statistics, read_split_ids, select_documents)
 
 from .test_sfu_reader import SAMPLE as SFU_SAMPLE
 from .test_sfu_reader import write as write_sfu
@@ -92,13 +96,33 @@ def test_select_documents_ignores_docs_without_metadata():
 
 
 def test_formats_registered():
+    assert format_names() == ["bioscope", "neges2018", "neges2019", "sfu", "starsem"]
     for name, func in (("bioscope", "read_bioscope"), ("sfu", "read_sfu"), ("neges2018", "read_neges2018"),
-                       ("neges2019", "read_neges2019")):
-        assert name in FORMATS and get_reader(name).__name__ == func
+                       ("neges2019", "read_neges2019"), ("starsem", "read_starsem_docs")):
+        assert get_reader(name).__name__ == func
+
+
+def test_unknown_format_is_a_coded_error():
+    with pytest.raises(ValueError, match=r"\[E131\].*bioscope, neges2018"):
+        get_reader("conll2003")
+
+
+def test_split_files_are_package_data():
+    # the splits are found inside the package, not through the repository layout, and
+    # setup.cfg ships them (so `convert --split` works after a non-editable pip install)
+    package = Path(spacy_negation.corpora.__file__).resolve().parent
+    assert SPLITS_DIR.parent.parent == package
+    config = configparser.ConfigParser()
+    config.read(package.parents[1] / "setup.cfg", encoding="utf-8")
+    patterns = config["options.package_data"]["spacy_negation.corpora"].split()
+    for name in ("bioscope_abstracts", "sfu"):
+        path = split_file(name)
+        assert path.is_file()
+        assert any(path.relative_to(package).match(pattern) for pattern in patterns)
 
 
 def test_committed_split_files_are_well_formed():
-    folder = Path(__file__).resolve().parents[2] / "data" / "splits"
+    folder = Path(__file__).resolve().parents[2] / "spacy_negation" / "corpora" / "data" / "splits"
     for name, n_docs in (("bioscope_abstracts", 1273), ("sfu", 400)):
         data = json.loads((folder / f"{name}.json").read_text(encoding="utf-8"))
         ids = [d for s in SPLIT_NAMES for d in data["splits"][s]]
@@ -121,7 +145,7 @@ def test_convert_split_option(tmp_path, capsys):
 @pytest.mark.slow
 def test_convert_split_option_on_the_corpus(tmp_path, shared_dir):
     from spacy_negation.cli import main as cli_main
-    from spacy_negation.io import read_docbin
+    from spacy_negation.corpora.docbin import read_docbin
 
     out = tmp_path / "test.spacy"
     corpus = shared_dir / "corpora" / "bioscope" / "abstracts.xml"
@@ -131,3 +155,15 @@ def test_convert_split_option_on_the_corpus(tmp_path, shared_dir):
     assert negation_statistics(docs) == json.loads(
         (Path(__file__).resolve().parents[2] / "results" / "corpus_stats.json").read_text()
     )["corpora"]["bioscope_abstracts"]["test"]
+
+
+def test_other_packages_add_formats_through_entry_points(monkeypatch):
+    import catalogue
+    from importlib.metadata import EntryPoint, EntryPoints
+
+    from spacy_negation.corpora.sfu import read_sfu
+
+    plugin = EntryPoint("myformat", "spacy_negation.corpora.sfu:read_sfu", "spacy_negation_formats")
+    monkeypatch.setattr(catalogue, "AVAILABLE_ENTRY_POINTS", EntryPoints((plugin,)))
+    assert get_reader("myformat") is read_sfu
+    assert "myformat" in format_names()

@@ -15,12 +15,15 @@ import pytest
 import spacy
 from spacy.tokens import Doc
 
-from spacy_negation.corpus import read_starsem_docs, write_starsem_docs
-from spacy_negation.readers import (SPLIT_NAMES, doc_ids, document_ids, input_files, make_document_split,
-                                    negation_statistics, select_documents)
-from spacy_negation.readers.bioscope import parse_bioscope, read_bioscope
-from spacy_negation.readers.neges import parse_neges_conll, parse_neges_xml, read_neges2018, read_neges2019
-from spacy_negation.readers.sfu import read_sfu
+from spacy_negation.corpora.bioscope import parse_bioscope, read_bioscope
+from spacy_negation.corpora.docs import doc_ids, document_ids
+from spacy_negation.corpora.files import input_files
+from spacy_negation.corpora.neges2018 import parse_neges_conll, read_neges2018
+from spacy_negation.corpora.neges2019 import parse_neges_xml, read_neges2019
+from spacy_negation.corpora.sfu import read_sfu
+from spacy_negation.corpora.splits import SPLIT_NAMES, make_document_split, select_documents, split_file
+from spacy_negation.corpora.starsem_docs import read_starsem_docs, write_starsem_docs
+from spacy_negation.corpora.stats import negation_statistics
 
 from .util import negation_keys
 
@@ -248,7 +251,7 @@ def test_committed_splits_reproducible_and_stats_current(bioscope, sfu):
     spec.loader.exec_module(module)  # type: ignore[union-attr]
     results = json.loads((REPO / "results" / "corpus_stats.json").read_text(encoding="utf-8"))
     for name, docs, stratified in (("bioscope_abstracts", bioscope["abstracts"], False), ("sfu", sfu, True)):
-        committed = json.loads((REPO / "data" / "splits" / f"{name}.json").read_text(encoding="utf-8"))
+        committed = json.loads(split_file(name).read_text(encoding="utf-8"))
         ids = document_ids(docs)
         strata = {d: d.split("/")[0] for d in ids} if stratified else None
         assert committed["seed"] == module.SEED

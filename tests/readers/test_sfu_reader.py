@@ -9,13 +9,13 @@ import spacy
 from spacy.tokens import Doc
 
 from spacy_negation.cli import main as cli_main
-from spacy_negation.corpus import META_KEY, read_starsem_docs, write_starsem_docs
-from spacy_negation.errors import NegationFormatError
-from spacy_negation.io import read_docbin
-from spacy_negation.readers import negation_statistics
-from spacy_negation.readers.sfu import C1_TO_CP1252, normalize_text, parse_sfu, read_sfu
+from spacy_negation.corpora.docbin import read_docbin
+from spacy_negation.corpora.docs import META_KEY
+from spacy_negation.corpora.sfu import C1_TO_CP1252, normalize_text, parse_sfu, read_sfu
+from spacy_negation.corpora.starsem_docs import read_starsem_docs, write_starsem_docs
+from spacy_negation.corpora.stats import negation_statistics
 
-from .util import negation_keys
+from .util import assert_coded_error, negation_keys
 
 
 def W(*words: str) -> str:
@@ -115,11 +115,7 @@ def test_round_trip_through_starsem(tmp_path):
 ])
 def test_bad_input_coded_error_with_line(tmp_path, text, code, line):
     path = write(tmp_path, text)
-    with pytest.raises(NegationFormatError, match=rf"\[{code}\]") as err:
-        read(path)
-    assert err.value.line == line
-    if line is not None:
-        assert f"{path}:{line}:" in str(err.value)
+    assert_coded_error(read, path, code, line)
 
 
 def test_cli_convert(tmp_path, capsys):

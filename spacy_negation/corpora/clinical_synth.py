@@ -18,7 +18,7 @@ What the reader does:
   ``doc.user_data[spacy_negation.corpus.META_KEY]`` like every reader's; docs never cross
   notes.
 
-``python -m spacy_negation.readers.clinical_synth data/clinical_synth/train.jsonl
+``python -m spacy_negation.corpora.clinical_synth data/clinical_synth/train.jsonl
 corpus/clinical_synth/train.spacy`` writes the docs as a ``.spacy`` file.
 """
 import argparse
@@ -32,7 +32,8 @@ from spacy.vocab import Vocab
 
 from ..errors import Errors, NegationFormatError
 from ..util import atomic_write_bytes, blank_nlp, check_on_error, check_output, read_utf8, skip_or_raise
-from . import SentenceRecord, records_to_docs
+from .docs import records_to_docs
+from .records import SentenceRecord
 from .bioscope import BioScopeNegation, BioScopeSentence, sentence_record
 
 ROLES = ("cue", "scope")
@@ -68,7 +69,7 @@ def parse_sentence(obj: Any, path: Path, line: int) -> BioScopeSentence:
     path (Path): the file, for messages.
     line (int): the 1-based line, for messages.
     RETURNS (BioScopeSentence): the sentence (the BioScope reader's record of character
-        ranges, which :func:`~spacy_negation.readers.bioscope.sentence_record` tokenizes).
+        ranges, which :func:`~spacy_negation.corpora.bioscope.sentence_record` tokenizes).
     RAISES (NegationFormatError): a missing or invalid field, a bad range (E720-E725).
     """
     if not isinstance(obj, dict):
@@ -166,7 +167,7 @@ def read_clinical_synth(path: Union[str, Path], vocab: Optional[Vocab] = None, n
     """
     if vocab is None:
         vocab = blank_nlp("en").vocab
-    yield from records_to_docs(vocab, iter_records(path, on_error), n_sents)
+    yield from records_to_docs(iter_records(path, on_error), vocab, n_sents)
 
 
 def convert(input_path: Path, output_path: Path, n_sents: int = 10) -> Tuple[int, int]:

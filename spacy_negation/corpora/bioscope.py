@@ -30,14 +30,14 @@ What the reader does:
   events: ``event`` is always empty. Subjects are mostly outside BioScope scopes and are
   not added (the CD-SCO guidelines would include them). Annotations are otherwise taken
   as they are (e.g. abstracts S415.16 links "can not" to the scope of "failure").
-- **Ids.** ``doc.user_data[spacy_negation.corpus.META_KEY]`` holds the ``<DocID>`` text
+- **Ids.** ``doc.user_data[spacy_negation.corpora.docs.META_KEY]`` holds the ``<DocID>`` text
   per sentence (``doc_ids``), the sentence ``id`` attribute (``sent_nos``, e.g. ``S1.4``)
   and ``_`` parse fragments, so the *SEM writer emits them. Docs never cross documents.
 - No lemmas or POS tags (written as ``_`` in *SEM files). A sentence whose text is empty
   after normalisation would be skipped (none in the release).
 """
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Set, Tuple, Union
 from xml.etree.ElementTree import Element
@@ -48,7 +48,10 @@ from spacy.tokens import Doc
 
 from ..errors import Errors, NegationFormatError
 from ..util import check_on_error, skip_or_raise
-from . import SentenceRecord, XMLTree, chars_to_parts, input_files, parse_xml, records_to_docs
+from .docs import read_files
+from .records import SentenceRecord, chars_to_parts
+from .registry import formats
+from .xmltree import XMLTree, parse_xml
 
 ROOT_TAG = "Annotation"
 
@@ -244,19 +247,19 @@ def sentence_record(sent: BioScopeSentence) -> SentenceRecord:
     )
 
 
-def iter_bioscope_records(path: Union[str, Path], on_error: str = "raise") -> Iterator[SentenceRecord]:
-    """The sentence records of a BioScope file or of every XML file below a folder.
+def bioscope_file_records(file: Path, on_error: str = "raise") -> Iterator[SentenceRecord]:
+    """The sentence records of one BioScope file (sentences with empty text are skipped).
 
-    path (Union[str, Path]): a file or a folder.
+    file (Path): the XML file.
     on_error (str): 'raise' or 'skip' (see :func:`parse_bioscope`).
     YIELDS (SentenceRecord): the sentences.
     """
-    for file in input_files(path, ".xml"):
-        for sent in parse_bioscope(file, on_error):
-            if sent.text:
-                yield sentence_record(sent)
+    for sent in parse_bioscope(file, on_error):
+        if sent.text:
+            yield sentence_record(sent)
 
 
+@formats.register("bioscope")
 def read_bioscope(path: Union[str, Path], vocab: Optional[Vocab] = None, n_sents: int = 10,
                   on_error: str = "raise") -> Iterator[Doc]:
     """Read BioScope into docs with gold negations (the ``bioscope`` format of convert).
@@ -265,10 +268,6 @@ def read_bioscope(path: Union[str, Path], vocab: Optional[Vocab] = None, n_sents
     vocab (Optional[Vocab]): the vocab; a new English one if None.
     n_sents (int): sentences per doc (docs never cross documents); 0 = whole documents.
     on_error (str): 'raise' (default) or 'skip': skip each bad sentence with warning W402.
-    YIELDS (Doc): the docs.
+    RETURNS (Iterator[Doc]): the docs, read as they are consumed.
     """
-    if vocab is None:
-        import spacy
-
-        vocab = spacy.blank("en").vocab
-    yield from records_to_docs(vocab, iter_bioscope_records(path, on_error), n_sents)
+    return read_files(path, ".xml", partial(bioscope_file_records, on_error=on_error), vocab, n_sents)

@@ -1,22 +1,25 @@
-"""*SEM 2012 / CD-SCO sentences to spaCy ``Doc`` objects and back.
+"""*SEM 2012 / CD-SCO sentences to spaCy ``Doc`` objects and back (the ``starsem`` format).
 
 The reader keeps the gold tokenization (spaces between words are reconstructed with
 English punctuation rules), sentence boundaries, lemmas (``token.lemma_``), POS tags
 (``token.tag_``), the gold negations (``doc._.negations``) and, in
-``doc.user_data["spacy_negation.starsem"]``, the document ids, sentence numbers and parse
-fragments, so that writing the docs gives back the original file.
+``doc.user_data[META_KEY]``, the document ids, sentence numbers and parse fragments, so
+that writing the docs gives back the original file.
 """
 from pathlib import Path
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
-from spacy.tokens import Doc, Token
+from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
-from .errors import Errors, NegationFormatError
-from .negation import Negation, Part, ROLES, get_negations, register_extensions, set_negations
-from .starsem import Instance, Sentence, TokenRow, locate, read_starsem, write_starsem
-
-META_KEY = "spacy_negation.starsem"
+from ..errors import Errors
+from ..negation import ROLES, get_negations, register_extensions
+from .blocks import Instance, instance_record
+from .docs import META_KEY, build_doc, records_to_docs
+from .records import SentenceRecord, check_n_sents
+from .registry import formats
+from .spaces import guess_spaces
+from .starsem import Sentence, TokenRow, read_starsem, write_starsem
 
 #: The official *SEM 2012 CD-SCO release files, by split.
 CDSCO_FILES = {
@@ -26,32 +29,20 @@ CDSCO_FILES = {
     "circle": "SEM-2012-SharedTask-CD-SCO-test-circle-GOLD.txt",
 }
 
-_NO_SPACE_BEFORE = {",", ".", ";", ":", "!", "?", ")", "]", "}", "”", "’", "''", "%", "…", "-RRB-"}
-_NO_SPACE_AFTER = {"(", "[", "{", "“", "‘", "``", "$", "-LRB-"}
-_CLITICS = {"n't", "n’t", "'s", "’s", "'re", "’re", "'ll", "’ll", "'ve", "’ve", "'d", "’d", "'m", "’m"}
 
+def sentence_record(sent: Sentence) -> SentenceRecord:
+    """A *SEM sentence as a sentence record (spaces guessed with English rules).
 
-def guess_spaces(words: Sequence[str]) -> List[bool]:
-    """Whether each word is followed by a space, by English punctuation rules.
-
-    words (Sequence[str]): the words of one sentence.
-    RETURNS (List[bool]): one flag per word; the last word gets a space (sentences of a
-        doc are separated by one space).
+    sent (Sentence): the sentence.
+    RETURNS (SentenceRecord): the record with lemmas, tags, parse fragments and negations.
     """
-    spaces: List[bool] = []
-    for i, word in enumerate(words):
-        if i + 1 == len(words):
-            spaces.append(True)
-            break
-        nxt = words[i + 1]
-        space = not (
-            word in _NO_SPACE_AFTER
-            or nxt in _NO_SPACE_BEFORE
-            or nxt.lower() in _CLITICS
-            or word in ("—",) or nxt in ("—",)
-        )
-        spaces.append(space)
-    return spaces
+    forms = sent.forms
+    return SentenceRecord(
+        doc_id=sent.doc_id, sent_id=sent.sent_no, words=forms, spaces=guess_spaces(forms),
+        negations=[instance_record(forms, inst) for inst in sent.instances],
+        lemmas=[r.lemma for r in sent.rows], tags=[r.pos for r in sent.rows],
+        parse=[r.parse for r in sent.rows], line=sent.line,
+    )
 
 
 def sentences_to_doc(vocab: Vocab, sentences: Sequence[Sentence]) -> Doc:
@@ -61,81 +52,10 @@ def sentences_to_doc(vocab: Vocab, sentences: Sequence[Sentence]) -> Doc:
     sentences (Sequence[Sentence]): the sentences, in order.
     RETURNS (Doc): the doc with tokens, sentence starts, lemmas, tags and negations.
     """
-    register_extensions()
-    words: List[str] = []
-    spaces: List[bool] = []
-    lemmas: List[str] = []
-    tags: List[str] = []
-    sent_starts: List[bool] = []
-    for sent in sentences:
-        forms = sent.forms
-        words.extend(forms)
-        spaces.extend(guess_spaces(forms))
-        lemmas.extend(r.lemma for r in sent.rows)
-        tags.extend(r.pos for r in sent.rows)
-        sent_starts.extend([True] + [False] * (len(forms) - 1))
-    if spaces:
-        spaces[-1] = False
-    doc = Doc(vocab, words=words, spaces=spaces, lemmas=lemmas, tags=tags, sent_starts=sent_starts)
-    negations: List[Negation] = []
-    offset = 0
-    for sent in sentences:
-        for inst in sent.instances:
-            negations.append(_instance_to_negation(doc, sent, inst, offset, len(negations)))
-        offset += len(sent.rows)
-    set_negations(doc, negations)
-    doc.user_data[META_KEY] = {
-        "doc_ids": [s.doc_id for s in sentences],
-        "sent_nos": [s.sent_no for s in sentences],
-        "parse": [r.parse for s in sentences for r in s.rows],
-    }
-    return doc
+    return build_doc(vocab, [sentence_record(s) for s in sentences])
 
 
-def _instance_to_negation(doc: Doc, sent: Sentence, inst: Instance, offset: int, k: int) -> Negation:
-    cue_ranges: Dict[int, Tuple[int, int]] = {}
-    parts: Dict[str, List[Part]] = {}
-    for role in ROLES:
-        parts[role] = []
-        for pos, cell in getattr(inst, role):
-            form = sent.rows[pos].form
-            start, end = locate(form, cell, None if role == "cue" else cue_ranges.get(pos))
-            if role == "cue":
-                cue_ranges[pos] = (start, end)
-            parts[role].append(Part(offset + pos, start, end))
-    return Negation(doc, parts["cue"], parts["scope"], parts["event"], id=k)
-
-
-def group_sentences(sentences: Iterable[Sentence], n_sents: int) -> Iterator[List[Sentence]]:
-    """Group consecutive sentences of one document id into chunks of at most n_sents.
-
-    sentences (Iterable[Sentence]): the sentences.
-    n_sents (int): the maximum number of sentences per group (0: one group per document id).
-    YIELDS (List[Sentence]): the groups.
-    """
-    check_n_sents(n_sents)
-    group: List[Sentence] = []
-    for sent in sentences:
-        if group and (sent.doc_id != group[-1].doc_id or (n_sents and len(group) >= n_sents)):
-            yield group
-            group = []
-        group.append(sent)
-    if group:
-        yield group
-
-
-def check_n_sents(n_sents: int) -> int:
-    """Validate a number of sentences per doc.
-
-    n_sents (int): 0 (whole documents) or a positive number.
-    RETURNS (int): n_sents.
-    RAISES (ValueError): anything else (E116).
-    """
-    if isinstance(n_sents, bool) or not isinstance(n_sents, int) or n_sents < 0:
-        raise ValueError(Errors.E116.format(value=n_sents))
-    return n_sents
-
-
+@formats.register("starsem")
 def read_starsem_docs(path: Union[str, Path], vocab: Optional[Vocab] = None, n_sents: int = 10,
                       on_error: str = "raise") -> List[Doc]:
     """Read a *SEM CoNLL file into docs. Word forms that the *SEM format cannot write
@@ -152,12 +72,8 @@ def read_starsem_docs(path: Union[str, Path], vocab: Optional[Vocab] = None, n_s
     RETURNS (List[Doc]): the docs.
     """
     check_n_sents(n_sents)
-    if vocab is None:
-        import spacy
-
-        vocab = spacy.blank("en").vocab
     sentences = read_starsem(path, check_forms=True, on_error=on_error)
-    return [sentences_to_doc(vocab, g) for g in group_sentences(sentences, n_sents)]
+    return list(records_to_docs((sentence_record(s) for s in sentences), vocab, n_sents))
 
 
 def doc_to_sentences(doc: Doc, doc_index: int = 0) -> List[Sentence]:

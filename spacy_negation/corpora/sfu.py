@@ -8,7 +8,7 @@ What the reader does:
 
 - **Tokens** are the ``<W>`` elements, as tokenized in the corpus ("n't" split off);
   ``<C>`` wrappers are transparent. Spaces between tokens are guessed with English
-  punctuation rules (:func:`spacy_negation.corpus.guess_spaces`); sentences of a doc are
+  punctuation rules (:func:`spacy_negation.corpora.spaces.guess_spaces`); sentences of a doc are
   joined by one space.
 - **Character normalisation** (token text only): the release holds C1 control characters
   that are Windows-1252 bytes decoded as Latin-1. Each such character is replaced by its
@@ -43,6 +43,7 @@ What the reader does:
   ``sent_nos`` counts the sentences of a file from 0; no lemmas or tags.
 """
 import warnings
+from functools import partial
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Set, Tuple, Union
 from xml.etree.ElementTree import Element
@@ -50,10 +51,13 @@ from xml.etree.ElementTree import Element
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
-from ..corpus import guess_spaces
 from ..errors import Errors, NegationFormatError, Warnings
 from ..util import check_on_error, skip_or_raise
-from . import NegationRecord, SentenceRecord, XMLTree, check_token, input_files, parse_xml, records_to_docs
+from .docs import read_files
+from .records import NegationRecord, SentenceRecord, check_token, whole_parts
+from .registry import formats
+from .spaces import guess_spaces
+from .xmltree import XMLTree, parse_xml
 
 ROOT_TAG = "DOCUMENT"
 
@@ -219,11 +223,7 @@ def _negations(tree: XMLTree, sent: Element, pos: Dict[int, int], words: List[st
         if not cue_tokens:
             raise tree.error(Errors.E409, cue, id=cue.get("ID"))
         scope = sorted(scopes.get(id(cue), set()) - set(cue_tokens))
-        negations.append({
-            "cue": [(i, 0, len(words[i])) for i in cue_tokens],
-            "scope": [(i, 0, len(words[i])) for i in scope],
-            "event": [],
-        })
+        negations.append({"cue": whole_parts(words, cue_tokens), "scope": whole_parts(words, scope), "event": []})
     return negations
 
 
@@ -237,20 +237,21 @@ def _resolve(candidates: List[Tuple[int, Element]], sentence: int) -> Optional[T
     return None
 
 
-def iter_sfu_records(path: Union[str, Path], on_error: str = "raise") -> Iterator[SentenceRecord]:
-    """The sentence records of an SFU Review file or of every XML file below a folder.
+def sfu_file_records(file: Path, on_error: str = "raise") -> List[SentenceRecord]:
+    """The sentence records of one SFU Review file; reading strictly, a file without
+    sentences is an error (E410).
 
-    path (Union[str, Path]): a file or a folder.
+    file (Path): the XML file.
     on_error (str): 'raise' or 'skip' (see :func:`parse_sfu`).
-    YIELDS (SentenceRecord): the sentences.
+    RETURNS (List[SentenceRecord]): the sentences.
     """
-    for file in input_files(path, ".xml"):
-        records = parse_sfu(file, on_error=on_error)
-        if not records and on_error == "raise":
-            raise NegationFormatError(Errors.E410.format(path=file), file)
-        yield from records
+    records = parse_sfu(file, on_error=on_error)
+    if not records and on_error == "raise":
+        raise NegationFormatError(Errors.E410.format(path=file), file)
+    return records
 
 
+@formats.register("sfu")
 def read_sfu(path: Union[str, Path], vocab: Optional[Vocab] = None, n_sents: int = 10,
              on_error: str = "raise") -> Iterator[Doc]:
     """Read the SFU Review Corpus (English) into docs with gold negations (the ``sfu``
@@ -260,10 +261,6 @@ def read_sfu(path: Union[str, Path], vocab: Optional[Vocab] = None, n_sents: int
     vocab (Optional[Vocab]): the vocab; a new English one if None.
     n_sents (int): sentences per doc (docs never cross reviews); 0 = whole reviews.
     on_error (str): 'raise' (default) or 'skip': skip each bad sentence with warning W402.
-    YIELDS (Doc): the docs.
+    RETURNS (Iterator[Doc]): the docs, read as they are consumed.
     """
-    if vocab is None:
-        import spacy
-
-        vocab = spacy.blank("en").vocab
-    yield from records_to_docs(vocab, iter_sfu_records(path, on_error), n_sents)
+    return read_files(path, ".xml", partial(sfu_file_records, on_error=on_error), vocab, n_sents)

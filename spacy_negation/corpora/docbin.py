@@ -1,0 +1,32 @@
+"""Reading ``.spacy`` (DocBin) files with clear errors."""
+from pathlib import Path
+from typing import List, Optional, Union
+
+from spacy.tokens import Doc, DocBin
+from spacy.vocab import Vocab
+
+from ..errors import Errors, NegationFormatError
+from ..negation import register_extensions
+from ..util import blank_nlp
+
+
+def read_docbin(path: Union[str, Path], lang: str = "en", vocab: Optional[Vocab] = None) -> List[Doc]:
+    """Read all docs of a .spacy file.
+
+    path (Union[str, Path]): the file.
+    lang (str): the language of a new vocab, if no vocab is given.
+    vocab (Optional[Vocab]): the vocab to use.
+    RETURNS (List[Doc]): the docs.
+    RAISES (FileNotFoundError): no such file (E130).
+    RAISES (NegationFormatError): not a .spacy file (E132).
+    """
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(Errors.E130.format(path=path))
+    register_extensions()
+    vocab = vocab if vocab is not None else blank_nlp(lang).vocab
+    try:
+        db = DocBin().from_bytes(path.read_bytes())
+        return list(db.get_docs(vocab))
+    except Exception as err:  # srsly/zlib raise various types on garbage
+        raise NegationFormatError(Errors.E132.format(path=path, reason=err), path) from err
