@@ -21,12 +21,12 @@ import sys
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from spacy_negation.readers import (SPLIT_NAMES, STAT_KEYS, document_ids, make_document_split,  # noqa: E402
+from spacy_negation.readers import (SPLIT_NAMES, STAT_KEYS, document_ids, make_document_split,
                                     negation_statistics, select_documents)
-from spacy_negation.util import atomic_write_text  # noqa: E402
+from spacy_negation.util import atomic_write_text
+
+#: The project folder (the defaults of --splits-dir and --results-dir are inside it).
+REPO = Path(__file__).resolve().parents[1]
 
 SEED = 1273_400
 FRACTIONS = (0.8, 0.1, 0.1)
