@@ -20,15 +20,15 @@ from typing import Dict, Optional, Tuple
 
 from spacy_negation.util import atomic_write_text
 
-#: Settings recorded from a training config: (meta key, config path, takes --prefix).
-CONFIG_SETTINGS: Tuple[Tuple[str, str, bool], ...] = (
-    ("max_steps", "training.max_steps", True),
-    ("learn_rate", "training.optimizer.learn_rate.initial_rate", False),
-    ("hard_negatives", "corpora.train.hard_negatives", True),
-    ("min_word_precision", "components.negation_cue.min_word_precision", True),
-    ("contiguous", "components.negation_scope.contiguous", True),
-    ("scope_bias", "components.negation_scope.scope_bias", True),
-)
+#: Settings recorded from a training config: meta key -> (config path, takes --prefix).
+CONFIG_SETTINGS: Dict[str, Tuple[str, bool]] = {
+    "max_steps": ("training.max_steps", True),
+    "learn_rate": ("training.optimizer.learn_rate.initial_rate", False),
+    "hard_negatives": ("corpora.train.hard_negatives", True),
+    "min_word_precision": ("components.negation_cue.min_word_precision", True),
+    "contiguous": ("components.negation_scope.contiguous", True),
+    "scope_bias": ("components.negation_scope.scope_bias", True),
+}
 
 
 def config_settings(path: Path, prefix: str) -> Dict[str, str]:
@@ -43,7 +43,7 @@ def config_settings(path: Path, prefix: str) -> Dict[str, str]:
 
     config = load_config(path, interpolate=True)
     out = {}
-    for key, dotted, prefixed in CONFIG_SETTINGS:
+    for key, (dotted, prefixed) in CONFIG_SETTINGS.items():
         node: Optional[object] = config
         for part in dotted.split("."):
             node = node.get(part) if isinstance(node, dict) else None

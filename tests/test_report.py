@@ -333,7 +333,8 @@ def test_stale_system_file_is_an_error(project: Dict[str, Any], tmp_path: Path, 
     assert not (root / "results").exists()
 
 
-def test_system_file_of_another_split_is_an_error(project: Dict[str, Any], tmp_path: Path, run_script: RunScript) -> None:
+def test_system_file_of_another_split_is_an_error(project: Dict[str, Any], tmp_path: Path,
+                                                  run_script: RunScript) -> None:
     root, gold = _copy(project, tmp_path)
     m = root / "metrics"
     shutil.copy(m / "model_gold_cues_test.txt", m / "model_gold_cues_dev.txt")
