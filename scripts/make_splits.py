@@ -21,13 +21,13 @@ import sys
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+from spacy_negation.corpora.docs import document_ids
+from spacy_negation.corpora.splits import SPLIT_NAMES, make_document_split, select_documents
+from spacy_negation.corpora.stats import STAT_KEYS, negation_statistics
+from spacy_negation.util import atomic_write_text
 
-from spacy_negation.corpora.docs import document_ids  # noqa: E402
-from spacy_negation.corpora.splits import SPLIT_NAMES, make_document_split, select_documents  # noqa: E402
-from spacy_negation.corpora.stats import STAT_KEYS, negation_statistics  # noqa: E402
-from spacy_negation.util import atomic_write_text  # noqa: E402
+#: The project folder (the defaults of --splits-dir and --results-dir are inside it).
+REPO = Path(__file__).resolve().parents[1]
 
 SEED = 1273_400
 FRACTIONS = (0.8, 0.1, 0.1)

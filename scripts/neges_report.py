@@ -5,19 +5,19 @@ python scripts/neges_report.py MODEL --test corpus/neges/test.spacy [--dev corpu
     [--system-out metrics/neges/test.txt] [--meta metrics/neges/run_meta.json] [--out-dir results]
 
 The pipeline runs end to end on the gold tokens and sentence boundaries of each split
-(``scripts/evaluate_model.py``'s ``blank_copy``). The metric is the *SEM 2012 cue
+(``spacy_negation.analysis.evaluation.blank_copy``). The metric is the *SEM 2012 cue
 measure the task used (Jiménez-Zafra et al. 2018): a predicted cue that matches a gold cue
 exactly is a TP, a partial match counts only as an FN, a cue without a gold counterpart
 is an FP; P = TP / (TP + FP) ("Cues", not "Cues B"), R = TP / (TP + FN), F1 their harmonic
 mean; punctuation tokens are ignored by the *SEM rule (cues never contain punctuation).
 Domains are the prefix of the NEGES 2018 document ids (``coches_yes_4_20`` -> coches).
-Counts are summed per domain first, then divided (seqeval style; 0 when a denominator is 0).
+Counts are summed per domain first, then divided (seqeval style; 0 when a denominator is 0):
+``spacy_negation.analysis.breakdowns.cue_scores_by_group``.
 """
 import argparse
 import json
 import sys
 import time
-from collections import defaultdict
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -25,15 +25,12 @@ import spacy
 from spacy.language import Language
 
 from spacy_negation import register_extensions
-from spacy_negation.corpora.docbin import read_docbin
-from spacy_negation.corpora.starsem import Sentence
-from spacy_negation.corpora.starsem_docs import doc_to_sentences, write_starsem_docs
-from spacy_negation.metrics.starsem_eval import count_starsem, starsem_scores
+from spacy_negation.analysis.breakdowns import cue_scores_by_group
+from spacy_negation.analysis.evaluation import blank_copy, doc_sentences
+from spacy_negation.corpora.starsem_docs import write_starsem_docs
+from spacy_negation.io import read_docbin
 from spacy_negation.published import NEGES2018_CITATION, neges2018
 from spacy_negation.util import atomic_write_text
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from evaluate_model import blank_copy  # noqa: E402
 
 #: The NEGES 2018 task-2 participants (Jiménez-Zafra et al. 2018, Tables 2-4) by row label.
 PUBLISHED_TEAMS = (("UPC", "Best participant (UPC, CRF)"), ("UNED", "Second participant (UNED)"))
@@ -48,11 +45,6 @@ def architectures(nlp: Language) -> str:
                      for name in nlp.pipe_names)
 
 
-def domain_of(doc_id: str) -> str:
-    """The review domain of a NEGES 2018 document id (``coches_yes_4_20`` -> ``coches``)."""
-    return doc_id.split("_", 1)[0]
-
-
 def predict(nlp: Language, path: Path) -> Tuple[List[Sentence], List[Sentence], List[Any], float, int]:
     """Run the pipeline end to end on a gold split.
 
@@ -61,34 +53,11 @@ def predict(nlp: Language, path: Path) -> Tuple[List[Sentence], List[Sentence], 
     RETURNS (tuple): gold sentences, system sentences, system docs, seconds, words.
     """
     gold = read_docbin(path, vocab=nlp.vocab)
-    inputs = [blank_copy(nlp, g, False) for g in gold]
+    inputs = [blank_copy(nlp.vocab, g, False) for g in gold]
     start = time.perf_counter()
     system = list(nlp.pipe(inputs, batch_size=64))
     seconds = time.perf_counter() - start
-    gold_s = [s for i, d in enumerate(gold) for s in doc_to_sentences(d, i)]
-    sys_s = [s for i, d in enumerate(system) for s in doc_to_sentences(d, i)]
-    return gold_s, sys_s, system, seconds, sum(len(d) for d in system)
-
-
-def cue_scores(gold: List[Sentence], system: List[Sentence]) -> Dict[str, Any]:
-    """The task metric overall and per domain.
-
-    gold (List[Sentence]): gold sentences.
-    system (List[Sentence]): system sentences, aligned.
-    RETURNS (Dict[str, Any]): {"overall": row, "per_domain": {domain: row}} where a row is
-        {"p", "r", "f", "tp", "fp", "fn", "gold", "system"} (scores as fractions).
-    """
-    by_domain: Dict[str, List[int]] = defaultdict(list)
-    for k, sent in enumerate(gold):
-        by_domain[domain_of(sent.doc_id)].append(k)
-
-    def row(indices: List[int]) -> Dict[str, Any]:
-        counts = count_starsem([gold[k] for k in indices], [system[k] for k in indices], check=False)
-        cues = starsem_scores(counts)["cues"]
-        return {key: cues[key] for key in ("p", "r", "f", "tp", "fp", "fn", "gold", "system")}
-
-    return {"overall": row(list(range(len(gold)))),
-            "per_domain": {d: row(ix) for d, ix in sorted(by_domain.items())}}
+    return doc_sentences(gold), doc_sentences(system), system, seconds, sum(len(d) for d in system)
 
 
 def render_markdown(results: Dict[str, Any]) -> str:
@@ -156,13 +125,13 @@ def main(argv: Optional[List[str]] = None) -> int:
             "test_words_per_second": round(words / seconds) if seconds else 0,
             "citation": CITATION,
         },
-        "test": cue_scores(gold_s, sys_s),
+        "test": cue_scores_by_group(gold_s, sys_s),
     }
     if args.meta.exists():
         results["meta"]["run"] = json.loads(args.meta.read_text(encoding="utf-8"))
     if args.dev is not None:
         dev_gold, dev_sys, _, _, _ = predict(nlp, args.dev)
-        results["dev"] = cue_scores(dev_gold, dev_sys)
+        results["dev"] = cue_scores_by_group(dev_gold, dev_sys)
     write_starsem_docs(system, args.system_out)
     args.out_dir.mkdir(parents=True, exist_ok=True)
     atomic_write_text(args.out_dir / "neges2018.json", json.dumps(results, indent=2, ensure_ascii=False) + "\n")

@@ -13,13 +13,11 @@ import time
 from pathlib import Path
 
 import srsly
-from spacy.training import Example
 
+from spacy_negation.analysis import score_docs
 from spacy_negation.baselines import apply_punct_baseline
-from spacy_negation.cli.evaluate import evaluate_sentences, to_json
-from spacy_negation.corpora.docbin import read_docbin
-from spacy_negation.corpora.starsem_docs import doc_to_sentences, write_starsem_docs
-from spacy_negation.scorers import score_negations
+from spacy_negation.corpora.starsem_docs import write_starsem_docs
+from spacy_negation.io import read_docbin
 from spacy_negation.util import atomic_write_text
 
 
@@ -33,11 +31,9 @@ def main() -> None:
     gold = read_docbin(args.gold)
     system = [apply_punct_baseline(copy.deepcopy(doc)) for doc in gold]
     write_starsem_docs(system, args.system_out)
-    scores = score_negations([Example(p, g) for p, g in zip(system, gold)])
-    gold_s = [s for i, d in enumerate(gold) for s in doc_to_sentences(d, i)]
-    sys_s = [s for i, d in enumerate(system) for s in doc_to_sentences(d, i)]
-    detail = to_json(evaluate_sentences(gold_s, sys_s))
-    atomic_write_text(args.scores_out, srsly.json_dumps({"scores": scores, "detail": detail}, indent=2))
+    result = score_docs(system, gold)
+    scores = result["scores"]
+    atomic_write_text(args.scores_out, srsly.json_dumps(result, indent=2))
     print(f"punct baseline on {args.gold}: NIS_tok F1 {100 * scores['neg_nis_tok_f']:.2f}, "
           f"scope tokens F1 {100 * scores['neg_st_f']:.2f}, SCM-B F1 {100 * scores['neg_scm_b_f']:.2f} "
           f"({time.time() - start:.1f} s)", file=sys.stderr)

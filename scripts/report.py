@@ -18,34 +18,12 @@ Outputs in OUT: ``cdsco.json`` (scores as fractions, taken from the scores JSONs
 and ``cdsco_cue_types.png`` (plots of --plot-split). Everything is computed before the
 first file is written; each file is written atomically.
 
-Consistency check: every system is re-scored from its *SEM file against the gold, with the
-spaCy scorer's conventions (reference tokens; *SEM rows and FairEval spans drop
-punctuation by the *SEM gold-POS rule on the reference tag, NIS by the reference
-``token.is_punct``) and the same counting functions; a reported score that differs from
-the re-scored one by more than 1e-8 is an error (stale or mixed-up inputs). The re-scoring
-also gives the FairEval error counts and the per-bucket scores, which the scores JSONs do
-not hold.
-
-Scores by gold scope length (plot a, tables "By gold scope length"): each gold instance
-falls into the bucket of its scope length L = the number of its scope tokens that are not
-punctuation (reference ``token.is_punct``, the NIS rule); buckets 0, 1-2, 3-5, 6-10, 11-20,
-21+. Per bucket and system:
-
-* NIS_tok P/R/F1 = the corpus NIS_tok formulas on the bucket's gold instances G_b and the
-  system instances S_b exact-cue-matched to them (the NIS matching of the whole sentence):
-  P_b = sum of the pairs' instance precision / |S_b|, R_b = sum of the pairs' instance
-  recall / |G_b| (an unmatched gold instance adds 0). System instances matched to no gold
-  instance have no gold length and count in no bucket.
-* Scope-tokens P/R/F1 = the *SEM "Scope tokens" row counted on the bucket's gold
-  instances and the system instances the *SEM scorer pairs with them (first unpaired
-  system instance sharing a cue token, gold in column order): TP = gold scope tokens the
-  paired system scope has (same token, same normalised string), FN = the other gold scope
-  tokens, FP = system scope tokens of the paired instances not in the gold scope.
-  Undefined ("-") when the bucket has no gold scope token (e.g. bucket 0).
-
-Both use the counting functions of :mod:`spacy_negation.metrics` on the sub-sentences; the
-buckets' counts plus those of the unattributed system instances add up to the corpus
-counts (tested).
+The computing is the library's (:mod:`spacy_negation.analysis.breakdowns`,
+:mod:`spacy_negation.analysis.cdsco`): every system is re-scored from its *SEM file against
+the gold with the spaCy scorer's conventions, and a reported score that differs from the
+re-scored one is an error (stale or mixed-up inputs); the re-scoring also gives the
+FairEval error counts and the scores by gold scope length, which the scores JSONs do not
+hold. This script reads the files, checks them and renders the tables and plots.
 """
 import argparse
 import io
@@ -53,34 +31,19 @@ import json
 import sys
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
-from spacy.tokens import Doc
-from spacy.training import Example
-
 from spacy_negation.about import __version__
-from spacy_negation.corpora.docbin import read_docbin
-from spacy_negation.corpora.starsem import Sentence, read_starsem
-from spacy_negation.corpora.starsem_docs import read_starsem_docs
-from spacy_negation.errors import Errors, NegationFormatError
+from spacy_negation.analysis.breakdowns import (BUCKETS, SCORE_KEYS, bucket_rows, build_reference,
+                                                check_consistency, evaluate_system, read_system)
+from spacy_negation.analysis.cdsco import (CITATION, CONVENTIONS, SPLITS, SYSTEM_LABELS, SYSTEMS,
+                                           SplitData, build_json, published_rows)
+from spacy_negation.errors import Errors
 from spacy_negation.metrics.faireval import FAIR_TYPES
-from spacy_negation.metrics.nis import NisCounts, NisInstance, cue_type, nis_instances, nis_scores
-from spacy_negation.metrics.nis import count_sentence as nis_count_sentence
-from spacy_negation.metrics.starsem_eval import StarsemCounts, greedy_pairs, starsem_scores
-from spacy_negation.metrics.starsem_eval import count_sentence as starsem_count_sentence
-from spacy_negation.published import SINEVA2021_CITATION, sineva2021
-from spacy_negation.scorers import CUE_TYPES, NegationCounter, example_sentences
+from spacy_negation.scorers import CUE_TYPES
 from spacy_negation.util import atomic_write_bytes, atomic_write_text
 
-SPLITS: Tuple[str, ...] = ("dev", "test")
-SYSTEMS: Tuple[str, ...] = ("punct_baseline", "model_end_to_end", "model_gold_cues")
-SYSTEM_LABELS: Dict[str, str] = {
-    "punct_baseline": "Punct-BL (gold cues; scope to the next punctuation)",
-    "model_end_to_end": "spacy-negation, end to end",
-    "model_gold_cues": "spacy-negation, gold cues (scope only)",
-}
 SHORT_LABELS: Dict[str, str] = {
     "punct_baseline": "Punct-BL",
     "model_end_to_end": "spacy-negation end to end",
@@ -98,68 +61,16 @@ PRODUCERS: Dict[str, str] = {
     "model_end_to_end": "scripts/evaluate_model.py MODEL GOLD SYSTEM_OUT SCORES_OUT",
     "model_gold_cues": "scripts/evaluate_model.py MODEL GOLD SYSTEM_OUT SCORES_OUT --gold-cues",
 }
-#: Output key -> key of score_negations, in output order.
-SCORE_KEYS: Tuple[Tuple[str, str], ...] = (
-    ("cues_b_f", "neg_cue_b_f"), ("scm_f", "neg_scm_f"), ("scm_b_f", "neg_scm_b_f"),
-    ("st_p", "neg_st_p"), ("st_r", "neg_st_r"), ("st_f", "neg_st_f"),
-    ("nis_tok_p", "neg_nis_tok_p"), ("nis_tok_r", "neg_nis_tok_r"), ("nis_tok_f", "neg_nis_tok_f"),
-    ("nis_ex_f", "neg_nis_ex_f"), ("fair_trad_f", "neg_fair_trad_f"), ("fair_f", "neg_fair_f"),
-    ("fair_weighted_f", "neg_fair_weighted_f"),
-)
 #: FairEval error counts reported (fair evaluation, spans; BE = BES + BEL + BEO).
 FAIR_COUNT_KEYS: Tuple[str, ...] = FAIR_TYPES
 #: Error types plotted (BE is the sum of its three subtypes and left out).
 PLOT_ERROR_TYPES: Tuple[str, ...] = tuple(t for t in FAIR_TYPES if t != "BE")
-#: Scope-length buckets: (lowest, highest or None, label).
-BUCKETS: Tuple[Tuple[int, Optional[int], str], ...] = (
-    (0, 0, "0"), (1, 2, "1-2"), (3, 5, "3-5"), (6, 10, "6-10"), (11, 20, "11-20"), (21, None, "21+"))
-TOLERANCE = 1e-8
-
-CITATION = SINEVA2021_CITATION
-TEST_SET = ("The official *SEM 2012 CD-SCO test release (Morante & Blanco 2012): the gold files "
-            "SEM-2012-SharedTask-CD-SCO-test-cardboard-GOLD.txt and "
-            "SEM-2012-SharedTask-CD-SCO-test-circle-GOLD.txt, concatenated in that order. "
-            "Sineva et al. (2021) re-annotated ten `neither ... nor` cases for their "
-            "experiments; we use the official release unchanged.")
-DEV_SET = ("The official *SEM 2012 CD-SCO development release "
-           "(SEM-2012-SharedTask-CD-SCO-dev-09032012.txt, The Adventure of Wisteria Lodge).")
-#: The official release's sizes (Morante & Blanco 2012; recounted in
-#: ../shared/corpora/cd-sco/PROVENANCE.md); the counted gold is compared with them.
-OFFICIAL_SIZES: Dict[str, Dict[str, int]] = {
-    "dev": {"sentences": 787, "negation_instances": 173},
-    "test": {"sentences": 1089, "negation_instances": 264},
-}
-#: The systems of Sineva et al. (2021), Table 1 (CD-SCO test), shown as published rows.
-PUBLISHED_SYSTEMS = ("Punct-BL", "NegBERT", "BiLSTM-Tagger", "DP-direct", "DP-nested",
-                     "DP-direct-synt", "DP-nested-synt")
-
-
-def published_rows() -> List[Tuple[str, Dict[str, float]]]:
-    """The published CD-SCO test rows (Sineva et al. 2021, Table 1; percent), XLM-R-large."""
-    return [(f"{row.system} (XLM-R-large)" if row.train else row.system, dict(row.scores))
-            for name in PUBLISHED_SYSTEMS for row in sineva2021(system=name, test="cdsco")
-            if row.train in (None, "cdsco")]
-
-
+#: The columns of Sineva et al. (2021), Table 1: (key of cdsco.json, header).
 TABLE1_COLUMNS: Tuple[Tuple[str, str], ...] = (
     ("cues_b_f", "Cues-B F1"), ("scm_f", "SCM F1"), ("scm_b_f", "SCM-B F1"),
     ("st_p", "Scope-tokens P"), ("st_r", "Scope-tokens R"), ("st_f", "Scope-tokens F1"),
     ("nis_tok_p", "NIS_tok P"), ("nis_tok_r", "NIS_tok R"), ("nis_tok_f", "NIS_tok F1"),
 )
-CONVENTIONS = (
-    "All scores come from the package's spaCy scorer (`spacy_negation.negation_scorer.v1`, "
-    "`spacy_negation.scorers.score_negations`), applied to the system docs against the gold "
-    "docs on the reference (gold) tokens. *SEM 2012 rows (Cues-B, SCM, SCM-B, Scope tokens) "
-    "follow eval.cd-sco.pl v2.2 counting, with scope punctuation removed by the *SEM gold-POS "
-    "rule on the reference tag, and exact F1 (not from rounded P/R); the B rows divide the "
-    "same TP by all system instances (resp. scopes). NIS (NIS_tok, NIS_ex) matches gold and "
-    "system instances on identical cues and removes scope punctuation by the reference "
-    "`token.is_punct`. FairEval (Ortmann 2022) scores cue spans (CUE, AFFIX, MWCUE) and scope "
-    "spans (SCOPE, punctuation removed by the gold-POS rule) with focus on the target and the "
-    "paper's weights for the weighted F1; its error counts are span counts of the fair "
-    "evaluation. Cue F1 per type: exact cue match; a gold cue counts for recall under its "
-    "gold type, a system cue for precision under its system type (affixal: a cue string "
-    "differs from its token; multiword: two or more cue tokens).")
 
 
 class ReportError(Exception):
@@ -167,88 +78,6 @@ class ReportError(Exception):
 
 
 # --- inputs ---------------------------------------------------------------------------------
-
-@dataclass
-class Reference:
-    """The gold of one split on the scorer's reference layout.
-
-    paths (List[Path]): the gold files, in order.
-    sentences (List[Sentence]): the gold sentences (rows with the scorer's POS).
-    starsem_punct (List[List[bool]]): per sentence and token: punctuation by the gold-POS rule.
-    nis_punct (List[List[bool]]): per sentence and token: the reference ``token.is_punct``.
-    """
-
-    paths: List[Path]
-    sentences: List[Sentence] = field(default_factory=list)
-    starsem_punct: List[List[bool]] = field(default_factory=list)
-    nis_punct: List[List[bool]] = field(default_factory=list)
-
-    @property
-    def n_instances(self) -> int:
-        return sum(len(s.instances) for s in self.sentences)
-
-
-def read_gold_docs(path: Path) -> List[Doc]:
-    """Read gold docs from a .spacy file or a *SEM CoNLL file, in an English vocab (as
-    ``read_docbin`` does): NIS drops the scope tokens whose ``is_punct`` is set, and a bare
-    ``Vocab()`` sets it for no token.
-
-    path (Path): the file (.spacy: DocBin; anything else: *SEM 2012 CoNLL).
-    RETURNS (List[Doc]): the docs.
-    """
-    import spacy
-
-    vocab = spacy.blank("en").vocab
-    if path.suffix == ".spacy":
-        return read_docbin(path, vocab=vocab)
-    return read_starsem_docs(path, vocab=vocab)
-
-
-def build_reference(paths: Sequence[Path]) -> Reference:
-    """The gold sentences of one split as the spaCy scorer lays them out.
-
-    paths (Sequence[Path]): the gold files, concatenated in this order.
-    RETURNS (Reference): the reference.
-    """
-    ref = Reference(paths=list(paths))
-    n = 0
-    for path in paths:
-        for doc in read_gold_docs(path):
-            gold, _, layout, _ = example_sentences(Example(doc, doc), n)
-            ref.sentences.extend(gold)
-            ref.starsem_punct.extend(layout.starsem_punct)
-            ref.nis_punct.extend(layout.nis_punct)
-            n += 1
-    return ref
-
-
-def read_system(path: Path, ref: Reference) -> List[Sentence]:
-    """Read a system *SEM file and check it has the gold's sentences and tokens.
-
-    Only the token forms are compared: system files written from blank copies of the gold
-    docs carry other document ids and sentence numbers.
-
-    path (Path): the system file.
-    ref (Reference): the gold.
-    RETURNS (List[Sentence]): the system sentences.
-    RAISES (ReportError): the file does not match the gold.
-    """
-    system = read_starsem(path)
-    gold_names = ", ".join(str(p) for p in ref.paths)
-    if len(system) != len(ref.sentences):
-        raise ReportError(f"{path}: {len(system)} sentences, but the gold ({gold_names}) has "
-                          f"{len(ref.sentences)}; the system file belongs to another split or run.")
-    for k, (g, s) in enumerate(zip(ref.sentences, system)):
-        if g.forms != s.forms:
-            j = next((j for j, (a, b) in enumerate(zip(g.forms, s.forms)) if a != b),
-                     min(len(g.forms), len(s.forms)))
-            raise ReportError(
-                f"{path}:{s.line + j}: sentence {k + 1} differs from the gold ({gold_names}, sentence "
-                f"{k + 1}) at token {j}: system {s.forms[j] if j < len(s.forms) else '<end>'!r}, gold "
-                f"{g.forms[j] if j < len(g.forms) else '<end>'!r}; the system file belongs to another "
-                f"split or run.")
-    return system
-
 
 def _read_json(path: Path) -> Any:
     # the standard library parser: srsly's (ujson) turns 0.7391304348 into 0.7391304348000001
@@ -330,261 +159,6 @@ def read_meta(path: Optional[Path]) -> Dict[str, Any]:
     if not isinstance(data, dict):
         raise ReportError(f"{path}: the run metadata must be a JSON object.")
     return data
-
-
-# --- re-scoring and scope-length buckets ------------------------------------------------------
-
-def bucket_of(length: int) -> int:
-    """The index in BUCKETS of a scope length.
-
-    length (int): scope tokens without punctuation.
-    RETURNS (int): the bucket index.
-    """
-    for k, (lo, hi, _) in enumerate(BUCKETS):
-        if length >= lo and (hi is None or length <= hi):
-            return k
-    raise ValueError(length)
-
-
-@dataclass
-class SystemEval:
-    """A system re-scored on one split.
-
-    scores (Dict[str, Any]): the recomputed scorer keys (those of SCORE_KEYS and
-        "neg_cue_per_type").
-    faireval_counts (Dict[str, int]): the fair evaluation's error counts (FAIR_COUNT_KEYS).
-    bucket_starsem (List[StarsemCounts]): per bucket the *SEM counts (Scope tokens row).
-    bucket_nis (List[NisCounts]): per bucket the NIS counts.
-    total_starsem (StarsemCounts): the corpus *SEM counts.
-    total_nis (NisCounts): the corpus NIS counts.
-    unattributed_st_fp (int): scope tokens of system instances the *SEM scorer pairs with
-        no gold instance (counted as FP in no bucket).
-    unattributed_nis_system (int): system instances matched to no gold instance (NIS).
-    """
-
-    scores: Dict[str, Any]
-    faireval_counts: Dict[str, int]
-    bucket_starsem: List[StarsemCounts]
-    bucket_nis: List[NisCounts]
-    total_starsem: StarsemCounts
-    total_nis: NisCounts
-    unattributed_st_fp: int = 0
-    unattributed_nis_system: int = 0
-
-
-def gold_lengths(ref: Reference) -> List[List[int]]:
-    """Per sentence, the scope length of each gold instance (NIS rule: scope tokens that
-    are not ``token.is_punct``).
-
-    ref (Reference): the gold.
-    RETURNS (List[List[int]]): the lengths.
-    """
-    out = []
-    for g, np_ in zip(ref.sentences, ref.nis_punct):
-        out.append([len(x.scope) for x in _nis(g, np_)])
-    return out
-
-
-def _nis(sentence: Sentence, punct: Sequence[bool]) -> List[NisInstance]:
-    return nis_instances(sentence, lambda _s, p, _c: punct[p])
-
-
-def _cue_set(cells: Sequence[Tuple[int, str]]) -> frozenset:
-    return frozenset(p for p, _ in cells)
-
-
-def evaluate_system(ref: Reference, system: Sequence[Sentence]) -> SystemEval:
-    """Re-score a system's *SEM sentences against the gold with the spaCy scorer's
-    conventions, and count the scope-length buckets (see the module docstring).
-
-    ref (Reference): the gold.
-    system (Sequence[Sentence]): the system sentences, token-aligned with the gold.
-    RETURNS (SystemEval): the scores, FairEval counts and bucket counts.
-    """
-    counter = NegationCounter()
-    b_st = [StarsemCounts() for _ in BUCKETS]
-    b_nis = [NisCounts() for _ in BUCKETS]
-    unattributed_fp = 0
-    unattributed_sys = 0
-    for g, s_file, sp, np_ in zip(ref.sentences, system, ref.starsem_punct, ref.nis_punct):
-        s = Sentence(rows=g.rows, instances=s_file.instances)  # the reference rows decide
-        gi, si, pairs = counter.add(g, s, sp, np_)
-        if not (g.instances or s.instances):
-            continue
-        # buckets: the pairs of the whole sentence decide which system instances go along
-        st_pairs = greedy_pairs([_cue_set(x.cue) for x in g.instances],
-                                 [_cue_set(y.cue) for y in s.instances])
-        nis_matched = {z for _, z in pairs}
-        unattributed_sys += len(si) - len(nis_matched)
-        st_paired = {z for z in st_pairs if z >= 0}
-        for z, y in enumerate(s.instances):
-            if z not in st_paired:
-                unattributed_fp += sum(1 for p, _ in y.scope if not sp[p])
-        by_bucket: Dict[int, List[int]] = {}
-        for i, x in enumerate(gi):
-            by_bucket.setdefault(bucket_of(len(x.scope)), []).append(i)
-        for b, idx in by_bucket.items():
-            members = set(idx)
-            nis_sys = sorted({z for i, z in pairs if i in members})
-            nis_count_sentence([gi[i] for i in idx], [si[z] for z in nis_sys], b_nis[b])
-            st_sys = sorted({st_pairs[i] for i in idx if st_pairs[i] >= 0})
-            starsem_count_sentence(Sentence(rows=g.rows, instances=[g.instances[i] for i in idx]),
-                                   Sentence(rows=g.rows, instances=[s.instances[z] for z in st_sys]),
-                                   b_st[b], punct=sp)
-    fe = counter.faireval()
-    scores = counter.scores(fe)
-    st, nis = counter.starsem, counter.nis
-    counts = {k: fe["fair"][k] for k in FAIR_COUNT_KEYS}
-    return SystemEval(scores, counts, b_st, b_nis, st, nis, unattributed_fp, unattributed_sys)
-
-
-def check_consistency(reported: Dict[str, Any], recomputed: Dict[str, Any], scores_path: Path,
-                      system_path: Path) -> None:
-    """Compare the reported scores with those re-scored from the system file.
-
-    reported (Dict[str, Any]): the scores JSON's "scores".
-    recomputed (Dict[str, Any]): SystemEval.scores.
-    scores_path (Path): the scores JSON (for the message).
-    system_path (Path): the system file (for the message).
-    RAISES (ReportError): a score differs by more than TOLERANCE.
-    """
-    diffs = []
-    for _, key in SCORE_KEYS:
-        if abs(float(reported[key]) - recomputed[key]) > TOLERANCE:
-            diffs.append(f"{key} {reported[key]!r} vs {recomputed[key]!r}")
-    for t in CUE_TYPES:
-        a, b = float(reported["neg_cue_per_type"][t]["f"]), recomputed["neg_cue_per_type"][t]["f"]
-        if abs(a - b) > TOLERANCE:
-            diffs.append(f"neg_cue_per_type.{t}.f {a!r} vs {b!r}")
-    if diffs:
-        raise ReportError(f"{scores_path} does not match {system_path} re-scored against the gold "
-                          f"(reported vs re-scored): {'; '.join(diffs)}. Are the files from the same "
-                          f"run? Re-run the command that writes them.")
-
-
-@dataclass
-class BucketRow:
-    """The scores of one scope-length bucket.
-
-    label (str): the bucket label.
-    gold_instances (int): gold instances in the bucket.
-    nis_tok (Optional[Dict[str, float]]): NIS_tok {"p","r","f"}; None without gold instances.
-    scope_tokens (Optional[Dict[str, float]]): Scope-tokens {"p","r","f"}; None without
-        gold scope tokens.
-    """
-
-    label: str
-    gold_instances: int
-    nis_tok: Optional[Dict[str, float]]
-    scope_tokens: Optional[Dict[str, float]]
-
-
-def bucket_rows(ev: SystemEval) -> List[BucketRow]:
-    """The per-bucket scores of a re-scored system (divisions of the bucket counts).
-
-    ev (SystemEval): the re-scored system.
-    RETURNS (List[BucketRow]): one row per bucket, in BUCKETS order.
-    """
-    rows = []
-    for (_, _, label), cst, cn in zip(BUCKETS, ev.bucket_starsem, ev.bucket_nis):
-        tok = cst.scope_tokens
-        rows.append(BucketRow(
-            label, cn.gold,
-            nis_scores(cn)["nis_tok"] if cn.gold else None,
-            {m: starsem_scores(cst)["scope_tokens"][m] for m in "prf"} if tok.tp + tok.fn else None,
-        ))
-    return rows
-
-
-# --- the report -----------------------------------------------------------------------------
-
-@dataclass
-class SplitData:
-    """Everything reported for one split.
-
-    ref (Reference): the gold.
-    reported (Dict[str, Dict[str, Any]]): per system the scores JSON document.
-    evals (Dict[str, SystemEval]): per system the re-scored evaluation.
-    paths (Dict[str, Tuple[Path, Path]]): per system (scores JSON, system file).
-    """
-
-    ref: Reference
-    reported: Dict[str, Dict[str, Any]] = field(default_factory=dict)
-    evals: Dict[str, SystemEval] = field(default_factory=dict)
-    paths: Dict[str, Tuple[Path, Path]] = field(default_factory=dict)
-
-    def gold_type_counts(self) -> Dict[str, int]:
-        counts = {t: 0 for t in CUE_TYPES}
-        for g, np_ in zip(self.ref.sentences, self.ref.nis_punct):
-            for x in _nis(g, np_):
-                counts[cue_type(g, x.cue)] += 1
-        return counts
-
-
-def system_entry(reported: Dict[str, Any], ev: SystemEval) -> Dict[str, Any]:
-    """The JSON entry of one system on one split.
-
-    reported (Dict[str, Any]): the scores JSON document.
-    ev (SystemEval): the re-scored evaluation (for the FairEval counts).
-    RETURNS (Dict[str, Any]): the entry (scores as fractions).
-    """
-    scores = reported["scores"]
-    entry: Dict[str, Any] = {out: scores[key] for out, key in SCORE_KEYS}
-    entry["cue_f_by_type"] = {t: scores["neg_cue_per_type"][t]["f"] for t in CUE_TYPES}
-    entry["faireval_counts"] = {k: ev.faireval_counts[k] for k in FAIR_COUNT_KEYS}
-    return entry
-
-
-def set_description(split: str, data: SplitData) -> Dict[str, Any]:
-    """What a split's gold is, with its counted and official sizes.
-
-    split (str): "dev" or "test".
-    data (SplitData): the split's data.
-    RETURNS (Dict[str, Any]): the description.
-    """
-    counted = {"sentences": len(data.ref.sentences), "negation_instances": data.ref.n_instances}
-    return {
-        "description": TEST_SET if split == "test" else DEV_SET,
-        "files": [str(p) for p in data.ref.paths],
-        **counted,
-        "official": OFFICIAL_SIZES[split],
-        "matches_official_release": counted == OFFICIAL_SIZES[split],
-    }
-
-
-def build_json(data: Dict[str, SplitData], run_meta: Dict[str, Any]) -> Dict[str, Any]:
-    """The cdsco.json document.
-
-    data (Dict[str, SplitData]): per split the data.
-    run_meta (Dict[str, Any]): the --meta object.
-    RETURNS (Dict[str, Any]): {"meta": {...}, "dev": {system: entry}, "test": {...}}.
-    """
-    inputs = {split: {system: {"scores": str(d.paths[system][0]), "system": str(d.paths[system][1]),
-                               "gold_cues": d.reported[system].get("gold_cues"),
-                               "speed": d.reported[system].get("speed")}
-                      for system in SYSTEMS} for split, d in data.items()}
-    meta = {
-        "title": "spacy-negation on CD-SCO (*SEM 2012), in the columns of Sineva et al. (2021), Table 1",
-        "scores": "fractions (0-1)",
-        "test_set": set_description("test", data["test"]),
-        "dev_set": set_description("dev", data["dev"]),
-        "run": run_meta,
-        "systems": {s: SYSTEM_LABELS[s] for s in SYSTEMS},
-        "inputs": inputs,
-        "scorer_conventions": CONVENTIONS,
-        "published": {
-            "source": "Sineva et al. (2021), Table 1, CD-SCO test (their re-annotated test set); percent",
-            "rows": [{"system": name, "scores_pct": vals} for name, vals in published_rows()],
-        },
-        "citation": CITATION,
-        "generated_by": f"scripts/report.py (spacy-negation {__version__})",
-    }
-    out: Dict[str, Any] = {"meta": meta}
-    for split in SPLITS:
-        d = data[split]
-        out[split] = {system: system_entry(d.reported[system], d.evals[system]) for system in SYSTEMS}
-    return out
-
 
 def _pct(x: Optional[float]) -> str:
     return "-" if x is None else f"{100 * x:.2f}"
@@ -848,7 +422,8 @@ def make_report(metrics_dir: Path, gold: Dict[str, List[Path]], out_dir: Path,
     meta_path (Optional[Path]): the run metadata JSON.
     plot_split (str): the split the plots show.
     RETURNS (Dict[str, Any]): the cdsco.json document.
-    RAISES (ReportError): missing or inconsistent inputs.
+    RAISES (ReportError, ValueError): missing or inconsistent inputs (ValueError: coded,
+        from the library).
     """
     with step("check inputs"):
         check_inputs(metrics_dir, gold, meta_path)
@@ -874,7 +449,7 @@ def make_report(metrics_dir: Path, gold: Dict[str, List[Path]], out_dir: Path,
                 notes.append(f"NIS_tok F1 {_pct(reported['scores']['neg_nis_tok_f'])}, consistent with "
                              f"{system_path.name}")
     with step("build JSON and markdown"):
-        doc = build_json(data, run_meta)
+        doc = build_json(data, run_meta, f"scripts/report.py (spacy-negation {__version__})")
         plot_names = OUTPUT_NAMES[2:]
         markdown = build_markdown(doc, data, plot_split, plot_names)
     pngs: Dict[str, bytes] = {}
@@ -915,7 +490,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         make_report(args.metrics_dir, {"dev": args.gold_dev, "test": args.gold_test}, args.out_dir,
                     args.meta, args.plot_split)
-    except (ReportError, NegationFormatError, OSError) as err:
+    except (ReportError, ValueError, OSError) as err:  # NegationFormatError is a ValueError
         print(f"[report] error: {err}", file=sys.stderr)
         return 1
     print(f"[report] done ({time.perf_counter() - start:.1f} s)", flush=True)

@@ -1,9 +1,12 @@
 """Run a project step's command, print its duration, and record it in metrics/run_meta.json.
 
-python scripts/timed.py STEP [--meta metrics/run_meta.json] [--set KEY=VALUE ...] -- COMMAND ...
+python scripts/timed.py STEP [--meta metrics/run_meta.json] [--set KEY=VALUE ...]
+    [--config CONFIG [--prefix PREFIX]] -- COMMAND ...
 
 The meta file collects per-step durations and the run's settings (machine, seed, config)
-for the report. The command's exit code is passed on.
+for the report. With --config, the config's path is recorded as "config" and its settings
+of CONFIG_SETTINGS as JSON values (a per-corpus setting's key with --prefix, e.g.
+bioscope_max_steps). The command's exit code is passed on.
 """
 import argparse
 import json
@@ -13,8 +16,40 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Dict, Optional, Tuple
 
 from spacy_negation.util import atomic_write_text
+
+#: Settings recorded from a training config: meta key -> (config path, takes --prefix).
+CONFIG_SETTINGS: Dict[str, Tuple[str, bool]] = {
+    "max_steps": ("training.max_steps", True),
+    "learn_rate": ("training.optimizer.learn_rate.initial_rate", False),
+    "hard_negatives": ("corpora.train.hard_negatives", True),
+    "min_word_precision": ("components.negation_cue.min_word_precision", True),
+    "contiguous": ("components.negation_scope.contiguous", True),
+    "scope_bias": ("components.negation_scope.scope_bias", True),
+}
+
+
+def config_settings(path: Path, prefix: str) -> Dict[str, str]:
+    """The recorded settings of a training config that it has (JSON values, as the
+    project's vars print them: 3200, 5e-05, true, null).
+
+    path (Path): the config.
+    prefix (str): put before the keys of per-corpus settings.
+    RETURNS (Dict[str, str]): meta key -> value.
+    """
+    from spacy.util import load_config
+
+    config = load_config(path, interpolate=True)
+    out = {}
+    for key, (dotted, prefixed) in CONFIG_SETTINGS.items():
+        node: Optional[object] = config
+        for part in dotted.split("."):
+            node = node.get(part) if isinstance(node, dict) else None
+        if node is not None:
+            out[prefix + key if prefixed else key] = json.dumps(node)
+    return out
 
 
 def machine() -> str:
@@ -45,7 +80,10 @@ def main() -> int:
     parser.add_argument("step")
     parser.add_argument("--meta", type=Path, default=Path("metrics/run_meta.json"))
     parser.add_argument("--set", action="append", default=[])
+    parser.add_argument("--config", type=Path, default=None, help="the training config to record")
+    parser.add_argument("--prefix", default="", help="key prefix of the config's per-corpus settings")
     args = parser.parse_args(argv[:cut])
+    recorded = {"config": str(args.config), **config_settings(args.config, args.prefix)} if args.config else {}
     command = argv[cut + 1:]
     if command and command[0] in ("python", "python3"):
         command[0] = sys.executable  # as spaCy projects do: the environment's Python
@@ -58,6 +96,7 @@ def main() -> int:
         meta = json.loads(args.meta.read_text()) if args.meta.exists() else {}
         meta["machine"] = machine()
         meta.setdefault("steps_seconds", {})[args.step] = round(seconds, 1)
+        meta.update(recorded)
         for item in args.set:
             key, _, value = item.partition("=")
             meta[key] = value

@@ -328,6 +328,23 @@ class Errors(metaclass=ErrorsWithCodes):
             "not part of its scope in this layout.")
     E726 = ("{path}: no sentence in the file.")
     E727 = ("{path}:{line}: the id {id!r} was already used on line {first}.")
+    # --- analysis: breakdowns, ensembles, decoding ablation (E740-E759) ---------------
+    E740 = ("{path}: {n} sentences, but the gold ({gold}) has {n_gold}; the system file "
+            "belongs to another split or run.")
+    E741 = ("{path}:{line}: sentence {k} differs from the gold ({gold}, sentence {k}) at token "
+            "{j}: system {system_form!r}, gold {gold_form!r}; the system file belongs to another "
+            "split or run.")
+    E742 = ("Invalid scope length {length}: a scope length is 0 or more.")
+    E743 = ("{scores} does not match {system} re-scored against the gold (reported vs "
+            "re-scored): {diffs}. Are the files from the same run? Re-run the command that "
+            "writes them.")
+    E744 = ("The pipeline {name!r} has no component {component!r}; every pipeline of an "
+            "ensemble needs {components}.")
+    E745 = ("The pipelines' {component!r} labels differ: cannot average them (train the "
+            "ensemble's pipelines on the same data).")
+    E746 = ("An ensemble needs at least two pipelines, got {n}.")
+    E747 = ("Decoding setting {text!r}: expected COMPONENT.SETTING=VALUE.")
+    E748 = ("Decoding setting {text!r}: VALUE is not JSON (e.g. 0.6, true, null).")
 
 
 class NegationFormatError(ValueError):

@@ -1,4 +1,7 @@
+import subprocess
+import sys
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -20,3 +23,15 @@ def cdsco_dir(shared_dir: Path) -> Path:
     if not path.is_dir():
         pytest.skip("CD-SCO corpus not found in ../shared/corpora/cd-sco")
     return path
+
+
+def _run_script(name: str, *args: object, cwd: "Path | None" = None) -> "subprocess.CompletedProcess[str]":
+    return subprocess.run([sys.executable, str(REPO / "scripts" / name), *map(str, args)],
+                          capture_output=True, text=True, cwd=cwd)
+
+
+@pytest.fixture(scope="session")
+def run_script() -> Callable[..., "subprocess.CompletedProcess[str]"]:
+    """Run ``scripts/NAME ARGS...`` in a subprocess with this Python (and the inherited
+    PYTHONPATH); returns the completed process with its text output."""
+    return _run_script

@@ -1,51 +1,50 @@
-"""The cross-domain report, the NEGES 2018 cue report and evaluate_model's --tag-punct."""
-import importlib.util
+"""The cross-domain report and the NEGES 2018 cue report (scripts run as subprocesses),
+the NEGES per-domain cue scores and --tag-punct's tagging (spacy_negation.analysis)."""
 import json
 from pathlib import Path
-from types import ModuleType
+from typing import Any, Callable
 
 import pytest
 import spacy
-from spacy.tokens import Doc
+from spacy.tokens import Doc, DocBin
 
 from spacy_negation import set_negations
+from spacy_negation.analysis.breakdowns import cue_scores_by_group, domain_of
+from spacy_negation.analysis.evaluation import doc_sentences, tag_punct
 from spacy_negation.corpora.docs import META_KEY
 from spacy_negation.corpora.starsem_docs import doc_to_sentences
 
-SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
+CORPORA = ("cdsco", "bioscope", "sfu")
+#: Output key -> key of the scorer's flat scores.
+MEASURES = {"cues_b_f": "neg_cue_b_f", "nis_ex_f": "neg_nis_ex_f", "st_f": "neg_st_f",
+            "nis_tok_f": "neg_nis_tok_f"}
 
 
-def _script(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"{name}_script", SCRIPTS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.fixture(scope="module")
-def cross() -> ModuleType:
-    return _script("cross_domain")
-
-
-def _write_metrics(folder: Path, cross: ModuleType) -> dict:
+def _write_metrics(folder: Path) -> dict:
     folder.mkdir(parents=True, exist_ok=True)
     expected = {}
-    for a, train in enumerate(cross.CORPORA):
-        for b, test in enumerate(cross.CORPORA):
+    for a, train in enumerate(CORPORA):
+        for b, test in enumerate(CORPORA):
             value = 0.5 + 0.1 * a + 0.01 * b
-            scores = {src: value for src in cross.MEASURES.values()}
+            scores = {src: value for src in MEASURES.values()}
             scores["neg_cue_f"] = 0.0  # not a matrix measure
             (folder / f"{train}_on_{test}.json").write_text(json.dumps({"scores": scores}))
-            expected.setdefault(train, {})[test] = {key: value for key in cross.MEASURES}
+            expected.setdefault(train, {})[test] = {key: value for key in MEASURES}
     return expected
 
 
+@pytest.fixture
+def cross(run_script: Callable[..., Any]) -> Callable[..., Any]:
+    """Run scripts/cross_domain.py; returns the completed process."""
+    return lambda *args: run_script("cross_domain.py", *args)
+
+
 def test_cross_domain_report(tmp_path, cross):
-    expected = _write_metrics(tmp_path / "metrics", cross)
+    expected = _write_metrics(tmp_path / "metrics")
     (tmp_path / "meta.json").write_text(json.dumps({"seed": 0, "max_steps": 1600}))
     out = tmp_path / "results"
-    assert cross.main(["--metrics-dir", str(tmp_path / "metrics"), "--meta", str(tmp_path / "meta.json"),
-                       "--out-dir", str(out)]) == 0
+    assert cross(*["--metrics-dir", str(tmp_path / "metrics"), "--meta", str(tmp_path / "meta.json"),
+                       "--out-dir", str(out)]).returncode == 0
     doc = json.loads((out / "cross_domain.json").read_text())
     assert doc["matrix"] == expected
     assert set(doc["matrix"]) == {"cdsco", "bioscope", "sfu"}
@@ -63,23 +62,23 @@ def test_cross_domain_report(tmp_path, cross):
     # the BioScope hard-negative setting, as timed.py records it, is stated when on
     for value, shown in (("0.1", True), ("null", False)):
         (tmp_path / "meta.json").write_text(json.dumps({"seed": 0, "bioscope_hard_negatives": value}))
-        assert cross.main(["--metrics-dir", str(tmp_path / "metrics"), "--meta", str(tmp_path / "meta.json"),
-                           "--out-dir", str(out)]) == 0
+        assert cross(*["--metrics-dir", str(tmp_path / "metrics"), "--meta", str(tmp_path / "meta.json"),
+                           "--out-dir", str(out)]).returncode == 0
         md = (out / "cross_domain.md").read_text()
         assert ("`hard_negatives = 0.1`" in md) is shown
         assert "- **bioscope_hard_negatives**: " + value in md
     # BioScope's own step count, as timed.py records it, is listed after the shared one
     (tmp_path / "meta.json").write_text(json.dumps({"max_steps": "1600", "bioscope_max_steps": "2400"}))
-    assert cross.main(["--metrics-dir", str(tmp_path / "metrics"), "--meta", str(tmp_path / "meta.json"),
-                       "--out-dir", str(out)]) == 0
+    assert cross(*["--metrics-dir", str(tmp_path / "metrics"), "--meta", str(tmp_path / "meta.json"),
+                       "--out-dir", str(out)]).returncode == 0
     md = (out / "cross_domain.md").read_text()
     assert "- **max_steps**: 1600\n- **bioscope_max_steps**: 2400\n" in md
     assert "Decoding" not in md
     # BioScope's decoding settings, as timed.py records them, are stated when on
     (tmp_path / "meta.json").write_text(json.dumps({
         "bioscope_min_word_precision": "0.1", "bioscope_contiguous": "true", "bioscope_scope_bias": "0.5"}))
-    assert cross.main(["--metrics-dir", str(tmp_path / "metrics"), "--meta", str(tmp_path / "meta.json"),
-                       "--out-dir", str(out)]) == 0
+    assert cross(*["--metrics-dir", str(tmp_path / "metrics"), "--meta", str(tmp_path / "meta.json"),
+                       "--out-dir", str(out)]).returncode == 0
     md = (out / "cross_domain.md").read_text()
     assert "- **Decoding** (BioScope, chosen on its dev split): a predicted single-word cue" in md
     assert "(`contiguous`; every BioScope training scope does); 0.5 is subtracted" in md
@@ -87,21 +86,21 @@ def test_cross_domain_report(tmp_path, cross):
            "- **bioscope_scope_bias**: 0.5\n" in md
     (tmp_path / "meta.json").write_text(json.dumps({
         "bioscope_min_word_precision": "null", "bioscope_contiguous": "false", "bioscope_scope_bias": "0.0"}))
-    assert cross.main(["--metrics-dir", str(tmp_path / "metrics"), "--meta", str(tmp_path / "meta.json"),
-                       "--out-dir", str(out)]) == 0
+    assert cross(*["--metrics-dir", str(tmp_path / "metrics"), "--meta", str(tmp_path / "meta.json"),
+                       "--out-dir", str(out)]).returncode == 0
     assert "Decoding" not in (out / "cross_domain.md").read_text()
 
 
-def test_cross_domain_report_missing_input_writes_nothing(tmp_path, cross, capsys):
-    _write_metrics(tmp_path / "metrics", cross)
+def test_cross_domain_report_missing_input_writes_nothing(tmp_path, cross):
+    _write_metrics(tmp_path / "metrics")
     (tmp_path / "metrics" / "sfu_on_cdsco.json").unlink()
     out = tmp_path / "results"
-    assert cross.main(["--metrics-dir", str(tmp_path / "metrics"), "--out-dir", str(out)]) == 1
-    assert "sfu_on_cdsco.json" in capsys.readouterr().err
+    proc = cross("--metrics-dir", str(tmp_path / "metrics"), "--out-dir", str(out))
+    assert proc.returncode == 1 and "sfu_on_cdsco.json" in proc.stderr
     assert not out.exists()
     (tmp_path / "metrics" / "sfu_on_cdsco.json").write_text(json.dumps({"scores": {"neg_st_f": 0.5}}))
-    assert cross.main(["--metrics-dir", str(tmp_path / "metrics"), "--out-dir", str(out)]) == 1
-    assert "neg_cue_b_f" in capsys.readouterr().err and not out.exists()
+    proc = cross("--metrics-dir", str(tmp_path / "metrics"), "--out-dir", str(out))
+    assert proc.returncode == 1 and "neg_cue_b_f" in proc.stderr and not out.exists()
 
 
 def _review(vocab, doc_id: str, words, cues) -> Doc:
@@ -113,7 +112,6 @@ def _review(vocab, doc_id: str, words, cues) -> Doc:
 
 
 def test_neges_cue_scores_per_domain():
-    neges = _script("neges_report")
     vocab = spacy.blank("es").vocab
     coches = ["El", "coche", "no", "arranca", "."]
     libros = ["No", "me", "gustó", "nada", "."]
@@ -124,9 +122,7 @@ def test_neges_cue_scores_per_domain():
     system = [_review(vocab, "coches_no_1_1", coches, [[2]]),  # exact: TP
               _review(vocab, "libros_no_2_3", libros, [[0]]),  # partial: an FN only
               _review(vocab, "hoteles_yes_5_2", hoteles, [[1]])]  # spurious: FP
-    gs = [s for i, d in enumerate(gold) for s in doc_to_sentences(d, i)]
-    ss = [s for i, d in enumerate(system) for s in doc_to_sentences(d, i)]
-    result = neges.cue_scores(gs, ss)
+    result = cue_scores_by_group(doc_sentences(gold), doc_sentences(system))
     assert list(result["per_domain"]) == ["coches", "hoteles", "libros"]
     c, h, lib = (result["per_domain"][d] for d in ("coches", "hoteles", "libros"))
     assert (c["tp"], c["fp"], c["fn"], c["p"], c["r"], c["f"]) == (1, 0, 0, 1.0, 1.0, 1.0)
@@ -135,23 +131,35 @@ def test_neges_cue_scores_per_domain():
     o = result["overall"]
     assert (o["tp"], o["fp"], o["fn"]) == (1, 1, 1)
     assert o["p"] == pytest.approx(0.5) and o["r"] == pytest.approx(0.5) and o["f"] == pytest.approx(0.5)
-    assert neges.domain_of("peliculas_yes_4_18") == "peliculas"
+    assert domain_of("peliculas_yes_4_18") == "peliculas"
 
 
 def test_tag_punct_tags_only_untagged_tokens():
-    evaluate_model = _script("evaluate_model")
     nlp = spacy.blank("en")
     doc = Doc(nlp.vocab, words=["No", ",", "thanks", "!"], tags=["DT", "", "", ""])
-    evaluate_model.tag_punct(doc)
+    tag_punct(doc)
     assert [t.tag_ for t in doc] == ["DT", ".", "XX", "."]
 
 
-def test_neges_markdown_published_rows():
-    neges = _script("neges_report")
-    row = {"p": 0.5, "r": 0.5, "f": 0.5, "tp": 1, "fp": 1, "fn": 1, "gold": 2}
-    md = neges.render_markdown({"meta": {"citation": "x"}, "test": {
-        "overall": row, "per_domain": {"ordenadores": row, "coches": row}}})
+def test_neges_report_published_rows_and_domains(tmp_path, run_script):
+    """The report of a pipeline that finds no cue: zero scores per domain, beside the
+    published rows of Jiménez-Zafra et al. (2018)."""
+    nlp = spacy.blank("es")
+    nlp.to_disk(tmp_path / "model")
+    db = DocBin(store_user_data=True)
+    for doc_id, words, cues in (("ordenadores_no_1_1", ["No", "funciona", "."], [[0]]),
+                                ("coches_no_1_1", ["El", "coche", "no", "arranca", "."], [[2]]),
+                                ("coches_yes_2_1", ["Sin", "duda", "."], [[0]])):
+        db.add(_review(nlp.vocab, doc_id, words, cues))
+    db.to_disk(tmp_path / "test.spacy")
+    proc = run_script("neges_report.py", tmp_path / "model", "--test", tmp_path / "test.spacy",
+                      "--system-out", tmp_path / "system.txt", "--meta", tmp_path / "none.json",
+                      "--out-dir", tmp_path / "results")
+    assert proc.returncode == 0, proc.stderr
+    md = (tmp_path / "results" / "neges2018.md").read_text(encoding="utf-8")
     assert "| Best participant (UPC, CRF), published | 91.48 | 82.18 | 86.45 | | | |" in md
     assert "| Second participant (UNED), published | 79.45 | 59.58 | 67.97 | | | |" in md
-    assert "| ordenadores | 2 | 50.00 | 50.00 | 50.00 | 1 | 1 | 1 | 91.36 | - |" in md
-    assert "| coches | 2 | 50.00 | 50.00 | 50.00 | 1 | 1 | 1 | 89.92 | 81.67 |" in md
+    assert "| ordenadores | 1 | 0.00 | 0.00 | 0.00 | 0 | 0 | 1 | 91.36 | - |" in md
+    assert "| coches | 2 | 0.00 | 0.00 | 0.00 | 0 | 0 | 2 | 89.92 | 81.67 |" in md
+    result = json.loads((tmp_path / "results" / "neges2018.json").read_text(encoding="utf-8"))
+    assert result["test"]["overall"]["gold"] == 3 and "dev" not in result

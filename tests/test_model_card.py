@@ -1,19 +1,14 @@
-"""scripts/model_card.py: the package meta with the model card, from the results files."""
-import importlib.util
+"""scripts/model_card.py (run as a subprocess): the package meta with the model card, from
+the results files."""
 import json
-from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
 
-
-@pytest.fixture(scope="module")
-def card():
-    spec = importlib.util.spec_from_file_location("model_card", REPO / "scripts" / "model_card.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+@pytest.fixture
+def card(run_script):
+    """Run scripts/model_card.py; returns the completed process."""
+    return lambda *args: run_script("model_card.py", *args)
 
 
 def _cross():
@@ -30,9 +25,10 @@ def test_english_card(card, tmp_path):
     (tmp_path / "cross.json").write_text(json.dumps(_cross()))
     (tmp_path / "scores.json").write_text(json.dumps({"speed": {"words_per_second": 3210.4}}))
     out = tmp_path / "meta_out.json"
-    assert card.main([str(model), "--domain", "cdsco", "--name", "negation_cdsco", "--version", "1.2.3",
-                      "--cross", str(tmp_path / "cross.json"), "--speed-from", str(tmp_path / "scores.json"),
-                      "--out", str(out)]) == 0
+    proc = card(str(model), "--domain", "cdsco", "--name", "negation_cdsco", "--version", "1.2.3",
+                "--cross", str(tmp_path / "cross.json"), "--speed-from", str(tmp_path / "scores.json"),
+                "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
     meta = json.loads(out.read_text())
     assert (meta["name"], meta["version"], meta["lang"]) == ("negation_cdsco", "1.2.3", "en")
     assert meta["pipeline"] == ["negation_cue", "negation_scope"]  # the model's own meta is kept
@@ -45,15 +41,22 @@ def test_english_card(card, tmp_path):
     assert 'config={"model": "en_negation_cdsco"}' in text
 
 
-def test_spanish_card(card):
-    neges = {"test": {"overall": {"p": 0.9, "r": 0.8, "f": 0.85}}}
-    meta = card.build_meta({"lang": "es"}, "neges", "negation_sfu", "0.1.0", None, neges, None)
+def test_spanish_card(card, tmp_path):
+    model = tmp_path / "model"
+    model.mkdir()
+    (model / "meta.json").write_text(json.dumps({"lang": "es"}))
+    (tmp_path / "neges.json").write_text(json.dumps({"test": {"overall": {"p": 0.9, "r": 0.8, "f": 0.85}}}))
+    proc = card(str(model), "--domain", "neges", "--name", "negation_sfu", "--version", "0.1.0",
+                "--neges", str(tmp_path / "neges.json"), "--out", str(tmp_path / "meta.json"))
+    assert proc.returncode == 0, proc.stderr
+    meta = json.loads((tmp_path / "meta.json").read_text())
     assert meta["lang"] == "es" and meta["license"] == "CC BY-NC-SA 4.0"
     assert "P 90.00, R 80.00, F1 85.00" in meta["description"]
     assert "es_negation_sfu" in meta["description"]
 
 
-def test_missing_input_is_an_error(card, tmp_path, capsys):
-    assert card.main([str(tmp_path), "--domain", "sfu", "--name", "x", "--version", "1", "--out",
-                      str(tmp_path / "o.json")]) == 1
-    assert "error:" in capsys.readouterr().err and not (tmp_path / "o.json").exists()
+def test_missing_input_is_an_error(card, tmp_path):
+    proc = card(str(tmp_path), "--domain", "sfu", "--name", "x", "--version", "1", "--out",
+                str(tmp_path / "o.json"))
+    assert proc.returncode == 1
+    assert "error:" in proc.stderr and not (tmp_path / "o.json").exists()

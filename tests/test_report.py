@@ -1,44 +1,29 @@
-"""scripts/report.py: the CD-SCO report (JSON, markdown, plots) on tiny synthetic projects.
+"""The CD-SCO report: scripts/report.py (JSON, markdown, plots; run as a subprocess) on
+tiny synthetic projects, and the re-scoring and scope-length buckets of
+spacy_negation.analysis.breakdowns.
 
 The score files are made the way the project makes them: the punctuation baseline by
 running scripts/punct_baseline.py, the two "model" systems by perturbing the gold negations
-and scoring them with the library (score_negations, evaluate --json), as
+and scoring them with the library (spacy_negation.analysis.score_docs), as
 scripts/evaluate_model.py does.
 """
 import copy
-import importlib.util
 import json
-import runpy
 import shutil
 import struct
-import sys
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import pytest
 import srsly
 from spacy.tokens import Doc, DocBin
-from spacy.training import Example
 
 from spacy_negation import set_negations
-from spacy_negation.cli.evaluate import evaluate_sentences, to_json
+from spacy_negation.analysis import breakdowns, score_docs
 from spacy_negation.corpora.starsem_docs import doc_to_sentences, read_starsem_docs, write_starsem_docs
 from spacy_negation.metrics.faireval import FAIR_TYPES
-from spacy_negation.scorers import score_negations
 
-REPO = Path(__file__).resolve().parents[1]
-SCRIPTS = REPO / "scripts"
-
-
-def _load_report() -> Any:
-    spec = importlib.util.spec_from_file_location("report_script", SCRIPTS / "report.py")
-    module = importlib.util.module_from_spec(spec)
-    assert spec.loader is not None
-    spec.loader.exec_module(module)
-    return module
-
-
-report = _load_report()
+RunScript = Callable[..., Any]
 
 SYSTEMS = ("punct_baseline", "model_end_to_end", "model_gold_cues")
 ENTRY_KEYS = {"cues_b_f", "scm_f", "scm_b_f", "st_p", "st_r", "st_f", "nis_tok_p", "nis_tok_r",
@@ -116,9 +101,9 @@ def write_docbin(docs: Sequence[Doc], path: Path) -> None:
     path.write_bytes(db.to_bytes())
 
 
-def run_punct_baseline(gold: Path, txt: Path, scores: Path, monkeypatch: Any) -> None:
-    monkeypatch.setattr(sys, "argv", ["punct_baseline.py", str(gold), str(txt), str(scores)])
-    runpy.run_path(str(SCRIPTS / "punct_baseline.py"), run_name="__main__")
+def run_punct_baseline(gold: Path, txt: Path, scores: Path, run_script: RunScript) -> None:
+    proc = run_script("punct_baseline.py", gold, txt, scores)
+    assert proc.returncode == 0, proc.stderr
 
 
 def perturb(docs: Sequence[Doc], end_to_end: bool) -> List[Doc]:
@@ -148,16 +133,13 @@ def write_system(gold: Sequence[Doc], system: Sequence[Doc], txt: Path, scores_p
                  gold_cues: Optional[bool]) -> None:
     """What scripts/evaluate_model.py writes, for docs already predicted."""
     write_starsem_docs(system, txt)
-    scores = score_negations([Example(p, g) for p, g in zip(system, gold)])
-    gold_s = [s for i, d in enumerate(gold) for s in doc_to_sentences(d, i)]
-    sys_s = [s for i, d in enumerate(system) for s in doc_to_sentences(d, i)]
-    doc: Dict[str, Any] = {"scores": scores, "detail": to_json(evaluate_sentences(gold_s, sys_s))}
+    doc: Dict[str, Any] = score_docs(system, gold)
     if gold_cues is not None:
         doc["gold_cues"] = gold_cues
     scores_path.write_text(srsly.json_dumps(doc, indent=2), encoding="utf8")
 
 
-def make_project(root: Path, monkeypatch: Any) -> Dict[str, Any]:
+def make_project(root: Path, run_script: RunScript) -> Dict[str, Any]:
     """Gold (dev: one .spacy; test: two *SEM files as cardboard + circle) and the six
     system files."""
     (root / "corpus").mkdir(parents=True)
@@ -175,7 +157,7 @@ def make_project(root: Path, monkeypatch: Any) -> Dict[str, Any]:
     for split, docs in (("dev", dev_docs), ("test", test_docs)):
         m = root / "metrics"
         run_punct_baseline(root / "corpus" / f"{split}.spacy", m / f"punct_baseline_{split}.txt",
-                           m / f"punct_baseline_{split}.json", monkeypatch)
+                           m / f"punct_baseline_{split}.json", run_script)
         write_system(docs, perturb(docs, True), m / f"model_end_to_end_{split}.txt",
                      m / f"model_end_to_end_{split}.json", False)
         write_system(docs, perturb(docs, False), m / f"model_gold_cues_{split}.txt",
@@ -191,20 +173,19 @@ def argv(root: Path, gold: Dict[str, List[Path]], out: Optional[Path] = None) ->
              "--out-dir", str(out or root / "results")])
 
 
-@pytest.fixture(scope="module")
-def project(tmp_path_factory: Any) -> Dict[str, Any]:
-    mp = pytest.MonkeyPatch()
-    try:
-        proj = make_project(tmp_path_factory.mktemp("proj"), mp)
-    finally:
-        mp.undo()
-    return proj
+def report(run_script: RunScript, *args: str) -> Any:
+    return run_script("report.py", *args)
 
 
 @pytest.fixture(scope="module")
-def built(project: Dict[str, Any]) -> Dict[str, Any]:
-    rc = report.main(argv(project["root"], project["gold"]))
-    assert rc == 0
+def project(tmp_path_factory: Any, run_script: RunScript) -> Dict[str, Any]:
+    return make_project(tmp_path_factory.mktemp("proj"), run_script)
+
+
+@pytest.fixture(scope="module")
+def built(project: Dict[str, Any], run_script: RunScript) -> Dict[str, Any]:
+    proc = report(run_script, *argv(project["root"], project["gold"]))
+    assert proc.returncode == 0, proc.stderr
     out = project["root"] / "results"
     return {**project, "out": out, "doc": json.loads((out / "cdsco.json").read_text(encoding="utf8")),
             "md": (out / "cdsco.md").read_text(encoding="utf8")}
@@ -316,9 +297,10 @@ def test_plots_exist_and_are_not_trivial(built: Dict[str, Any]) -> None:
     assert {p.name for p in built["out"].iterdir()} == set(OUTPUTS)  # no temporary files left
 
 
-def test_prints_a_line_per_step(project: Dict[str, Any], tmp_path: Path, capsys: Any) -> None:
-    assert report.main(argv(project["root"], project["gold"], tmp_path / "out")) == 0
-    lines = capsys.readouterr().out.splitlines()
+def test_prints_a_line_per_step(project: Dict[str, Any], tmp_path: Path, run_script: RunScript) -> None:
+    proc = report(run_script, *argv(project["root"], project["gold"], tmp_path / "out"))
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
     assert any(line.startswith("[report] read gold test") for line in lines)
     assert sum("re-score" in line for line in lines) == 6
     assert sum(line.startswith("[report] plot ") for line in lines) == 3
@@ -328,55 +310,62 @@ def test_prints_a_line_per_step(project: Dict[str, Any], tmp_path: Path, capsys:
 # --- failures ---------------------------------------------------------------------------------
 
 def test_missing_inputs_are_named_and_nothing_is_written(project: Dict[str, Any], tmp_path: Path,
-                                                         capsys: Any) -> None:
+                                                         run_script: RunScript) -> None:
     root, gold = _copy(project, tmp_path)
     (root / "metrics" / "model_gold_cues_dev.txt").unlink()
     (root / "metrics" / "punct_baseline_test.json").unlink()
-    assert report.main(argv(root, gold)) == 1
-    err = capsys.readouterr().err
+    proc = report(run_script, *argv(root, gold))
+    assert proc.returncode == 1
+    err = proc.stderr
     assert "[E130]" in err and "model_gold_cues_dev.txt" in err and "punct_baseline_test.json" in err
     assert "evaluate_model.py" in err
     assert not (root / "results").exists()
 
 
-def test_stale_system_file_is_an_error(project: Dict[str, Any], tmp_path: Path, capsys: Any) -> None:
+def test_stale_system_file_is_an_error(project: Dict[str, Any], tmp_path: Path, run_script: RunScript) -> None:
     root, gold = _copy(project, tmp_path)
     m = root / "metrics"
     shutil.copy(m / "model_gold_cues_test.txt", m / "model_end_to_end_test.txt")
-    assert report.main(argv(root, gold)) == 1
-    err = capsys.readouterr().err
-    assert "model_end_to_end_test.json does not match" in err and "neg_cue_b_f" in err
+    proc = report(run_script, *argv(root, gold))
+    assert proc.returncode == 1
+    err = proc.stderr
+    assert "[E743]" in err and "model_end_to_end_test.json does not match" in err and "neg_cue_b_f" in err
     assert not (root / "results").exists()
 
 
-def test_system_file_of_another_split_is_an_error(project: Dict[str, Any], tmp_path: Path, capsys: Any) -> None:
+def test_system_file_of_another_split_is_an_error(project: Dict[str, Any], tmp_path: Path,
+                                                  run_script: RunScript) -> None:
     root, gold = _copy(project, tmp_path)
     m = root / "metrics"
     shutil.copy(m / "model_gold_cues_test.txt", m / "model_gold_cues_dev.txt")
-    assert report.main(argv(root, gold)) == 1
-    assert "model_gold_cues_dev.txt: 12 sentences, but the gold" in capsys.readouterr().err
+    proc = report(run_script, *argv(root, gold))
+    assert proc.returncode == 1
+    assert "[E740]" in proc.stderr and "model_gold_cues_dev.txt: 12 sentences, but the gold" in proc.stderr
 
 
-def test_token_mismatch_names_file_and_line(project: Dict[str, Any], tmp_path: Path, capsys: Any) -> None:
+def test_token_mismatch_names_file_and_line(project: Dict[str, Any], tmp_path: Path, run_script: RunScript) -> None:
     root, gold = _copy(project, tmp_path)
     path = root / "metrics" / "model_gold_cues_dev.txt"
     lines = path.read_text(encoding="utf8").split("\n")
     k = next(i for i, line in enumerate(lines) if "\tcame\t" in line)
     lines[k] = lines[k].replace("\tcame\t", "\twent\t")
     path.write_text("\n".join(lines), encoding="utf8")
-    assert report.main(argv(root, gold)) == 1
-    err = capsys.readouterr().err
-    assert f"model_gold_cues_dev.txt:{k + 1}:" in err and "'went'" in err and "'came'" in err
+    proc = report(run_script, *argv(root, gold))
+    assert proc.returncode == 1
+    err = proc.stderr
+    assert "[E741]" in err and f"model_gold_cues_dev.txt:{k + 1}:" in err
+    assert "'went'" in err and "'came'" in err
 
 
-def test_swapped_gold_cues_flag_is_an_error(project: Dict[str, Any], tmp_path: Path, capsys: Any) -> None:
+def test_swapped_gold_cues_flag_is_an_error(project: Dict[str, Any], tmp_path: Path, run_script: RunScript) -> None:
     root, gold = _copy(project, tmp_path)
     path = root / "metrics" / "model_end_to_end_dev.json"
     data = json.loads(path.read_text(encoding="utf8"))
     data["gold_cues"] = True
     path.write_text(json.dumps(data), encoding="utf8")
-    assert report.main(argv(root, gold)) == 1
-    assert "are the files swapped" in capsys.readouterr().err
+    proc = report(run_script, *argv(root, gold))
+    assert proc.returncode == 1
+    assert "are the files swapped" in proc.stderr
 
 
 # --- scope-length buckets: a hand-checked case -------------------------------------------------
@@ -400,16 +389,16 @@ def _hand_case(tmp_path: Path) -> Tuple[Any, Any]:
         sem_sentence("x", 1, S2, [{"cue": {0: "Neither"}, "scope": {1: "he", 4: "came"}}]),  # ST tp 2 fn 1
         sem_sentence("x", 2, S3, [{"cue": {0: "Nothing"}, "scope": {1: "."}}]),  # both empty: p = r = 1
     ]), encoding="utf8")
-    ref = report.build_reference([gold])
-    ev = report.evaluate_system(ref, report.read_system(system, ref))
+    ref = breakdowns.build_reference([gold])
+    ev = breakdowns.evaluate_system(ref, breakdowns.read_system(system, ref))
     return ref, ev
 
 
 def test_buckets_hand_checked(tmp_path: Path) -> None:
     ref, ev = _hand_case(tmp_path)
-    assert report.gold_lengths(ref) == [[3, 1], [3], [0]]
-    rows = {r.label: r for r in report.bucket_rows(ev)}
-    assert [r.gold_instances for r in report.bucket_rows(ev)] == [1, 1, 2, 0, 0, 0]
+    assert breakdowns.gold_lengths(ref) == [[3, 1], [3], [0]]
+    rows = {r.label: r for r in breakdowns.bucket_rows(ev)}
+    assert [r.gold_instances for r in breakdowns.bucket_rows(ev)] == [1, 1, 2, 0, 0, 0]
     # 0: 'Nothing', both scopes empty -> NIS 1/1; no gold scope token -> scope tokens undefined
     assert rows["0"].nis_tok == {"p": 1.0, "r": 1.0, "f": 1.0} and rows["0"].scope_tokens is None
     # 1-2: 'never': P = 0.5 / 1, R = 1 / 1; scope tokens tp 1, fp 1, fn 0
@@ -425,6 +414,42 @@ def test_buckets_hand_checked(tmp_path: Path) -> None:
     # the false 'and' instance: unattributed in both families; 'Neither' alone only in NIS
     assert ev.unattributed_st_fp == 1
     assert ev.unattributed_nis_system == 2
+
+
+def test_bucket_of_boundaries() -> None:
+    assert [breakdowns.bucket_of(n) for n in (0, 1, 2, 3, 5, 6, 10, 11, 20, 21, 500)] == \
+        [0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]
+    with pytest.raises(ValueError, match=r"\[E742\]"):
+        breakdowns.bucket_of(-1)
+
+
+def test_gold_cue_type_counts(tmp_path: Path) -> None:
+    ref, _ = _hand_case(tmp_path)
+    assert breakdowns.gold_cue_type_counts(ref) == {"normal": 3, "affixal": 0, "multiword": 1}
+
+
+def test_consistency_check_names_the_differing_scores(tmp_path: Path) -> None:
+    _, ev = _hand_case(tmp_path)
+    breakdowns.check_consistency(ev.scores, ev.scores, Path("s.json"), Path("s.txt"))
+    off = {**ev.scores, "neg_st_f": ev.scores["neg_st_f"] + 1e-6}
+    with pytest.raises(ValueError, match=r"\[E743\] s\.json does not match s\.txt.*neg_st_f"):
+        breakdowns.check_consistency(off, ev.scores, Path("s.json"), Path("s.txt"))
+
+
+def test_evaluate_is_the_evaluate_command_json(project: Dict[str, Any]) -> None:
+    import subprocess
+    import sys
+
+    from spacy_negation.analysis import evaluate
+
+    gold, system = project["root"] / "corpus" / "dev.txt", project["root"] / "metrics" / "model_end_to_end_dev.txt"
+    proc = subprocess.run([sys.executable, "-m", "spacy_negation", "evaluate", str(gold), str(system), "--json"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    result = evaluate(gold, system)
+    assert json.loads(json.dumps(result)) == json.loads(proc.stdout)
+    assert result["nis"]["counts"]["system"] > result["nis"]["counts"]["matched"] > 0
+    assert evaluate(gold, system, ["nis"]).keys() == {"nis"}
 
 
 def _assert_buckets_add_up(ev: Any) -> None:
@@ -447,9 +472,9 @@ def test_buckets_add_up_to_the_corpus_counts(tmp_path: Path) -> None:
 def test_rescoring_equals_the_spacy_scorer(project: Dict[str, Any]) -> None:
     """The re-scoring from the *SEM files gives score_negations' numbers (all systems)."""
     root = project["root"]
-    ref = report.build_reference(project["gold"]["test"])
+    ref = breakdowns.build_reference(project["gold"]["test"])
     for system in SYSTEMS:
-        ev = report.evaluate_system(ref, report.read_system(root / "metrics" / f"{system}_test.txt", ref))
+        ev = breakdowns.evaluate_system(ref, breakdowns.read_system(root / "metrics" / f"{system}_test.txt", ref))
         scores = json.loads((root / "metrics" / f"{system}_test.json").read_text(encoding="utf8"))["scores"]
         for key in SCORER_KEY.values():
             assert ev.scores[key] == pytest.approx(scores[key], abs=1e-9), (system, key)
@@ -457,17 +482,17 @@ def test_rescoring_equals_the_spacy_scorer(project: Dict[str, Any]) -> None:
 
 
 @pytest.mark.slow
-def test_real_dev_baseline_rescoring_and_buckets(cdsco_dir: Path, tmp_path: Path, monkeypatch: Any) -> None:
+def test_real_dev_baseline_rescoring_and_buckets(cdsco_dir: Path, tmp_path: Path, run_script: RunScript) -> None:
     """On the real CD-SCO dev set: the punctuation baseline re-scored from its *SEM file
     equals the spaCy scorer, and the scope-length buckets add up."""
     gold_txt = cdsco_dir / "SEM-2012-SharedTask-CD-SCO-dev-09032012.txt"
     write_docbin(read_starsem_docs(gold_txt), tmp_path / "dev.spacy")
-    run_punct_baseline(tmp_path / "dev.spacy", tmp_path / "bl.txt", tmp_path / "bl.json", monkeypatch)
-    ref = report.build_reference([tmp_path / "dev.spacy"])
+    run_punct_baseline(tmp_path / "dev.spacy", tmp_path / "bl.txt", tmp_path / "bl.json", run_script)
+    ref = breakdowns.build_reference([tmp_path / "dev.spacy"])
     assert (len(ref.sentences), ref.n_instances) == (787, 173)
-    ev = report.evaluate_system(ref, report.read_system(tmp_path / "bl.txt", ref))
+    ev = breakdowns.evaluate_system(ref, breakdowns.read_system(tmp_path / "bl.txt", ref))
     scores = json.loads((tmp_path / "bl.json").read_text(encoding="utf8"))["scores"]
     for key in SCORER_KEY.values():
         assert ev.scores[key] == pytest.approx(scores[key], abs=1e-9), key
     _assert_buckets_add_up(ev)
-    assert sum(r.gold_instances for r in report.bucket_rows(ev)) == 173
+    assert sum(r.gold_instances for r in breakdowns.bucket_rows(ev)) == 173

@@ -2,15 +2,16 @@
 
 The three metric families: *SEM 2012 (eval.cd-sco.pl v2.2 semantics, Morante & Blanco
 2012), NIS (Sineva et al. 2021) and FairEval on negation spans (Ortmann 2022), computed by
-:mod:`spacy_negation.metrics.evaluate` while the files are read sentence by sentence.
+:mod:`spacy_negation.metrics.evaluate` while the files are read sentence by sentence; the
+same document from Python: :func:`spacy_negation.analysis.evaluate`.
 """
 import argparse
 from pathlib import Path
 from typing import Any, Dict
 
-from ..metrics.evaluate import FAIR_KEYS, FAMILIES, evaluate_files, evaluate_sentences, to_json
+from ..metrics.evaluate import FAIR_KEYS, FAMILIES, evaluate_files, to_json
 
-__all__ = ["add_parser", "run", "evaluate_sentences", "to_json", "format_faireval_table"]
+__all__ = ["add_parser", "run", "format_faireval_table"]
 
 
 def add_parser(sub: "argparse._SubParsersAction") -> None:

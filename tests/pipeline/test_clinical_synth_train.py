@@ -2,7 +2,6 @@
 merged like `convert-clinical`, the tiny transformer config trained on them with the
 `train-clinical` settings, and the copy `package-clinical` packages (en_clinical set in its
 config) loaded with nlp.add_pipe("negation", config={"model": DIR})."""
-import importlib.util
 import json
 import subprocess
 import sys
@@ -58,13 +57,10 @@ def test_train_and_package_on_synthetic_clinical_sentences(tmp_path, tiny_bert_d
     assert 0.0 <= meta["performance"]["neg_nis_tok_f"] <= 1.0
     assert spacy.load(best).get_pipe("negation_cue").cue_patterns == []
 
-    spec = importlib.util.spec_from_file_location("model_card", REPO / "scripts" / "model_card.py")
-    card = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(card)
     package_dir = tmp_path / "model-package"
-    assert card.main([str(best), "--domain", "clinical", "--name", "negation_clinical", "--version", "0.0.1",
-                      "--cue-patterns", "en_clinical", "--model-out", str(package_dir),
-                      "--out", str(tmp_path / "meta.json")]) == 0
+    subprocess.run([sys.executable, str(REPO / "scripts" / "model_card.py"), str(best), "--domain", "clinical",
+                    "--name", "negation_clinical", "--version", "0.0.1", "--cue-patterns", "en_clinical",
+                    "--model-out", str(package_dir), "--out", str(tmp_path / "meta.json")], check=True)
     card_meta = json.loads((tmp_path / "meta.json").read_text())
     assert card_meta["name"] == "negation_clinical" and "en_clinical" in card_meta["description"]
     assert spacy.util.load_config(package_dir / "config.cfg")["components"]["negation_cue"]["cue_patterns"] == \

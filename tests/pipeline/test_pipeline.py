@@ -1,6 +1,5 @@
 """The full negation pipelines of the test configs: a shared CNN tok2vec and a shared
 tiny random transformer, each with negation_cue and negation_scope listening to it."""
-import importlib.util
 import shutil
 import subprocess
 import sys
@@ -127,17 +126,9 @@ def test_trf_model_in_a_host_pipeline_with_two_processes(trained_trf):
     assert [negation_key(d) for d in host.pipe(texts, n_process=2, batch_size=2)] == expected
 
 
-def _ensemble_script(monkeypatch):
-    scripts = Path(__file__).resolve().parents[2] / "scripts"
-    monkeypatch.syspath_prepend(str(scripts))  # ensemble.py imports evaluate_model
-    spec = importlib.util.spec_from_file_location("ensemble_script", scripts / "ensemble.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def test_ensemble_of_a_model_with_itself_is_the_model(trained_trf, trained_cnn_dir):
+    from spacy_negation.analysis import ensemble
 
-
-def test_ensemble_of_a_model_with_itself_is_the_model(trained_trf, trained_cnn_dir, monkeypatch):
-    ensemble = _ensemble_script(monkeypatch)
     _, path, _ = trained_trf
     first, second = spacy.load(path), spacy.load(path)
     ensemble.check_compatible([first, second])
@@ -155,8 +146,10 @@ def test_ensemble_of_a_model_with_itself_is_the_model(trained_trf, trained_cnn_d
         with_cues.append(doc)
     ensemble.annotate([first, second], with_cues, gold_cues=True)
     assert [negation_key(d) for d in with_cues] == expected
-    with pytest.raises(ValueError, match="transformer"):
+    with pytest.raises(ValueError, match=r"\[E744\].*'transformer'"):
         ensemble.check_compatible([first, spacy.load(trained_cnn_dir)])
+    with pytest.raises(ValueError, match=r"\[E746\]"):
+        ensemble.check_compatible([first])
 
 
 def _run_ablation(*args):

@@ -1,0 +1,101 @@
+"""Ensembles of trained negation pipelines (e.g. the same config trained with different
+seeds): label probabilities averaged over the pipelines, decoded by the first one.
+
+Cues: the cue tagger's label probabilities (softmax of its scores) are averaged over the
+pipelines, and the first pipeline's ``negation_cue`` decodes them (its affix and
+multiword lexicons and settings). Scopes: for the ensemble's cues, the scope tagger's
+label probabilities per cue window are averaged, and the first pipeline's
+``negation_scope`` writes the argmax labels. Each pipeline runs its own transformer once
+per batch.
+"""
+from typing import List, Sequence, Tuple, cast
+
+import numpy
+from spacy.language import Language
+from spacy.pipeline import TrainablePipe
+from spacy.tokens import Doc
+
+from ..errors import Errors
+from ..negation import get_negations
+from ..pipeline.cue import NegationCue
+from ..pipeline.scope import NegationScope, cue_windows
+
+TRANSFORMER = "transformer"
+CUE_COMPONENT = "negation_cue"
+SCOPE_COMPONENT = "negation_scope"
+
+
+def softmax(scores: numpy.ndarray) -> numpy.ndarray:
+    """Row-wise softmax of a 2d array of scores.
+
+    scores (numpy.ndarray): the scores (rows x labels).
+    RETURNS (numpy.ndarray): the probabilities.
+    """
+    e = numpy.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def _components(nlp: Language) -> Tuple[TrainablePipe, NegationCue, NegationScope]:
+    return (cast(TrainablePipe, nlp.get_pipe(TRANSFORMER)), cast(NegationCue, nlp.get_pipe(CUE_COMPONENT)),
+            cast(NegationScope, nlp.get_pipe(SCOPE_COMPONENT)))
+
+
+def check_compatible(nlps: Sequence[Language]) -> None:
+    """Check that pipelines can be averaged: at least two, each with the transformer, cue
+    and scope components, all with the labels of the first.
+
+    nlps (Sequence[Language]): the pipelines.
+    RAISES (ValueError): too few pipelines (E746), a component is missing (E744), the
+        labels differ (E745).
+    """
+    if len(nlps) < 2:
+        raise ValueError(Errors.E746.format(n=len(nlps)))
+    needed = (TRANSFORMER, CUE_COMPONENT, SCOPE_COMPONENT)
+    for nlp in nlps:
+        for name in needed:
+            if name not in nlp.pipe_names:
+                raise ValueError(Errors.E744.format(name=nlp.meta.get("name"), component=name,
+                                                    components=", ".join(needed)))
+    _, first_cue, first_scope = _components(nlps[0])
+    for nlp in nlps[1:]:
+        _, cue, scope = _components(nlp)
+        if cue.labels != first_cue.labels:
+            raise ValueError(Errors.E745.format(component=CUE_COMPONENT))
+        if scope.labels != first_scope.labels:
+            raise ValueError(Errors.E745.format(component=SCOPE_COMPONENT))
+
+
+def annotate(nlps: Sequence[Language], docs: List[Doc], gold_cues: bool) -> None:
+    """Annotate a batch of docs (in the first pipeline's vocab) with the ensemble's cues
+    (unless gold_cues: the docs carry them) and scopes.
+
+    nlps (Sequence[Language]): the pipelines (see :func:`check_compatible`).
+    docs (List[Doc]): the batch, changed in place.
+    gold_cues (bool): keep the docs' cues and resolve only their scopes.
+    """
+    pipes = [_components(nlp) for nlp in nlps]
+    trf_outputs = [trf.predict(docs) for trf, _, _ in pipes]
+    _, first_cue, first_scope = pipes[0]
+    if not gold_cues:
+        probs: List[List[numpy.ndarray]] = []
+        for (trf, cue, _), outputs in zip(pipes, trf_outputs):
+            trf.set_annotations(docs, outputs)
+            probs.append([softmax(cue.model.ops.to_numpy(s)) for s in cue.model.predict(docs)])
+        label_ids = []
+        for d, doc in enumerate(docs):
+            mean = numpy.mean([p[d] for p in probs], axis=0)
+            label_ids.append(first_cue._decode(doc, numpy.log(mean + 1e-12)))
+        first_cue.set_annotations(docs, label_ids)
+    windows = [w for d, doc in enumerate(docs) for w in cue_windows(doc, d, get_negations(doc))]
+    if not windows:
+        return
+    window_probs: List[List[numpy.ndarray]] = []
+    for (trf, _, scope), outputs in zip(pipes, trf_outputs):
+        trf.set_annotations(docs, outputs)
+        window_probs.append([softmax(scope.model.ops.to_numpy(s))
+                             for s in scope.model.predict((docs, windows))])
+    scope_ids: List[List[numpy.ndarray]] = [[] for _ in docs]
+    for w, window in enumerate(windows):
+        mean = numpy.mean([p[w] for p in window_probs], axis=0)
+        scope_ids[window.doc].append(mean.argmax(axis=1).astype("int32"))
+    first_scope.set_annotations(docs, scope_ids)
