@@ -2,7 +2,8 @@
 model once over a batch and takes a per-token categorical cross-entropy against gold
 labels, a per-component learning-rate factor, and the decoder settings that pipelines
 trained before the registered decoders existed keep on the component."""
-from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, TypeVar
+from dataclasses import fields, is_dataclass, replace
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, TypeVar, cast
 
 from thinc.api import Model, Optimizer, SequenceCategoricalCrossentropy, set_dropout_rate
 from thinc.types import Floats2d
@@ -33,7 +34,7 @@ class NegationPipe(TrainablePipe):
         """
         return tuple(self.cfg["labels"])
 
-    def _inputs_and_truths(self, examples: List[Example]) -> Tuple[Any, List[List[Optional[str]]]]:
+    def _inputs_and_truths(self, examples: List[Example]) -> Tuple[Any, Sequence[Sequence[Optional[str]]]]:
         """The model input of a batch and the gold label sequences (None: unknown)."""
         raise NotImplementedError
 
@@ -88,7 +89,7 @@ class NegationPipe(TrainablePipe):
         _, truths = self._inputs_and_truths(list(examples))
         return self._loss(truths, scores)
 
-    def _loss(self, truths: List[List[Optional[str]]], scores: List[Floats2d]) -> Tuple[float, List[Floats2d]]:
+    def _loss(self, truths: Sequence[Sequence[Optional[str]]], scores: List[Floats2d]) -> Tuple[float, List[Floats2d]]:
         """The summed cross-entropy of the scores against the gold labels (a label the
         component does not have counts as unknown) and its gradient."""
         if not truths:
@@ -96,16 +97,18 @@ class NegationPipe(TrainablePipe):
         labels = self.labels
         truths = [[t if t in labels else None for t in seq] for seq in truths]
         loss_func = SequenceCategoricalCrossentropy(names=labels, normalize=False)
-        d_scores, loss = loss_func(scores, truths)
+        d_scores, loss = loss_func(scores, cast(Any, truths))  # None: a missing label
         if self.model.ops.xp.isnan(loss):
             raise ValueError(SpacyErrors.E910.format(name=self.name))
         return float(loss), d_scores
 
-    def _label_sample(self, truths: List[List[Optional[str]]]) -> List[Floats2d]:
+    def _label_sample(self, truths: Sequence[Sequence[Optional[str]]]) -> List[Floats2d]:
         """One-hot rows of gold label sequences, for ``model.initialize``."""
         labels = self.labels
         return [
-            self.model.ops.asarray2f(one_hot([labels.index(t) if t in labels else None for t in seq], len(labels)))
+            self.model.ops.asarray2f(
+                cast(Floats2d, one_hot([labels.index(t) if t in labels else None for t in seq], len(labels)))
+            )
             for seq in truths
         ]
 
@@ -115,31 +118,28 @@ class NegationPipe(TrainablePipe):
 
         sgd (thinc.api.Optimizer): The optimizer.
         """
-        self.model.finish_update(sgd if self.lr_scale == 1.0 else ScaledOptimizer(sgd, self.lr_scale))
+        self.model.finish_update(sgd if self.lr_scale == 1.0 else cast(Optimizer, ScaledOptimizer(sgd, self.lr_scale)))
 
 
-def with_flat_settings(
-    name: str, decoder: D, flat: Dict[str, Any], defaults: Dict[str, Any], make: Callable[..., D]
-) -> D:
+def with_flat_settings(name: str, decoder: D, flat: Dict[str, Any], defaults: Dict[str, Any]) -> D:
     """The decoder with the flat decoder settings of a component config applied, as
     pipelines trained before the registered decoders existed store them: each flat
     setting other than its default replaces the decoder's setting of that name.
 
     name (str): the component's name, for error messages.
-    decoder (D): the decoder of the config.
+    decoder (D): the decoder of the config (a dataclass with those settings).
     flat (Dict[str, Any]): the flat settings.
     defaults (Dict[str, Any]): their defaults (those of the built-in decoder).
-    make (Callable[..., D]): the built-in decoder's registered function.
     RETURNS (D): the decoder to use.
     """
     changed = {key: value for key, value in flat.items() if value != defaults[key]}
     if not changed:
         return decoder
-    settings: Optional[Dict[str, Any]] = getattr(decoder, "settings", None)
-    if not isinstance(settings, dict) or not set(changed) <= set(settings):
-        raise ValueError(Errors.E361.format(name=name, settings=", ".join(sorted(changed))))
+    names = {field.name for field in fields(decoder)} if is_dataclass(decoder) else set()
+    if not set(changed) <= names:
+        raise ValueError(Errors.E361.format(name=name, settings=", ".join(sorted(set(changed) - names))))
     for key, value in changed.items():
-        if settings[key] != defaults[key] and settings[key] != value:
-            raise ValueError(Errors.E360.format(name=name, key=key, flat=value, decoder=settings[key]))
-    return make(**{**settings, **changed})
-
+        current = getattr(decoder, key)
+        if current != defaults[key] and current != value:
+            raise ValueError(Errors.E360.format(name=name, key=key, flat=value, decoder=current))
+    return replace(decoder, **changed)  # type: ignore[type-var]

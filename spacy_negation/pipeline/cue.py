@@ -110,7 +110,7 @@ def make_negation_cue(
     }
     return NegationCue(
         nlp.vocab, model, name, lr_scale=lr_scale,
-        decoder=with_flat_settings(name, decoder, flat, CUE_DECODER_DEFAULTS, make_cue_decoder),
+        decoder=with_flat_settings(name, decoder, flat, CUE_DECODER_DEFAULTS),
         cue_patterns=None if cue_patterns is None else load_cue_patterns(cue_patterns, nlp.make_doc),
         scorer=scorer,
     )
@@ -322,11 +322,11 @@ class NegationCue(NegationPipe):
             for eg in get_examples():
                 for label, affix in gold_cue_labels(eg):
                     found.add(label)
-                    if affix:
+                    if affix and label is not None:
                         learned.append((str(parse_label(label)[1]), affix))
             affix_lexicon = AffixLexicon.learn(learned)
             if labels is None:
-                labels = sorted(found - {None, OUTSIDE})
+                labels = sorted(label for label in found if label is not None and label != OUTSIDE)
         else:
             affix_lexicon = AffixLexicon.from_dict(affixes)
         self.cfg["affixes"] = affix_lexicon.to_dict()

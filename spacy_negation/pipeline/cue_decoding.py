@@ -4,6 +4,7 @@ lexicons (see ``lexicons.py``). The decoder is a registered function of the comp
 config (``[components.negation_cue.decoder]``), as spaCy's span categorizer takes its
 ``suggester``; another registered function that returns an object with the same two
 methods replaces it."""
+from dataclasses import dataclass, fields
 from typing import Any, Dict, List, NamedTuple, Optional, Set, Tuple
 
 import numpy
@@ -15,16 +16,6 @@ from ..negation import Part
 from ._util import sentence_ranges
 from .cue_labels import OUTSIDE, parse_label
 from .lexicons import AffixLexicon, MultiwordLexicon, Pattern, WordLexicon, find_all
-
-#: The settings of ``spacy-negation.cue_decoder.v1`` and their defaults.
-CUE_DECODER_DEFAULTS: Dict[str, Any] = {
-    "affix_over_whole": True,
-    "affix_threshold": 0.1,
-    "multiword_cues": True,
-    "multiword_min_precision": 0.5,
-    "min_word_precision": None,
-}
-
 
 class CueLexicons(NamedTuple):
     """The learned lexicons a cue decoder uses (``words`` is None for a model trained
@@ -67,35 +58,24 @@ def make_cue_decoder(
     )
 
 
+@dataclass
 class CueDecoder:
     """Decodes the cue tagger's scores; the settings are those of ``make_cue_decoder``.
     The affix characters of an affixal label are the best fitting learned affix of its
     kind; a label whose kind has no fitting affix, or an 'I' without an open 'B' cue in
     the sentence, is not possible."""
 
-    def __init__(
-        self,
-        *,
-        affix_over_whole: bool = True,
-        affix_threshold: Optional[float] = 0.1,
-        multiword_cues: bool = True,
-        multiword_min_precision: float = 0.5,
-        min_word_precision: Optional[float] = None,
-    ) -> None:
-        if not 0.0 <= multiword_min_precision <= 1.0:
-            raise ValueError(Errors.E303.format(value=multiword_min_precision))
-        if min_word_precision is not None and not 0.0 <= min_word_precision <= 1.0:
-            raise ValueError(Errors.E304.format(value=min_word_precision))
-        self.affix_over_whole = affix_over_whole
-        self.affix_threshold = affix_threshold
-        self.multiword_cues = multiword_cues
-        self.multiword_min_precision = multiword_min_precision
-        self.min_word_precision = min_word_precision
+    affix_over_whole: bool = True
+    affix_threshold: Optional[float] = 0.1
+    multiword_cues: bool = True
+    multiword_min_precision: float = 0.5
+    min_word_precision: Optional[float] = None
 
-    @property
-    def settings(self) -> Dict[str, Any]:
-        """The settings, as ``make_cue_decoder`` takes them."""
-        return {name: getattr(self, name) for name in CUE_DECODER_DEFAULTS}
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.multiword_min_precision <= 1.0:
+            raise ValueError(Errors.E303.format(value=self.multiword_min_precision))
+        if self.min_word_precision is not None and not 0.0 <= self.min_word_precision <= 1.0:
+            raise ValueError(Errors.E304.format(value=self.min_word_precision))
 
     def label_ids(self, doc: Doc, scores: numpy.ndarray, labels: Tuple[str, ...], lexicons: CueLexicons) -> numpy.ndarray:
         """Per token the best-scoring label that is possible there.
@@ -162,6 +142,10 @@ class CueDecoder:
                 raise ValueError(Errors.E305.format(name=name, value=self.min_word_precision))
             cues = filter_words(doc, cues, lexicons.words, self.min_word_precision)
         return cues
+
+
+#: The settings of ``spacy-negation.cue_decoder.v1`` and their defaults.
+CUE_DECODER_DEFAULTS: Dict[str, Any] = {field.name: field.default for field in fields(CueDecoder)}
 
 
 def _fitting_affix_ids(affixes: AffixLexicon, text: str, parsed: List[Optional[Tuple[str, Optional[str]]]]) -> List[int]:

@@ -4,7 +4,7 @@ decoding: affixes (per kind, each affix with its training frequency), multiword 
 training sentence) and cue words (each single-token cue word with how often it was a
 cue and how often it occurred). None is written by hand. Each serializes to the plain
 JSON value the component keeps in its ``cfg`` (``to_dict``, ``from_dict``)."""
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
 from spacy.tokens import Doc
 
@@ -236,10 +236,10 @@ class WordLexicon:
         return cls(count_cue_words(docs))
 
     @classmethod
-    def from_dict(cls, data: Dict[str, Sequence[int]]) -> "WordLexicon":
+    def from_dict(cls, data: Mapping[str, Sequence[int]]) -> "WordLexicon":
         """The lexicon of a ``to_dict`` value.
 
-        data (Dict[str, Sequence[int]]): word -> [cues, occurrences].
+        data (Mapping[str, Sequence[int]]): word -> [cues, occurrences].
         RETURNS (WordLexicon): the lexicon.
         """
         return cls({str(word): [int(n) for n in counts] for word, counts in sorted(data.items())})

@@ -18,7 +18,7 @@ side of a directed trigger cue and stop at terminations (``constrain_scopes``) b
 the decoder post-processes them.
 """
 from itertools import islice
-from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy
 from thinc.api import Config, Model
@@ -101,7 +101,7 @@ def make_negation_scope(
     flat = {"split_at_other_cues": split_at_other_cues, "contiguous": contiguous, "scope_bias": scope_bias}
     return NegationScope(
         nlp.vocab, model, name, lr_scale=lr_scale,
-        decoder=with_flat_settings(name, decoder, flat, SCOPE_DECODER_DEFAULTS, make_scope_decoder), scorer=scorer,
+        decoder=with_flat_settings(name, decoder, flat, SCOPE_DECODER_DEFAULTS), scorer=scorer,
     )
 
 
@@ -179,13 +179,13 @@ class NegationScope(NegationPipe):
 
     def _inputs_and_truths(
         self, examples: List[Example]
-    ) -> Tuple[Tuple[List[Doc], List[CueWindow]], List[List[Optional[str]]]]:
+    ) -> Tuple[Tuple[List[Doc], List[CueWindow]], List[List[str]]]:
         """The predicted docs with the windows of the gold cues, and the gold label of
         each window token."""
         windows, truths = self._gold_windows(examples)
-        return ([eg.predicted for eg in examples], windows), list(truths)
+        return ([eg.predicted for eg in examples], windows), truths
 
-    def _loss(self, truths: List[List[Optional[str]]], scores: List[Floats2d]) -> Tuple[float, List[Floats2d]]:
+    def _loss(self, truths: Sequence[Sequence[Optional[str]]], scores: List[Floats2d]) -> Tuple[float, List[Floats2d]]:
         if len(truths) != len(scores):
             raise ValueError(Errors.E310.format(n_scores=len(scores), n_truths=len(truths)))
         return super()._loss(truths, scores)

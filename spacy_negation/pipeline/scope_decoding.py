@@ -4,6 +4,7 @@ negations (``resolve``). The decoder is a registered function of the component's
 (``[components.negation_scope.decoder]``), as spaCy's span categorizer takes its
 ``suggester``; another registered function that returns an object with the same two
 methods replaces it."""
+from dataclasses import dataclass, fields
 from typing import Any, Dict, List, Set
 
 import numpy
@@ -17,10 +18,6 @@ from ._util import sentence_ranges
 SCOPE_LABELS = ("O", "S", "E", "SE")
 #: The ids of the labels that put a token in the scope.
 SCOPE_IDS = [SCOPE_LABELS.index("S"), SCOPE_LABELS.index("SE")]
-
-#: The settings of ``spacy-negation.scope_decoder.v1`` and their defaults.
-SCOPE_DECODER_DEFAULTS: Dict[str, Any] = {"split_at_other_cues": True, "contiguous": False, "scope_bias": 0.0}
-
 
 @registry.misc("spacy-negation.scope_decoder.v1")
 def make_scope_decoder(split_at_other_cues: bool = True, contiguous: bool = False, scope_bias: float = 0.0) -> "ScopeDecoder":
@@ -39,19 +36,14 @@ def make_scope_decoder(split_at_other_cues: bool = True, contiguous: bool = Fals
     return ScopeDecoder(split_at_other_cues=split_at_other_cues, contiguous=contiguous, scope_bias=scope_bias)
 
 
+@dataclass
 class ScopeDecoder:
     """Decodes the scope tagger's scores; the settings are those of
     ``make_scope_decoder``."""
 
-    def __init__(self, *, split_at_other_cues: bool = True, contiguous: bool = False, scope_bias: float = 0.0) -> None:
-        self.split_at_other_cues = split_at_other_cues
-        self.contiguous = contiguous
-        self.scope_bias = scope_bias
-
-    @property
-    def settings(self) -> Dict[str, Any]:
-        """The settings, as ``make_scope_decoder`` takes them."""
-        return {name: getattr(self, name) for name in SCOPE_DECODER_DEFAULTS}
+    split_at_other_cues: bool = True
+    contiguous: bool = False
+    scope_bias: float = 0.0
 
     def label_ids(self, scores: numpy.ndarray, is_cue: numpy.ndarray) -> numpy.ndarray:
         """The label id of each token of a cue window.
@@ -74,6 +66,10 @@ class ScopeDecoder:
         RETURNS (List[Negation]): the negations, same order.
         """
         return split_at_other_cues(doc, negations) if self.split_at_other_cues else negations
+
+
+#: The settings of ``spacy-negation.scope_decoder.v1`` and their defaults.
+SCOPE_DECODER_DEFAULTS: Dict[str, Any] = {field.name: field.default for field in fields(ScopeDecoder)}
 
 
 def contiguous_labels(scores: numpy.ndarray, is_cue: numpy.ndarray) -> numpy.ndarray:
