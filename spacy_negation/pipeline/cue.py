@@ -322,8 +322,9 @@ class NegationCue(NegationPipe):
             for eg in get_examples():
                 for label, affix in gold_cue_labels(eg):
                     found.add(label)
-                    if affix and label is not None:
-                        learned.append((str(parse_label(label)[1]), affix))
+                    kind = parse_label(label)[1] if affix and label is not None else None
+                    if kind is not None:
+                        learned.append((kind, affix))
             affix_lexicon = AffixLexicon.learn(learned)
             if labels is None:
                 labels = sorted(label for label in found if label is not None and label != OUTSIDE)
