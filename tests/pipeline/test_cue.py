@@ -8,9 +8,10 @@ from spacy.training import Example
 
 from spacy_negation import get_negations, set_negations
 from spacy_negation.pipeline._util import find_affix
-from spacy_negation.pipeline.cue import (
-    choose_affix, count_cue_words, find_all, find_pattern, make_label, multiword_pattern, parse_label,
-)
+from spacy_negation.ml.readers import count_cue_words
+from spacy_negation.pipeline.cue_decoding import cues_of_labels, join_multiword
+from spacy_negation.pipeline.cue_labels import make_label, parse_label
+from spacy_negation.pipeline.lexicons import MultiwordLexicon, choose_affix, find_all, find_pattern, multiword_pattern
 
 from negation_testutil import cue_key, make_examples, make_reference
 
@@ -41,6 +42,11 @@ def _cue_with_affixes(labels, affixes, **config):
         cue.add_label(label)
     cue.cfg["affixes"] = {"infix": {}, **affixes}
     return nlp, cue
+
+
+def _patterns(cue):
+    """The multiword patterns the cue component's decoder applies."""
+    return MultiwordLexicon(cue.multiword).patterns(cue.decoder.multiword_min_precision)
 
 
 def test_labels_round_trip():
@@ -167,7 +173,7 @@ def test_initialize_counts_multiword_matches():
     cue.initialize(lambda: examples)
     # a cue once, its words in three sentences: not applied (1 < 0.5 * 3)
     assert cue.multiword == [{"words": [["not"], ["not"]], "cues": 1, "matches": 3}]
-    assert cue._multiword_patterns() == []
+    assert _patterns(cue) == []
 
 
 @pytest.mark.parametrize("multiword_cues", [True, False])
@@ -186,8 +192,8 @@ def test_multiword_cues_join_tagged_words(multiword_cues):
         ids[i] = labels.index("S")
     ids[8] = labels.index("S|prefix")  # 'unkind'
     # second sentence: the model tags none of the words: they stay apart
-    cues = cue._join_multiword(doc, cue._cues(doc, ids, labels), cue._multiword_patterns()) \
-        if multiword_cues else cue._cues(doc, ids, labels)
+    cues = join_multiword(doc, cues_of_labels(doc, ids, labels, cue.lexicons.affixes), _patterns(cue)) \
+        if multiword_cues else cues_of_labels(doc, ids, labels, cue.lexicons.affixes)
     got = [[p.i for p in c] for c in cues]
     if multiword_cues:
         assert got == [[0, 2], [5, 6, 7], [8], [10], [13]]
@@ -203,9 +209,9 @@ def test_multiword_cues_leave_partial_and_wider_cues():
     labels = cue.labels
     doc = nlp.make_doc("no more than that")
     ids = numpy.array([labels.index(x) for x in ("B", "I", "I", "O")], dtype="int32")
-    cues = cue._cues(doc, ids, labels)
+    cues = cues_of_labels(doc, ids, labels, cue.lexicons.affixes)
     # the model's cue reaches beyond the match: kept as it is
-    assert [[p.i for p in c] for c in cue._join_multiword(doc, cues, cue._multiword_patterns())] == [[0, 1, 2]]
+    assert [[p.i for p in c] for c in join_multiword(doc, cues, _patterns(cue))] == [[0, 1, 2]]
 
 
 @pytest.mark.parametrize("min_precision,expected", [
@@ -221,7 +227,7 @@ def test_multiword_min_precision(min_precision, expected):
         {"words": [["neither"], ["nor"]], "cues": 2, "matches": 2},
         {"words": [["not"], ["not"]], "cues": 1, "matches": 9},
     ]
-    assert cue._multiword_patterns() == expected
+    assert _patterns(cue) == expected
     # a load-time setting: the same lexicon, another config
     assert nlp.config["components"]["negation_cue"]["multiword_min_precision"] == min_precision
 
@@ -293,7 +299,7 @@ def test_decode_respects_affixes_and_open_cues():
     scores[3, labels.index("I")] = 9.0
     ids = cue._decode(doc, scores)
     assert [labels[i] for i in ids] == ["S", "B", "O", "I", "O", "S|prefix"]
-    cues = cue._cues(doc, ids, labels)
+    cues = cues_of_labels(doc, ids, labels, cue.lexicons.affixes)
     assert [[(p.i, p.start, p.end) for p in c] for c in cues] == [[(0, 0, 3)], [(1, 0, 3), (3, 0, 7)], [(5, 0, 2)]]
 
 
@@ -315,7 +321,7 @@ def test_decode_affix_over_whole(affix_over_whole, expected):
     ids = cue._decode(doc, scores)
     assert [labels[i] for i in ids] == expected
     if affix_over_whole:
-        cues = cue._cues(doc, ids, labels)
+        cues = cues_of_labels(doc, ids, labels, cue.lexicons.affixes)
         assert [[(p.i, p.start, p.end) for p in c] for c in cues][0] == [(0, 0, 2)]
 
 
@@ -475,7 +481,7 @@ def test_min_word_precision_needs_a_word_lexicon():
     ids = numpy.array([cue.labels.index("S"), 0], dtype="int32")
     with pytest.raises(ValueError, match=r"\[E305\]"):
         cue.set_annotations([doc], [ids])
-    cue.min_word_precision = None
+    cue.decoder.min_word_precision = None
     cue.set_annotations([doc], [ids])
     assert len(get_negations(doc)) == 1
 

@@ -9,7 +9,8 @@ from spacy.training import Example
 
 from spacy_negation import Negation, get_negations, set_negations
 from spacy_negation.ml.bilstm import CUE_AFFIX, CUE_WHOLE
-from spacy_negation.pipeline.scope import SCOPE_LABELS, _decode, contiguous_labels, cue_windows, split_at_other_cues
+from spacy_negation.pipeline.scope import SCOPE_LABELS, _decode, cue_windows
+from spacy_negation.pipeline.scope_decoding import contiguous_labels, split_at_other_cues
 
 from negation_testutil import CNN_TINY, load_test_nlp, make_examples, make_reference, negation_key
 
@@ -112,7 +113,7 @@ def test_split_at_other_cues_setting_applies_in_set_annotations():
     nlp = spacy.blank("en")
     nlp.add_pipe("negation_scope")
     scope = nlp.get_pipe("negation_scope")
-    assert scope.split_at_other_cues  # the default
+    assert scope.decoder.split_at_other_cues  # the default
     doc = nlp.make_doc("it did not rain and I could not leave")
     set_negations(doc, [{"cue": [doc[2]]}, {"cue": [doc[7]]}])
     ids = numpy.zeros(len(doc), dtype="int32")
@@ -268,7 +269,7 @@ def test_contiguous_and_scope_bias_settings_in_prediction(trained_cnn_dir):
         nlp = spacy.load(trained_cnn_dir, config={"components.negation_scope.contiguous": contiguous,
                                                   "components.negation_scope.scope_bias": bias})
         scope = nlp.get_pipe("negation_scope")
-        assert (scope.contiguous, scope.scope_bias) == (contiguous, bias)
+        assert (scope.decoder.contiguous, scope.decoder.scope_bias) == (contiguous, bias)
         doc = nlp.make_doc(text)
         set_negations(doc, [{"cue": [doc[6]]}])
         (neg,) = scope(nlp.get_pipe("tok2vec")(doc))._.negations

@@ -1,0 +1,145 @@
+"""What the two trainable negation components share: a training step that runs the
+model once over a batch and takes a per-token categorical cross-entropy against gold
+labels, a per-component learning-rate factor, and the decoder settings that pipelines
+trained before the registered decoders existed keep on the component."""
+from dataclasses import fields, is_dataclass, replace
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, TypeVar, cast
+
+from thinc.api import Model, Optimizer, SequenceCategoricalCrossentropy, set_dropout_rate
+from thinc.types import Floats2d
+
+from spacy.errors import Errors as SpacyErrors
+from spacy.pipeline import TrainablePipe
+from spacy.training import Example, validate_examples
+
+from ..errors import Errors
+from ._util import ScaledOptimizer, one_hot
+
+D = TypeVar("D")
+
+
+class NegationPipe(TrainablePipe):
+    """A trainable negation component: the model maps an input built from a batch of
+    examples to one score array per gold label sequence (``_inputs_and_truths``).
+    Subclasses set ``model``, ``name``, ``cfg["labels"]`` and ``lr_scale``."""
+
+    model: Model
+    lr_scale: float
+
+    @property
+    def labels(self) -> Tuple[str, ...]:
+        """The labels, in the order of the model's score columns.
+
+        RETURNS (Tuple[str]): The labels.
+        """
+        return tuple(self.cfg["labels"])
+
+    def _inputs_and_truths(self, examples: List[Example]) -> Tuple[Any, Sequence[Sequence[Optional[str]]]]:
+        """The model input of a batch and the gold label sequences (None: unknown)."""
+        raise NotImplementedError
+
+    def update(
+        self,
+        examples: Iterable[Example],
+        *,
+        drop: float = 0.0,
+        sgd: Optional[Optimizer] = None,
+        losses: Optional[Dict[str, float]] = None,
+    ) -> Dict[str, float]:
+        """Learn from a batch of documents and gold-standard information,
+        updating the pipe's model. Delegates to predict and get_loss.
+
+        examples (Iterable[Example]): A batch of Example objects.
+        drop (float): The dropout rate.
+        sgd (thinc.api.Optimizer): The optimizer.
+        losses (Dict[str, float]): Optional record of the loss during training.
+            Updated using the component name as the key.
+        RETURNS (Dict[str, float]): The updated losses dictionary.
+        """
+        if losses is None:
+            losses = {}
+        losses.setdefault(self.name, 0.0)
+        validate_examples(examples, f"{type(self).__name__}.update")
+        examples = list(examples)
+        if not any(len(eg.predicted) for eg in examples):
+            return losses
+        set_dropout_rate(self.model, drop)
+        inputs, truths = self._inputs_and_truths(examples)
+        # Always run the model: a listener must pass its (possibly zero) gradient on.
+        scores, bp_scores = self.model.begin_update(inputs)
+        for s in scores:
+            if self.model.ops.xp.isnan(s.sum()):
+                raise ValueError(SpacyErrors.E940)
+        loss, d_scores = self._loss(truths, scores)
+        bp_scores(d_scores)
+        if sgd not in (None, False):
+            self.finish_update(sgd)
+        losses[self.name] += loss
+        return losses
+
+    def get_loss(self, examples: Iterable[Example], scores: List[Floats2d]) -> Tuple[float, List[Floats2d]]:
+        """Find the loss and gradient of loss for the batch of documents and
+        their predicted scores.
+
+        examples (Iterable[Examples]): The batch of examples.
+        scores: Scores representing the model's predictions.
+        RETURNS (Tuple[float, List[Floats2d]]): The loss and the gradient.
+        """
+        validate_examples(examples, f"{type(self).__name__}.get_loss")
+        _, truths = self._inputs_and_truths(list(examples))
+        return self._loss(truths, scores)
+
+    def _loss(self, truths: Sequence[Sequence[Optional[str]]], scores: List[Floats2d]) -> Tuple[float, List[Floats2d]]:
+        """The summed cross-entropy of the scores against the gold labels (a label the
+        component does not have counts as unknown) and its gradient."""
+        if not truths:
+            return 0.0, []
+        labels = self.labels
+        truths = [[t if t in labels else None for t in seq] for seq in truths]
+        loss_func = SequenceCategoricalCrossentropy(names=labels, normalize=False)
+        d_scores, loss = loss_func(scores, cast(Any, truths))  # None: a missing label
+        if self.model.ops.xp.isnan(loss):
+            raise ValueError(SpacyErrors.E910.format(name=self.name))
+        return float(loss), d_scores
+
+    def _label_sample(self, truths: Sequence[Sequence[Optional[str]]]) -> List[Floats2d]:
+        """One-hot rows of gold label sequences, for ``model.initialize``."""
+        labels = self.labels
+        return [
+            self.model.ops.asarray2f(
+                cast(Floats2d, one_hot([labels.index(t) if t in labels else None for t in seq], len(labels)))
+            )
+            for seq in truths
+        ]
+
+    def finish_update(self, sgd: Optimizer) -> None:
+        """Update parameters using the current parameter gradients, with the
+        component's learning-rate factor.
+
+        sgd (thinc.api.Optimizer): The optimizer.
+        """
+        self.model.finish_update(sgd if self.lr_scale == 1.0 else cast(Optimizer, ScaledOptimizer(sgd, self.lr_scale)))
+
+
+def with_flat_settings(name: str, decoder: D, flat: Dict[str, Any], defaults: Dict[str, Any]) -> D:
+    """The decoder with the flat decoder settings of a component config applied, as
+    pipelines trained before the registered decoders existed store them: each flat
+    setting other than its default replaces the decoder's setting of that name.
+
+    name (str): the component's name, for error messages.
+    decoder (D): the decoder of the config (a dataclass with those settings).
+    flat (Dict[str, Any]): the flat settings.
+    defaults (Dict[str, Any]): their defaults (those of the built-in decoder).
+    RETURNS (D): the decoder to use.
+    """
+    changed = {key: value for key, value in flat.items() if value != defaults[key]}
+    if not changed:
+        return decoder
+    names = {field.name for field in fields(decoder)} if is_dataclass(decoder) else set()
+    if not set(changed) <= names:
+        raise ValueError(Errors.E361.format(name=name, settings=", ".join(sorted(set(changed) - names))))
+    for key, value in changed.items():
+        current = getattr(decoder, key)
+        if current != defaults[key] and current != value:
+            raise ValueError(Errors.E360.format(name=name, key=key, flat=value, decoder=current))
+    return replace(decoder, **changed)  # type: ignore[type-var]

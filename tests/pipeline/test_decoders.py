@@ -1,0 +1,188 @@
+"""The cue lexicons, the registered cue and scope decoders, the flat decoder settings of
+pipelines trained before the decoders existed, and the shared training base."""
+import configparser
+import inspect
+import shutil
+from dataclasses import dataclass
+from typing import List
+
+import numpy
+import pytest
+import spacy
+from spacy.training import Example
+from spacy.util import registry
+
+from spacy_negation import get_negations, set_negations
+from spacy_negation.ml.readers import count_cue_words
+from spacy_negation.negation import Part
+from spacy_negation.pipeline.cue_decoding import CUE_DECODER_DEFAULTS, CueDecoder, make_cue_decoder
+from spacy_negation.pipeline.lexicons import AffixLexicon, MultiwordLexicon, WordLexicon
+from spacy_negation.pipeline.scope_decoding import SCOPE_DECODER_DEFAULTS, ScopeDecoder, make_scope_decoder
+
+from negation_testutil import REPO, cue_key, make_examples, make_reference, negation_key
+
+TEXTS = ["He said that the dog did not bark at all , and left .", "No dog barked and no cat came .",
+         "He was not happy , but she did not mind ."]
+
+
+def test_affix_lexicon_learns_sorts_and_round_trips():
+    lexicon = AffixLexicon.learn([("suffix", "less"), ("prefix", "un"), ("prefix", "im"), ("prefix", "un")])
+    assert lexicon.to_dict() == {"prefix": {"im": 1, "un": 2}, "suffix": {"less": 1}, "infix": {}}
+    assert list(lexicon.to_dict()["prefix"]) == ["im", "un"]
+    assert AffixLexicon.from_dict(lexicon.to_dict()).to_dict() == lexicon.to_dict()
+    assert AffixLexicon.from_dict({"suffix": {"less": 3}}).to_dict() == {"prefix": {}, "suffix": {"less": 3}, "infix": {}}
+    assert lexicon.choose("Unwise", "prefix") == (0, 2) and lexicon.choose("wise", "prefix") is None
+    assert lexicon.fitting_kinds("unhelpless") == {"prefix", "suffix"}
+    with pytest.raises(ValueError, match=r"\[E302\]"):
+        AffixLexicon.from_dict({"root": {"x": 1}})
+
+
+def test_multiword_lexicon_learns_matches_and_round_trips():
+    neither, by_no_means = (("neither",), ("nor",)), (("by", "no", "means"),)
+    sentences = ["neither a nor b".split(), "neither c".split(), "by no means".split(), "neither x nor y nor z".split()]
+    lexicon = MultiwordLexicon.learn([neither, by_no_means, neither], sentences)
+    assert lexicon.to_dict() == [
+        {"words": [["by", "no", "means"]], "cues": 1, "matches": 1},
+        {"words": [["neither"], ["nor"]], "cues": 2, "matches": 2},
+    ]
+    assert MultiwordLexicon.from_dict(lexicon.to_dict()).entries == lexicon.entries
+    # a cue counts as a match even where the sentences miss it
+    assert MultiwordLexicon.learn([neither], []).to_dict() == [{"words": [["neither"], ["nor"]], "cues": 1, "matches": 1}]
+    rare = MultiwordLexicon.from_dict([{"words": [["not"], ["not"]], "cues": "1", "matches": 4}])
+    assert rare.entries == [{"words": [["not"], ["not"]], "cues": 1, "matches": 4}]
+    assert rare.patterns(0.25) == [(("not",), ("not",))] and rare.patterns(0.3) == []
+    assert lexicon.patterns(0.5) == [by_no_means, neither]  # the longest first
+
+
+def test_word_lexicon_learns_and_round_trips():
+    nlp = spacy.blank("en")
+    docs = [eg.reference for eg in make_examples(nlp)]
+    lexicon = WordLexicon.learn(docs)
+    assert lexicon.to_dict() == count_cue_words(docs) == {"no": [1, 2], "not": [2, 2]}
+    assert WordLexicon.from_dict({"not": (2, 2), "no": ["1", 2]}).to_dict() == {"no": [1, 2], "not": [2, 2]}
+    assert lexicon.is_cue("not", 1.0) and lexicon.is_cue("no", 0.5) and not lexicon.is_cue("no", 0.6)
+    assert not lexicon.is_cue("never", 0.0)  # never seen as a cue
+
+
+@pytest.mark.parametrize("make,defaults", [(make_cue_decoder, CUE_DECODER_DEFAULTS),
+                                           (make_scope_decoder, SCOPE_DECODER_DEFAULTS)])
+def test_registered_decoders_defaults_and_entry_points(make, defaults):
+    params = inspect.signature(make).parameters
+    assert {name: p.default for name, p in params.items()} == defaults
+    factory = "negation_cue" if make is make_cue_decoder else "negation_scope"
+    nlp = spacy.blank("en")
+    nlp.add_pipe(factory)
+    block = nlp.config["components"][factory]["decoder"]
+    assert {k: v for k, v in block.items() if k != "@misc"} == defaults
+    name = block["@misc"]
+    assert registry.misc.get(name) is make
+    setup = configparser.ConfigParser()
+    setup.read(REPO / "setup.cfg")
+    declared = dict(line.split(" = ") for line in setup["options.entry_points"]["spacy_misc"].strip().splitlines())
+    assert declared[name] == f"{make.__module__}:{make.__name__}"
+
+
+def test_decoder_blocks_in_the_config():
+    nlp = spacy.blank("en")
+    cue = nlp.add_pipe("negation_cue", config={"decoder": {
+        "@misc": "spacy-negation.cue_decoder.v1", "affix_threshold": None, "min_word_precision": 0.3}})
+    assert cue.decoder == CueDecoder(affix_threshold=None, min_word_precision=0.3)
+    scope = nlp.add_pipe("negation_scope", config={"decoder": {
+        "@misc": "spacy-negation.scope_decoder.v1", "contiguous": True, "scope_bias": 0.5}})
+    assert scope.decoder == ScopeDecoder(contiguous=True, scope_bias=0.5)
+    with pytest.raises(ValueError, match=r"\[E303\]"):
+        spacy.blank("en").add_pipe("negation_cue", config={"decoder": {
+            "@misc": "spacy-negation.cue_decoder.v1", "multiword_min_precision": 2.0}})
+
+
+def test_flat_settings_replace_the_decoders_and_conflicts_are_errors():
+    nlp = spacy.blank("en")
+    cue = nlp.add_pipe("negation_cue", config={"affix_threshold": None, "min_word_precision": 0.1})
+    assert cue.decoder == CueDecoder(affix_threshold=None, min_word_precision=0.1)
+    scope = nlp.add_pipe("negation_scope", config={"contiguous": True, "split_at_other_cues": False})
+    assert scope.decoder == ScopeDecoder(contiguous=True, split_at_other_cues=False)
+    # a flat setting and the decoder's agree, or one is at its default: fine
+    agree = spacy.blank("en").add_pipe("negation_scope", config={
+        "scope_bias": 0.5, "decoder": {"@misc": "spacy-negation.scope_decoder.v1", "scope_bias": 0.5, "contiguous": True}})
+    assert agree.decoder == ScopeDecoder(contiguous=True, scope_bias=0.5)
+    with pytest.raises(ValueError, match=r"\[E360\]"):
+        spacy.blank("en").add_pipe("negation_scope", config={
+            "scope_bias": 0.5, "decoder": {"@misc": "spacy-negation.scope_decoder.v1", "scope_bias": 1.0}})
+    with pytest.raises(ValueError, match=r"\[E304\]"):
+        spacy.blank("en").add_pipe("negation_cue", config={"min_word_precision": 1.5})
+
+
+@dataclass
+class FirstCueOnly:
+    """A cue decoder that keeps each doc's first cue of the built-in decoder."""
+
+    inner: CueDecoder
+
+    def label_ids(self, *args, **kwargs) -> numpy.ndarray:
+        return self.inner.label_ids(*args, **kwargs)
+
+    def cues(self, *args, **kwargs) -> List[List[Part]]:
+        return self.inner.cues(*args, **kwargs)[:1]
+
+
+def _first_cue_only() -> FirstCueOnly:
+    return FirstCueOnly(CueDecoder())
+
+
+def test_a_registered_decoder_replaces_the_built_in(trained_cnn_dir, tmp_path):
+    registry.misc.register("test-negation.first_cue_only.v1", func=_first_cue_only)
+    block = {"components.negation_cue.decoder": {"@misc": "test-negation.first_cue_only.v1"}}
+    nlp = spacy.load(trained_cnn_dir)
+    first = spacy.load(trained_cnn_dir, config=block)
+    assert isinstance(first.get_pipe("negation_cue").decoder, FirstCueOnly)
+    full = [cue_key(doc) for doc in nlp.pipe(TEXTS)]
+    assert any(len(key) > 1 for key in full)
+    assert [cue_key(doc) for doc in first.pipe(TEXTS)] == [key[:1] for key in full]
+    # flat settings need the decoder to have them
+    with pytest.raises(ValueError, match=r"\[E361\].*min_word_precision"):
+        spacy.load(trained_cnn_dir, config={**block, "components.negation_cue.min_word_precision": 0.5})
+    first.to_disk(tmp_path / "first")
+    assert [cue_key(doc) for doc in spacy.load(tmp_path / "first").pipe(TEXTS)] == [key[:1] for key in full]
+
+
+def test_config_without_decoder_blocks_loads_as_with_them(trained_cnn_dir, tmp_path):
+    """A pipeline saved before the decoders existed has flat settings and no decoder
+    block; it decodes as the same settings in decoder blocks do."""
+    legacy = tmp_path / "legacy"
+    shutil.copytree(trained_cnn_dir, legacy)
+    config = spacy.util.load_config(legacy / "config.cfg")
+    for name in ("negation_cue", "negation_scope"):
+        del config["components"][name]["decoder"]
+    flat = {"negation_cue": {"affix_threshold": None, "multiword_cues": False},
+            "negation_scope": {"contiguous": True, "scope_bias": 0.3, "split_at_other_cues": False}}
+    for name, settings in flat.items():
+        config["components"][name].update(settings)
+    config.to_disk(legacy / "config.cfg")
+    assert "decoder" not in (legacy / "config.cfg").read_text()
+    old = spacy.load(legacy)
+    new = spacy.load(trained_cnn_dir, config={f"components.{name}.decoder.{key}": value
+                                              for name, settings in flat.items() for key, value in settings.items()})
+    for name in flat:
+        assert old.get_pipe(name).decoder == new.get_pipe(name).decoder != spacy.load(trained_cnn_dir).get_pipe(name).decoder
+    assert [negation_key(d) for d in old.pipe(TEXTS)] == [negation_key(d) for d in new.pipe(TEXTS)]
+
+
+def test_shared_loss_of_both_components(trained_cnn_dir):
+    nlp = spacy.load(trained_cnn_dir)
+    examples = make_examples(nlp)
+    docs = [eg.predicted for eg in examples]
+    cue, scope = nlp.get_pipe("negation_cue"), nlp.get_pipe("negation_scope")
+    docs = list(nlp.get_pipe("tok2vec").pipe(docs))
+    loss, grads = cue.get_loss(examples, cue.model.begin_update(docs)[0])  # training scores: softmax
+    assert loss >= 0.0 and [g.shape for g in grads] == [(len(d), len(cue.labels)) for d in docs]
+    inputs, truths = scope._inputs_and_truths(examples)
+    scores = scope.model.begin_update(inputs)[0]
+    loss, grads = scope.get_loss(examples, scores)
+    assert loss >= 0.0 and len(grads) == len(truths) == sum(len(get_negations(eg.reference)) for eg in examples)
+    with pytest.raises(ValueError, match=r"\[E310\]"):
+        scope.get_loss(examples, scores[:-1])
+    # no gold cue in the batch: no loss, nothing to learn
+    ref = make_reference(nlp.vocab, ["The", "dog", "barked", "."], [])
+    doc = nlp.make_doc(ref.text)
+    set_negations(doc, [])
+    assert scope.get_loss([Example(doc, ref)], []) == (0.0, [])
