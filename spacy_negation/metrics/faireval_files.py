@@ -10,7 +10,7 @@ from typing import (Any, Deque, Dict, Iterable, List, Mapping, Optional, Sequenc
 from ..errors import Errors
 from .faireval_count import FairEvalCounts, check_focus, count_into
 from .faireval_io import (DEFAULT_EXCLUDE, EMPTY_LINE, SPANS_FORMAT, SpanSentence,
-                          parse_faireval_lines)
+                          parse_faireval_lines, parse_span_block)
 from .faireval_score import PAPER_WEIGHTS, scores_from_counts
 from .faireval_spans import FSpan
 from .textfile import iter_text_blocks
@@ -117,6 +117,9 @@ def _parse_text_block(block: Tuple[int, str], path: Path, seen: Set[str],
     if text == EMPTY_LINE and "EMPTY" in opts["exclude"]:  # the dummy of a sentence without spans
         seen.add("EMPTY")
         return [SpanSentence([], line, SPANS_FORMAT)]
+    sent = parse_span_block(text, line, str(path), seen, opts["labels"], opts["exclude"])
+    if sent is not None:
+        return [sent]
     return list(parse_faireval_lines(text.split("\n"), path=str(path), seen=seen,
                                      first_line=line, **opts))
 
@@ -124,36 +127,55 @@ def _parse_text_block(block: Tuple[int, str], path: Path, seen: Set[str],
 def _count_pair(total: FairEvalCounts, tpath: Path, spath: Path, focus: str, seen: Set[str],
                 opts: Dict[str, Any]) -> None:
     """Count one pair of files, streamed block by block (blank-line separated); a system
-    block equal to its target block is parsed once."""
+    block equal to its target block is parsed once, and an equal dummy block of a sentence
+    without spans is counted without parsing."""
     tq: Deque[SpanSentence] = deque()
     sq: Deque[SpanSentence] = deque()
     n_t = n_s = 0
     tblocks = iter_text_blocks(tpath)
     sblocks = iter_text_blocks(spath)
-    while True:
-        tb = next(tblocks, None)
+    empty_dummy = "EMPTY" in opts["exclude"]
+    for tb in tblocks:
         sb = next(sblocks, None)
-        if tb is None and sb is None:
-            break
-        tsents = [] if tb is None else _parse_text_block(tb, tpath, seen, opts)
-        if sb is not None and tb is not None and sb[1] == tb[1]:
-            ssents = tsents
-        else:
-            ssents = [] if sb is None else _parse_text_block(sb, spath, seen, opts)
-        n_t += len(tsents)
-        n_s += len(ssents)
-        tq.extend(tsents)
-        sq.extend(ssents)
-        while tq and sq:
-            ts, ss = tq.popleft(), sq.popleft()
-            if ts.n_tokens is not None and ss.n_tokens is not None and ts.n_tokens != ss.n_tokens:
-                raise ValueError(Errors.E264.format(target_path=tpath, target_line=ts.line,
-                                                    n_target=ts.n_tokens, system_path=spath,
-                                                    system_line=ss.line, n_system=ss.n_tokens))
-            count_into(total, ts.spans, ss.spans, focus)
+        if sb is not None and sb[1] == tb[1] and not tq and not sq:
+            # The same block on both sides, nothing pending (the common case).
+            if empty_dummy and tb[1] == EMPTY_LINE:
+                seen.add("EMPTY")
+                total.n_sentences += 1
+                n_t += 1
+                n_s += 1
+                continue
+            for ts in _parse_text_block(tb, tpath, seen, opts):
+                count_into(total, ts.spans, ts.spans, focus)
+                n_t += 1
+                n_s += 1
+            continue
+        tsents = _parse_text_block(tb, tpath, seen, opts)
+        ssents = [] if sb is None else _parse_text_block(sb, spath, seen, opts)
+        n_t, n_s = _count_queued(total, tq, sq, tsents, ssents, (tpath, spath), focus, n_t, n_s)
+    for sb in sblocks:
+        n_t, n_s = _count_queued(total, tq, sq, [], _parse_text_block(sb, spath, seen, opts),
+                                 (tpath, spath), focus, n_t, n_s)
     if tq or sq:
         raise ValueError(Errors.E255.format(n_target=n_t, n_system=n_s,
                                             where=f"{tpath} vs {spath}"))
+
+
+def _count_queued(total: FairEvalCounts, tq: Deque[SpanSentence], sq: Deque[SpanSentence],
+                  tsents: List[SpanSentence], ssents: List[SpanSentence],
+                  paths: Tuple[Path, Path], focus: str, n_t: int, n_s: int) -> Tuple[int, int]:
+    """Queue the sentences of a target and a system block and count the pairs now
+    complete (blocks may hold several sentences); RETURNS the updated sentence numbers."""
+    tq.extend(tsents)
+    sq.extend(ssents)
+    while tq and sq:
+        ts, ss = tq.popleft(), sq.popleft()
+        if ts.n_tokens is not None and ss.n_tokens is not None and ts.n_tokens != ss.n_tokens:
+            raise ValueError(Errors.E264.format(target_path=paths[0], target_line=ts.line,
+                                                n_target=ts.n_tokens, system_path=paths[1],
+                                                system_line=ss.line, n_system=ss.n_tokens))
+        count_into(total, ts.spans, ss.spans, focus)
+    return n_t + len(tsents), n_s + len(ssents)
 
 
 def evaluate_files(target: Union[str, Path], system: Union[str, Path], *, focus: str = "target",

@@ -154,6 +154,34 @@ def parse_faireval_lines(lines: Iterable[str], *, path: str = "<string>",
         yield finish()
 
 
+def parse_span_block(text: str, line: int, path: str, seen: Set[str],
+                     labels: Optional[Iterable[str]], exclude: Iterable[str]
+                     ) -> Optional[SpanSentence]:
+    """A block of span lines only, the common case, read without the per-line format
+    detection of :func:`parse_faireval_lines` (same result).
+
+    text (str): the block, lines joined by newlines.
+    line (int): the number of its first line.
+    path (str): the file name for messages.
+    seen (Set[str]): every label read (before filtering) is added.
+    labels (Optional[Iterable[str]]): keep only these labels (None = all).
+    exclude (Iterable[str]): drop these labels.
+    RETURNS (Optional[SpanSentence]): the sentence, or None when a line is not a span line
+        with a label (blank, CoNLL2000, malformed): the general parser then reads it.
+    """
+    spans: List[FSpan] = []
+    for k, text_line in enumerate(text.split("\n")):
+        fields = text_line.split("\t")
+        if len(fields) != 4 or not fields[0].strip():
+            return None
+        spans.append(_span_line(fields, path, line + k))
+    seen.update(s.label for s in spans)
+    drop = set(exclude)
+    keep = None if labels is None else set(labels)
+    return SpanSentence([s for s in spans if s.label not in drop and (keep is None or s.label in keep)],
+                        line, SPANS_FORMAT)
+
+
 def _line_format(line: str) -> Tuple[Optional[str], List[str]]:
     fields = line.split("\t")
     if len(fields) == 4:

@@ -62,10 +62,7 @@ class FSpan:
         RETURNS (FSpan): the span.
         """
         span = object.__new__(cls)
-        object.__setattr__(span, "label", label)
-        object.__setattr__(span, "begin", begin)
-        object.__setattr__(span, "end", end)
-        object.__setattr__(span, "tokens", tokens)
+        span.__dict__.update(label=label, begin=begin, end=end, tokens=tokens)
         return span
 
     @classmethod

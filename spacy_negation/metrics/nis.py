@@ -22,7 +22,7 @@ Counting (:func:`count_nis`, :class:`NisCounts`) is separate from division
 """
 import re
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..starsem import Sentence
 from .core import Counts, f1, safe_div
@@ -33,6 +33,7 @@ Cells = Tuple[Tuple[int, str], ...]
 PunctRule = Callable[[Sentence, int, str], bool]
 
 _WORD = re.compile(r"\w")
+_search_word = _WORD.search
 
 
 def cell_is_punct(sentence: Sentence, pos: int, cell: str) -> bool:
@@ -47,8 +48,7 @@ def cell_is_punct(sentence: Sentence, pos: int, cell: str) -> bool:
     return _WORD.search(cell) is None
 
 
-@dataclass(frozen=True)
-class NisInstance:
+class NisInstance(NamedTuple):
     """A negation instance as NIS sees it.
 
     cue (Tuple[Tuple[int, str], ...]): (token position, cue string) in token order.
@@ -187,9 +187,9 @@ def record_instances(record: SentenceRecord,
     for inst in record.instances:
         scope = cells(tokens, inst.scope)
         if punct is None:
-            kept = tuple((p, c) for p, c in scope if _WORD.search(c) is not None)
+            kept = tuple(pc for pc in scope if _search_word(pc[1]) is not None)
         else:
-            kept = tuple((p, c) for p, c in scope if not punct[p])
+            kept = tuple(pc for pc in scope if not punct[pc[0]])
         out.append(NisInstance(cells(tokens, inst.cue), kept))
     return out
 
@@ -206,7 +206,8 @@ def count_record(gold: SentenceRecord, system: SentenceRecord, counts: NisCounts
         gold and system instances and their exact-cue-match pairs.
     """
     gi = record_instances(gold, gold.nis_punct)
-    si = record_instances(system, gold.nis_punct)
+    # The same record on both sides (a sentence read once for both files): same instances.
+    si = gi if system is gold else record_instances(system, gold.nis_punct)
     return gi, si, count_sentence(gi, si, counts)
 
 

@@ -145,7 +145,8 @@ def count_record(gold: SentenceRecord, system: SentenceRecord, counts: StarsemCo
     """
     punct = gold.punct
     G = [_Prepared(i, gold.tokens, punct) for i in gold.instances]
-    S = [_Prepared(i, system.tokens, punct) for i in system.instances]
+    # The same record on both sides (a sentence read once for both files): same instances.
+    S = G if system is gold else [_Prepared(i, system.tokens, punct) for i in system.instances]
     cues, scm, scnm = counts.cues, counts.scopes_cue_match, counts.scopes_no_cue_match
     st, neg, full = counts.scope_tokens, counts.negated, counts.full_negation
     counts.sentences += 1

@@ -11,6 +11,7 @@ no directory. A UTF-8 byte order mark at the start of a file is skipped.
 Speed: a sentence without negation (one ``***`` column) is checked on its cells in bulk
 and, when both sides are such sentences, counted without building a record.
 """
+from itertools import compress
 from typing import Dict, Iterator, List, NoReturn, Optional, Sequence, Tuple
 
 from ..errors import Errors, NegationFormatError
@@ -23,6 +24,7 @@ __all__ = ["Block", "PathLike", "check_input_file", "iter_lines", "iter_text_blo
            "iter_records", "iter_aligned", "sentence_record"]
 
 _NUMS: List[str] = []
+_NOT_EMPTY = EMPTY.__ne__
 _PUNCT_POS: Dict[str, bool] = {}
 
 
@@ -170,7 +172,13 @@ def _parse_rows(first: int, rows: List[List[str]], path: str) -> ParsedSentence:
         if n != n_cols:
             raise _fail(Errors.E102.format(path=path, line=first + k, n=n, first_line=first,
                                            m=n_cols), path, first + k)
-    columns = list(zip(*rows))
+    return _from_columns(first, list(zip(*rows)), n_rows, n_cols, path)
+
+
+def _from_columns(first: int, columns: List[Tuple[str, ...]], n_rows: int, n_cols: int,
+                  path: str) -> ParsedSentence:
+    """The checks and the record of a sentence given as columns (every row with n_cols
+    cells)."""
     docs, sents, toks, forms = columns[0], columns[1], columns[2], columns[3]
     if list(toks) != _numbers(n_rows):
         for k, tok in enumerate(toks):
@@ -199,10 +207,13 @@ def _parse_rows(first: int, rows: List[List[str]], path: str) -> ParsedSentence:
         for r, role in enumerate(("cue", "scope", "event")):
             parts: List[Part] = []
             col = neg[3 * q + r]
-            for k in ([k for k, cell in enumerate(col) if cell != EMPTY]
+            for k in (compress(range(n_rows), map(_NOT_EMPTY, col))
                       if col.count(EMPTY) != n_rows else ()):
                 cell = col[k]
                 form = forms[k]
+                if cell == form:
+                    parts.append((k, 0, len(form)))
+                    continue
                 start = form.find(cell) if cell else -1
                 if start < 0:
                     line = first + k
@@ -215,7 +226,7 @@ def _parse_rows(first: int, rows: List[List[str]], path: str) -> ParsedSentence:
                 parts.append((k, start, start + len(cell)))
             roles.append(tuple(parts))
         if not roles[0]:
-            line = first + len(rows) - 1
+            line = first + n_rows - 1
             raise _fail(Errors.E103.format(path=path, line=line, k=q + 1,
                                            col=N_TOKEN_COLUMNS + 3 * q + 1, first_line=first),
                         path, line)
