@@ -241,17 +241,32 @@ def _count_fair(c: FairEvalCounts, target: Sequence[FSpan], system: Sequence[FSp
             per[t.label if focus == "target" else s.label].LBE += 1
         c._confuse(t.label, s.label)
 
+    def fits(kind: str, t: _Work, s: _Work) -> bool:
+        return ((t.label == s.label) == (kind == "BE") and t.bounds() != s.bounds()
+                and overlap_type(t.bounds(), s.bounds()) in BE_TYPES)
+
+    def residual(kind: str, movers: List[_Work], counted: List[_Work], moved: List[_Work],
+                 targets: bool) -> None:
+        # Steps b and c: each remaining span (targets or system spans) against the counted
+        # spans of the other side that still share a token with it.
+        for x in list(movers):
+            cands = [y for y in counted
+                     if (fits(kind, x, y) if targets else fits(kind, y, x)) and x.tokens & y.tokens]
+            if not cands:
+                continue
+            y = _most_similar(x, cands)
+            record(kind, *((x, y) if targets else (y, x)))
+            movers.remove(x)
+            shared = x.tokens & y.tokens
+            counted[counted.index(y)].tokens = y.tokens - shared  # by value (Q-F10)
+            x.tokens = x.tokens - shared
+            moved.append(x)
+
     # 4./5. BE (same label), then LBE (other label), each in three steps.
     for kind in ("BE", "LBE"):
-        same = kind == "BE"
-
-        def fits(t: _Work, s: _Work) -> bool:
-            return ((t.label == s.label) == same and t.bounds() != s.bounds()
-                    and overlap_type(t.bounds(), s.bounds()) in BE_TYPES)
-
         # a. remaining targets against remaining system spans (range overlap, Q-F3)
         for t in list(T):
-            cands = [s for s in S if fits(t, s)]
+            cands = [s for s in S if fits(kind, t, s)]
             if not cands:
                 continue
             s = _most_similar(t, cands)
@@ -264,29 +279,9 @@ def _count_fair(c: FairEvalCounts, target: Sequence[FSpan], system: Sequence[FSp
             counted_S.append(s)
             counted_T.append(t)
         # b. remaining targets against counted system spans still sharing a token
-        for t in list(T):
-            cands = [s for s in counted_S if fits(t, s) and t.tokens & s.tokens]
-            if not cands:
-                continue
-            s = _most_similar(t, cands)
-            record(kind, t, s)
-            T.remove(t)
-            shared = t.tokens & s.tokens
-            counted_S[counted_S.index(s)].tokens = s.tokens - shared  # by value (Q-F10)
-            t.tokens = t.tokens - shared
-            counted_T.append(t)
+        residual(kind, T, counted_S, counted_T, True)
         # c. remaining system spans against counted targets still sharing a token
-        for s in list(S):
-            cands = [t for t in counted_T if fits(t, s) and t.tokens & s.tokens]
-            if not cands:
-                continue
-            t = _most_similar(s, cands)
-            record(kind, t, s)
-            S.remove(s)
-            shared = t.tokens & s.tokens
-            counted_T[counted_T.index(t)].tokens = t.tokens - shared  # by value (Q-F10)
-            s.tokens = s.tokens - shared
-            counted_S.append(s)
+        residual(kind, S, counted_T, counted_S, False)
 
     # 6. What is left: FN and FP.
     for t in T:
