@@ -205,9 +205,9 @@ def check_agreement(files: Dict[str, Path], refs: Dict[str, Optional[str]], pyth
                                                       config=files["config"])))
         rows = ref.split("### Comparison:\n", 1)[1].split("\n\n", 1)[0].splitlines()[1:]
         res = json.loads(_run([python, "-m", "spacy_negation", "faireval", t, y, "--json"]))
-        ours = ["\t".join([m.title()] + ["{:04.2f}".format(res[m][k] * 100) for k in "prf"])
-                for m in ("traditional", "fair", "weighted")]
-        out["faireval"] = rows == ours
+        ours_rows = ["\t".join([m.title()] + ["{:04.2f}".format(res[m][k] * 100) for k in "prf"])
+                     for m in ("traditional", "fair", "weighted")]
+        out["faireval"] = rows == ours_rows
     return out
 
 
