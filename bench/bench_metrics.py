@@ -10,16 +10,25 @@ resident memory of each process (``wait4`` resource usage of the child).
 
 The system file is made without a trained model, by perturbing the gold file
 deterministically (see :func:`perturb`); the FairEval span files are the negation spans
-(CUE / AFFIX / MWCUE / SCOPE) of gold and system. Reference tools are not part of the
-package: give each as a command template with ``{gold}`` and ``{system}`` (FairEval:
-``{target}``, ``{system}``) placeholders, by option or environment variable; a family
-whose reference is not given is timed for the package only.
+(CUE / AFFIX / MWCUE / SCOPE) of gold and system, in folders ``target/`` and ``system/``
+under the same file name (the FairEval tool pairs files by name, Ortmann 2022). Reference
+tools are not part of the package: give each as a command template with ``{gold}`` and
+``{system}`` placeholders (FairEval: ``{target}``, ``{system}`` and ``{config}``, a
+FairEval config file the bench writes with the settings of our ``faireval`` defaults:
+focus target, the paper's weights, NONE/EMPTY excluded), by option or environment
+variable; a family whose reference is not given is timed for the package only. Before
+timing, each reference's output is compared with the package's on the smallest input.
+
+Run it without ``nice``: the timed processes inherit the bench's priority.
 
     python bench/bench_metrics.py --reps 1 10 100 --runs 3 \\
-        --starsem-ref "perl /tmp/reftools/eval.cd-sco.pl -g {gold} -s {system}" \\
+        --starsem-ref "perl eval.cd-sco.pl -g {gold} -s {system}" \\
+        --nis-ref "python3.10 instance_based_eval/run_evaluation.py {gold} {system}" \\
+        --faireval-ref "python3 FairEval.py --config {config}" \\
         --out results/metrics_speed.md
 """
 import argparse
+import json
 import os
 import shlex
 import statistics
@@ -89,9 +98,20 @@ def run_once(cmd: Sequence[str], cwd: Optional[Path] = None) -> Tuple[float, flo
 
 def input_files(work: Path, reps: Sequence[int]) -> Dict[int, Dict[str, Path]]:
     """The paths of the gold and system *SEM files and FairEval span files per replication."""
-    names = {"gold": "gold_x{}.txt", "system": "system_x{}.txt", "target_spans": "target_x{}.tsv",
-             "system_spans": "system_x{}.tsv"}
+    names = {"gold": "gold_x{}.txt", "system": "system_x{}.txt",
+             "target_spans": "spans_x{}/target/spans.tsv", "system_spans": "spans_x{}/system/spans.tsv",
+             "config": "spans_x{}/faireval.config"}
     return {r: {key: work / name.format(r) for key, name in names.items()} for r in reps}
+
+
+def faireval_config(files: Dict[str, Path]) -> str:
+    """The FairEval tool's config for the span files of one replication, with the settings
+    of ``python -m spacy_negation faireval`` by default (Ortmann 2022's weights)."""
+    from spacy_negation.metrics.faireval import PAPER_WEIGHTS_FORMULA
+
+    return (f"target_in = {files['target_spans']}\nsystem_in = {files['system_spans']}\n"
+            "exclude = \nfocus = target\nignore_punct = False\nlabels = all\n"
+            f"eval_method = all\nweights = {PAPER_WEIGHTS_FORMULA}\n")
 
 
 def build_inputs(shared: Path, work: Path, reps: Sequence[int]) -> None:
@@ -100,9 +120,10 @@ def build_inputs(shared: Path, work: Path, reps: Sequence[int]) -> None:
     the memory of the parent it was started from."""
     from spacy_negation.corpora.starsem_docs import CDSCO_FILES
     from spacy_negation.metrics.faireval import negation_spans
-    from spacy_negation.metrics.faireval_io import format_span_sentences
+    from spacy_negation.metrics.faireval_files import format_span_sentences
     from spacy_negation.corpora.starsem import read_starsem, write_starsem
 
+    os.nice(15)  # building is not timed
     cdsco = shared / "corpora" / "cd-sco"
     gold: List[Sentence] = []
     for split in ("cardboard", "circle"):
@@ -110,15 +131,20 @@ def build_inputs(shared: Path, work: Path, reps: Sequence[int]) -> None:
     system = perturb(gold)
     files = input_files(work, [1, *reps])
     base = files[1]
+    for r in files:
+        files[r]["target_spans"].parent.mkdir(parents=True, exist_ok=True)
+        files[r]["system_spans"].parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(files[r]["config"], faireval_config(files[r]))
     write_starsem(gold, base["gold"])
     write_starsem(system, base["system"])
     atomic_write_text(base["target_spans"], format_span_sentences(negation_spans(s) for s in gold))
     atomic_write_text(base["system_spans"], format_span_sentences(negation_spans(s) for s in system))
+    data = [k for k in base if k != "config"]
     for r in reps:
-        for key, path in base.items():
-            replicate(path, files[r][key], r)
-    for key, path in base.items():
-        replicate(path, path, 1)
+        for key in data:
+            replicate(base[key], files[r][key], r)
+    for key in data:
+        replicate(base[key], base[key], 1)
     print(f"CD-SCO test (cardboard + circle): {len(gold)} sentences, "
           f"{sum(len(s.instances) for s in gold)} gold and {sum(len(s.instances) for s in system)} "
           "system instances", file=sys.stderr)
@@ -140,26 +166,49 @@ def commands(files: Dict[str, Path], refs: Dict[str, Optional[str]], python: str
         if not template:
             continue
         if family == "faireval":
-            filled = template.format(target=files["target_spans"], system=files["system_spans"])
+            filled = template.format(target=files["target_spans"], system=files["system_spans"],
+                                     config=files["config"])
         else:
             filled = template.format(gold=g, system=s)
         out.append((family, "reference", shlex.split(filled)))
     return out
 
 
-def check_agreement(files: Dict[str, Path], template: Optional[str], python: str
-                    ) -> Optional[bool]:
-    """Whether the package's perl-compatible *SEM table equals the reference's printout on
-    the same files (None without a reference)."""
-    if not template:
-        return None
+def _run(argv: Sequence[str]) -> str:
+    return subprocess.run(list(argv), capture_output=True, text=True, check=True).stdout
+
+
+def check_agreement(files: Dict[str, Path], refs: Dict[str, Optional[str]], python: str
+                    ) -> Dict[str, bool]:
+    """Per family with a reference: whether the package's output equals the reference's
+    on the same files (*SEM: ``evaluate --starsem-compat`` against the perl table; NIS:
+    :func:`~spacy_negation.metrics.nis.format_nis_cli` against its printout; FairEval: the
+    overall P/R/F of the three methods against its "Comparison" rows)."""
     g, s = str(files["gold"]), str(files["system"])
-    ref = subprocess.run(shlex.split(template.format(gold=g, system=s)), capture_output=True,
-                         text=True, check=True).stdout
-    ours = subprocess.run([python, "-m", "spacy_negation", "evaluate", g, s, "--metrics",
-                           "starsem", "--starsem-compat"], capture_output=True, text=True,
-                          check=True).stdout
-    return ours.split("\n", 1)[1] == ref
+    out: Dict[str, bool] = {}
+    if refs.get("starsem"):
+        ref = _run(shlex.split(refs["starsem"].format(gold=g, system=s)))  # type: ignore[union-attr]
+        ours = _run([python, "-m", "spacy_negation", "evaluate", g, s, "--metrics", "starsem",
+                     "--starsem-compat"])
+        out["starsem"] = ours.split("\n", 1)[1] == ref
+    if refs.get("nis"):
+        ref = _run(shlex.split(refs["nis"].format(gold=g, system=s)))  # type: ignore[union-attr]
+        ours = _run([python, "-c", "import sys\n"
+                     "from spacy_negation.metrics.evaluate import evaluate_files\n"
+                     "from spacy_negation.metrics.nis import format_nis_cli, nis_scores\n"
+                     "print(format_nis_cli(nis_scores(evaluate_files(sys.argv[1], sys.argv[2], "
+                     "('nis',))['nis'])), end='')", g, s])
+        out["nis"] = ours == ref
+    if refs.get("faireval"):
+        t, y = str(files["target_spans"]), str(files["system_spans"])
+        ref = _run(shlex.split(refs["faireval"].format(target=t, system=y,  # type: ignore[union-attr]
+                                                      config=files["config"])))
+        rows = ref.split("### Comparison:\n", 1)[1].split("\n\n", 1)[0].splitlines()[1:]
+        res = json.loads(_run([python, "-m", "spacy_negation", "faireval", t, y, "--json"]))
+        ours_rows = ["\t".join([m.title()] + ["{:04.2f}".format(res[m][k] * 100) for k in "prf"])
+                     for m in ("traditional", "fair", "weighted")]
+        out["faireval"] = rows == ours_rows
+    return out
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -184,7 +233,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         subprocess.run([args.python, __file__, "--build-only", tmp, "--shared", str(args.shared),
                         "--reps", *map(str, args.reps)], check=True)
         inputs = input_files(Path(tmp), args.reps)
-        agree = check_agreement(inputs[min(args.reps)], refs["starsem"], args.python)
+        load_start = os.getloadavg()[0]
+        agree = check_agreement(inputs[min(args.reps)], refs, args.python)
         for r in args.reps:
             cmds = commands(inputs[r], refs, args.python)
             for round_no in range(args.runs):
@@ -196,14 +246,14 @@ def main(argv: Optional[List[str]] = None) -> int:
                     print(f"x{r} round {round_no + 1} {family:<8} {tool:<9} {wall:7.3f} s "
                           f"{cpu:7.3f} CPU s {peak:7.1f} MB", file=sys.stderr)
     table = format_table(times, rss, args.reps, args.runs, refs)
-    if agree is not None:
-        table += (f"- On x{min(args.reps)} the *SEM table of `evaluate --starsem-compat` "
-                  f"{'equals' if agree else 'DIFFERS FROM'} the reference's printout.\n")
+    for family, same in agree.items():
+        table += (f"- On x{min(args.reps)} the {TITLES[family]} output of the package "
+                  f"{'equals' if same else 'DIFFERS FROM'} the reference's.\n")
     command = " ".join(shlex.quote(a) for a in ["python", "bench/bench_metrics.py", *(argv or sys.argv[1:])])
     load = os.getloadavg()[0]
     table = (f"# Metric commands: speed and memory\n\nMeasured with `{command}` on {os.cpu_count()} "
-             f"CPUs (load average {load:.1f} at the end of the run: other jobs shared the "
-             "machine).\n\n" + table)
+             f"CPUs (1-minute load average {load_start:.1f} at the start and {load:.1f} at the end "
+             "of the run: other jobs shared the machine).\n\n" + table)
     print(table)
     if args.out is not None:
         atomic_write_text(args.out, table)

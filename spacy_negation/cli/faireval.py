@@ -10,7 +10,8 @@ from typing import Any, List, Mapping, Optional, Sequence
 
 from ..metrics.faireval import (METHODS, PAPER_WEIGHTS_FORMULA, TRADITIONAL_TYPES,
                                 format_weights, parse_weights, scores_from_counts)
-from ..metrics.faireval_io import DEFAULT_EXCLUDE, count_files
+from ..metrics.faireval_files import count_files
+from ..metrics.faireval_io import DEFAULT_EXCLUDE
 
 _TITLES = {"traditional": "Traditional", "fair": "Fair", "weighted": "Weighted"}
 

@@ -1,9 +1,41 @@
-"""Division with one explicit zero rule, shared by every metric family.
+"""What every metric family shares: flat count records and division with one explicit
+zero rule.
 
-Counting lives in the family modules; these functions only divide. 0/0 (or any zero
-denominator) gives 0.0, never an exception.
+As in seqeval (Nakayama 2018), counting comes first and division once at the end: the
+family modules count into :class:`Counts` records (summed with ``+=``), and these
+functions only divide. 0/0 (or any zero denominator) gives 0.0, never an exception.
 """
-from typing import Dict
+from dataclasses import dataclass, fields
+from typing import Dict, Optional, Sequence, TypeVar
+
+_C = TypeVar("_C", bound="Counts")
+
+
+@dataclass
+class Counts:
+    """Base of the flat count records of the metric families (every field a number).
+    Records of the same type add field by field."""
+
+    def add(self: _C, other: _C) -> None:
+        """Add another record's counts in place.
+
+        other (Counts): a record of the same type.
+        """
+        for f in fields(self):
+            setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
+
+    def __iadd__(self: _C, other: _C) -> _C:
+        self.add(other)
+        return self
+
+    def as_dict(self, keys: Optional[Sequence[str]] = None) -> Dict[str, float]:
+        """The counts as a dict.
+
+        keys (Optional[Sequence[str]]): the fields to include (default: all, in order).
+        RETURNS (Dict[str, float]): field -> count.
+        """
+        names = [f.name for f in fields(self)] if keys is None else keys
+        return {k: getattr(self, k) for k in names}
 
 
 def safe_div(num: float, den: float) -> float:

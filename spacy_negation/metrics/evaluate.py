@@ -93,8 +93,9 @@ class Evaluation:
         if self.nis is not None:
             self._count_nis(gold, system, self.nis)
         if self.faireval is not None:
-            self._count_into(self.faireval, self._record_spans(gold),
-                             self._record_spans(system, gold.punct))
+            spans = self._record_spans(gold)
+            self._count_into(self.faireval, spans,
+                             spans if system is gold else self._record_spans(system, gold.punct))
 
     def results(self) -> Dict[str, Any]:
         """The counts per family: "starsem" (StarsemCounts), "nis" (NisCounts), "faireval"

@@ -22,10 +22,10 @@ Counting (:func:`count_nis`, :class:`NisCounts`) is separate from division
 """
 import re
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..starsem import Sentence
-from .core import f1, safe_div
+from .core import Counts, f1, safe_div
 from .records import SentenceRecord, cells
 
 Cells = Tuple[Tuple[int, str], ...]
@@ -33,6 +33,7 @@ Cells = Tuple[Tuple[int, str], ...]
 PunctRule = Callable[[Sentence, int, str], bool]
 
 _WORD = re.compile(r"\w")
+_search_word = _WORD.search
 
 
 def cell_is_punct(sentence: Sentence, pos: int, cell: str) -> bool:
@@ -47,8 +48,7 @@ def cell_is_punct(sentence: Sentence, pos: int, cell: str) -> bool:
     return _WORD.search(cell) is None
 
 
-@dataclass(frozen=True)
-class NisInstance:
+class NisInstance(NamedTuple):
     """A negation instance as NIS sees it.
 
     cue (Tuple[Tuple[int, str], ...]): (token position, cue string) in token order.
@@ -93,7 +93,7 @@ def nis_instances(sentence: Sentence, punct: Optional[PunctRule] = None) -> List
 
 
 @dataclass
-class NisCounts:
+class NisCounts(Counts):
     """Corpus counts of the NIS family. Add corpora with ``+=``.
 
     gold (int): gold instances |G|.
@@ -116,11 +116,6 @@ class NisCounts:
     matched_tokens: int = 0
     gold_tokens: int = 0
     system_tokens: int = 0
-
-    def __iadd__(self, other: "NisCounts") -> "NisCounts":
-        for name in self.__dataclass_fields__:
-            setattr(self, name, getattr(self, name) + getattr(other, name))
-        return self
 
 
 def match_instances(gold: Sequence[NisInstance], system: Sequence[NisInstance]) -> List[Tuple[int, int]]:
@@ -159,21 +154,21 @@ def count_sentence(gold: Sequence[NisInstance], system: Sequence[NisInstance],
         counts.system_tokens += len(s.scope)
     pairs = match_instances(gold, system) if gold and system else []
     for i, z in pairs:
-        g, s = gold[i].scope, system[z].scope
+        g_scope, s_scope = gold[i].scope, system[z].scope
         counts.matched += 1
-        k = len(set(g).intersection(s))
+        k = len(set(g_scope).intersection(s_scope))
         counts.matched_tokens += k
-        if not g and not s:
+        if not g_scope and not s_scope:
             p, r = 1.0, 1.0
-        elif not g:
+        elif not g_scope:
             p, r = 0.0, 1.0
-        elif not s:
+        elif not s_scope:
             p, r = 1.0, 0.0
         else:
-            p, r = k / len(s), k / len(g)
+            p, r = k / len(s_scope), k / len(g_scope)
         counts.sum_p += p
         counts.sum_r += r
-        if g == s:
+        if g_scope == s_scope:
             counts.exact += 1
     return pairs
 
@@ -192,9 +187,9 @@ def record_instances(record: SentenceRecord,
     for inst in record.instances:
         scope = cells(tokens, inst.scope)
         if punct is None:
-            kept = tuple((p, c) for p, c in scope if _WORD.search(c) is not None)
+            kept = tuple(pc for pc in scope if _search_word(pc[1]) is not None)
         else:
-            kept = tuple((p, c) for p, c in scope if not punct[p])
+            kept = tuple(pc for pc in scope if not punct[pc[0]])
         out.append(NisInstance(cells(tokens, inst.cue), kept))
     return out
 
@@ -211,7 +206,8 @@ def count_record(gold: SentenceRecord, system: SentenceRecord, counts: NisCounts
         gold and system instances and their exact-cue-match pairs.
     """
     gi = record_instances(gold, gold.nis_punct)
-    si = record_instances(system, gold.nis_punct)
+    # The same record on both sides (a sentence read once for both files): same instances.
+    si = gi if system is gold else record_instances(system, gold.nis_punct)
     return gi, si, count_sentence(gi, si, counts)
 
 

@@ -1,9 +1,10 @@
 """The *SEM 2012 CD-SCO metrics (Morante & Blanco 2012), with the semantics of the
 shared task's scorer ``eval.cd-sco.pl`` v2.2.
 
-Counting (:func:`count_starsem`, :class:`StarsemCounts`) is separate from division
-(:func:`starsem_scores`, via :mod:`.core`) and from the printout
-(:func:`format_starsem_table`). The counts of every row equal the perl scorer's on any
+This module counts (:func:`count_record`, :func:`count_starsem`); the count records and
+their division are in :mod:`.starsem_counts` (:class:`StarsemCounts`,
+:func:`starsem_scores`), the printout in :mod:`.starsem_print` (:func:`format_starsem_table`);
+both are re-exported here. The counts of every row equal the perl scorer's on any
 well-formed input:
 
 * instances are paired greedily within a sentence: each gold instance (column order) with
@@ -22,35 +23,21 @@ two "Scopes (no cue match)" rows, Q-4); a zero denominator gives 0.0 where perl 
 (% correct negation sentences without negation sentences).
 """
 import re
-from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from ..errors import Errors, NegationFormatError
 from ..starsem import Sentence
-from .core import f1, safe_div
 from .records import NegationRecord, SentenceRecord, cells
+from .starsem_counts import B_ROWS, MAIN_ROWS, ROW_KEYS, Count, StarsemCounts, starsem_scores
 from .starsem_io import punct_pos, sentence_record
+from .starsem_print import format_starsem_table
+
+__all__ = ["B_ROWS", "MAIN_ROWS", "ROW_KEYS", "Count", "StarsemCounts", "starsem_scores",
+           "format_starsem_table", "normalize_scope_cell", "punct_mask", "greedy_pairs",
+           "count_sentence", "count_cue_record", "count_record", "check_alignment",
+           "count_starsem"]
 
 Cells = Tuple[Tuple[int, str], ...]
-
-#: The main rows, in printout order: (key, perl label, perl width of the gold column).
-MAIN_ROWS: Tuple[Tuple[str, str, int], ...] = (
-    ("cues", "Cues:", 28),
-    ("scopes_cue_match", "Scopes(cue match):", 15),
-    ("scopes_no_cue_match", "Scopes(no cue match):", 12),
-    ("scope_tokens", "Scope tokens(no cue match):", 6),
-    ("negated", "Negated(no cue match):", 11),
-    ("full_negation", "Full negation:", 19),
-)
-#: The B rows: (key, base row, perl label, width). P_B = TP / system count of the row.
-B_ROWS: Tuple[Tuple[str, str, str, int], ...] = (
-    ("cues_b", "cues", "Cues B:", 26),
-    ("scopes_cue_match_b", "scopes_cue_match", "Scopes B (cue match):", 12),
-    ("scopes_no_cue_match_b", "scopes_no_cue_match", "Scopes B (no cue match):", 9),
-    ("negated_b", "negated", "Negated B (no cue match):", 8),
-    ("full_negation_b", "full_negation", "Full negation B:", 17),
-)
-ROW_KEYS: Tuple[str, ...] = tuple(k for k, _, _ in MAIN_ROWS)
 
 # eval.cd-sco.pl reads bytes, so its \w is ASCII.
 _ABBREVIATION = re.compile(r"^([A-Za-z0-9_]+)\.")
@@ -77,76 +64,6 @@ def punct_mask(sentence: Sentence) -> List[bool]:
     """
     return [punct_pos(row.pos) for row in sentence.rows]
 
-
-@dataclass
-class Count:
-    """The counts of one row.
-
-    gold (int): the gold count shown in the row (instances, scopes, tokens or events).
-    system (int): the system count shown in the row; the B rows divide by it.
-    tp (int): true positives (the TP used for P and R).
-    fp (int): false positives.
-    fn (int): false negatives.
-    """
-
-    gold: int = 0
-    system: int = 0
-    tp: int = 0
-    fp: int = 0
-    fn: int = 0
-
-    def add(self, other: "Count") -> None:
-        """Add another row's counts in place.
-
-        other (Count): the counts to add.
-        """
-        self.gold += other.gold
-        self.system += other.system
-        self.tp += other.tp
-        self.fp += other.fp
-        self.fn += other.fn
-
-    def as_dict(self) -> Dict[str, int]:
-        return {"gold": self.gold, "system": self.system, "tp": self.tp, "fp": self.fp,
-                "fn": self.fn}
-
-
-@dataclass
-class StarsemCounts:
-    """Corpus counts of the *SEM scorer: one :class:`Count` per main row plus the
-    sentence statistics. Add corpora with ``+=``.
-
-    sentences (int): sentences scored.
-    negation_sentences (int): sentences whose gold has at least one instance.
-    error_sentences (int): sentences with any error (as the scorer counts them).
-    error_negation_sentences (int): negation sentences with any error.
-    """
-
-    cues: Count = field(default_factory=Count)
-    scopes_cue_match: Count = field(default_factory=Count)
-    scopes_no_cue_match: Count = field(default_factory=Count)
-    scope_tokens: Count = field(default_factory=Count)
-    negated: Count = field(default_factory=Count)
-    full_negation: Count = field(default_factory=Count)
-    sentences: int = 0
-    negation_sentences: int = 0
-    error_sentences: int = 0
-    error_negation_sentences: int = 0
-
-    def row(self, key: str) -> Count:
-        """The counts of a main row (a key of :data:`ROW_KEYS`)."""
-        if key not in ROW_KEYS:
-            raise KeyError(key)
-        return getattr(self, key)
-
-    def __iadd__(self, other: "StarsemCounts") -> "StarsemCounts":
-        for key in ROW_KEYS:
-            self.row(key).add(other.row(key))
-        self.sentences += other.sentences
-        self.negation_sentences += other.negation_sentences
-        self.error_sentences += other.error_sentences
-        self.error_negation_sentences += other.error_negation_sentences
-        return self
 
 
 class _Prepared:
@@ -228,7 +145,8 @@ def count_record(gold: SentenceRecord, system: SentenceRecord, counts: StarsemCo
     """
     punct = gold.punct
     G = [_Prepared(i, gold.tokens, punct) for i in gold.instances]
-    S = [_Prepared(i, system.tokens, punct) for i in system.instances]
+    # The same record on both sides (a sentence read once for both files): same instances.
+    S = G if system is gold else [_Prepared(i, system.tokens, punct) for i in system.instances]
     cues, scm, scnm = counts.cues, counts.scopes_cue_match, counts.scopes_no_cue_match
     st, neg, full = counts.scope_tokens, counts.negated, counts.full_negation
     counts.sentences += 1
@@ -396,116 +314,3 @@ def count_starsem(gold: Sequence[Sentence], system: Sequence[Sentence], *,
     for g, s in zip(gold, system):
         count_record(sentence_record(g), sentence_record(s, ()), counts)
     return counts
-
-
-def starsem_scores(counts: StarsemCounts) -> Dict[str, Dict[str, float]]:
-    """P, R and exact F1 (fractions) of every row, B rows included, plus the sentence
-    statistics.
-
-    counts (StarsemCounts): the counts.
-    RETURNS (Dict[str, Dict[str, float]]): per row key {"gold", "system", "tp", "fp",
-        "fn", "p", "r", "f"} (tp = the TP used for P/R); "sentences": {"total",
-        "negation", "negation_with_errors", "correct_pct", "correct_negation_pct"}
-        (percentages, unrounded).
-    """
-    out: Dict[str, Dict[str, float]] = {}
-    b_of = {base: key for key, base, _, _ in B_ROWS}
-    for key in ROW_KEYS:
-        c = counts.row(key)
-        r = safe_div(c.tp, c.tp + c.fn)
-        p = safe_div(c.tp, c.tp + c.fp)
-        out[key] = {**c.as_dict(), "p": p, "r": r, "f": f1(p, r)}
-        if key in b_of:
-            p_b = safe_div(c.tp, c.system)
-            out[b_of[key]] = {**c.as_dict(), "p": p_b, "r": r, "f": f1(p_b, r)}
-    out["sentences"] = {
-        "total": counts.sentences,
-        "negation": counts.negation_sentences,
-        "negation_with_errors": counts.error_negation_sentences,
-        "correct_pct": 100.0 - safe_div(counts.error_sentences * 100, counts.sentences),
-        "correct_negation_pct": 100.0 - safe_div(counts.error_negation_sentences * 100,
-                                                counts.negation_sentences),
-    }
-    return out
-
-
-# --- printout -------------------------------------------------------------------------------
-_RULE = "-" * 27 + "+------+--------+------+------+------+---------------+------------+---------"
-_HEAD = ("                            | gold | system | tp   | fp   | fn   | precision (%) "
-         "| recall (%) | F1  (%) ")
-_RULE2 = "-" * 28 + "+------+--------+------+------+------+---------------+------------+---------"
-_END = "-" * 104
-
-
-def _perl_pct(num: int, den: int) -> str:
-    # sprintf("%.2f", (num / den) * 100), "0.00" for a zero denominator
-    return "%.2f" % ((num / den) * 100) if den else "0.00"
-
-
-def _perl_share(num: int, den: int) -> str:
-    # sprintf("%.2f", (num * 100) / den); perl stops on a zero denominator, we print 0.00
-    return "%.2f" % ((num * 100) / den) if den else "0.00"
-
-
-def _perl_f1(p: str, r: str) -> str:
-    # F1 from the already rounded, printed P and R (Q-3)
-    pv, rv = float(p), float(r)
-    return "%.2f" % ((2 * pv * rv) / (pv + rv)) if (pv + rv) else "0.00"
-
-
-def _exact(value: float) -> str:
-    return "%.2f" % (value * 100)
-
-
-def format_starsem_table(counts: StarsemCounts, compat: bool = False) -> str:
-    """The *SEM scorer's table (percentages).
-
-    counts (StarsemCounts): the counts.
-    compat (bool): reproduce the perl printout character for character: F1 from the
-        rounded P and R (Q-3) and the SCM TP in the tp column of both "Scopes (no cue
-        match)" rows (Q-4). Otherwise F1 is exact and the tp column shows the TP used.
-    RETURNS (str): the table, ending with a newline.
-    """
-    lines = [_RULE, _HEAD, _RULE2]
-    scores = starsem_scores(counts)
-    scm_tp = counts.scopes_cue_match.tp
-
-    def row(label: str, width: int, c: Count, p: str, r: str, f: str, tp: int) -> str:
-        return (f"{label} {c.gold:{width}d} | {c.system:6d} | {tp:4d} | {c.fp:4d} | "
-                f"{c.fn:4d} | {p:>13s} | {r:>10s} | {f:>7s}")
-
-    def cells(key: str, c: Count, b: bool) -> Tuple[str, str, str, int]:
-        tp = scm_tp if (compat and key.startswith("scopes_no_cue_match")) else c.tp
-        if compat:
-            p = _perl_pct(c.tp, c.system) if b else _perl_pct(c.tp, c.tp + c.fp)
-            r = _perl_pct(c.tp, c.tp + c.fn)
-            return p, r, _perl_f1(p, r), tp
-        s = scores[key]
-        return _exact(s["p"]), _exact(s["r"]), _exact(s["f"]), tp
-
-    for key, label, width in MAIN_ROWS:
-        c = counts.row(key)
-        lines.append(row(label, width, c, *cells(key, c, False)))
-    lines.append(_RULE)
-    for key, base, label, width in B_ROWS:
-        c = counts.row(base)
-        lines.append(row(label, width, c, *cells(key, c, True)))
-    lines.append(_RULE)
-    if compat:
-        err = _perl_share(counts.error_sentences, counts.sentences)
-        err_neg = _perl_share(counts.error_negation_sentences, counts.negation_sentences)
-        correct = "%.2f" % (100 - float(err))
-        correct_neg = "%.2f" % (100 - float(err_neg))
-    else:
-        sent = scores["sentences"]
-        correct = "%.2f" % sent["correct_pct"]
-        correct_neg = "%.2f" % sent["correct_negation_pct"]
-    lines.extend([
-        f" # sentences: {counts.sentences}",
-        f" # negation sentences: {counts.negation_sentences}",
-        f" # negation sentences with errors: {counts.error_negation_sentences}",
-        f" % correct sentences: {correct}",
-        f" % correct negation sentences: {correct_neg}",
-        _END,
-    ])
-    return "\n".join(lines) + "\n"

@@ -11,22 +11,20 @@ no directory. A UTF-8 byte order mark at the start of a file is skipped.
 Speed: a sentence without negation (one ``***`` column) is checked on its cells in bulk
 and, when both sides are such sentences, counted without building a record.
 """
-import codecs
-import re
-from pathlib import Path
-from typing import Dict, Iterator, List, NoReturn, Optional, Sequence, Tuple, Union
+from itertools import compress
+from typing import Dict, Iterator, List, NoReturn, Optional, Sequence, Tuple
 
 from ..errors import Errors, NegationFormatError
 from ..starsem import EMPTY, N_TOKEN_COLUMNS, NO_NEGATION, Sentence, is_punct_pos
 from .records import NegationRecord, Part, SentenceRecord
+from .textfile import Block, PathLike, check_input_file, iter_lines, iter_text_blocks
 
-PathLike = Union[str, Path]
-#: A sentence block: (line number of its first line, its lines joined by newlines).
-Block = Tuple[int, str]
-CHUNK_SIZE = 1 << 18
-_BOM = "\ufeff"
-_LONE_CR = re.compile(r"\r(?!\n)")
+__all__ = ["Block", "PathLike", "check_input_file", "iter_lines", "iter_text_blocks",
+           "punct_pos", "punct_mask", "ParsedSentence", "parse_block", "iter_sentences",
+           "iter_records", "iter_aligned", "sentence_record"]
+
 _NUMS: List[str] = []
+_NOT_EMPTY = EMPTY.__ne__
 _PUNCT_POS: Dict[str, bool] = {}
 
 
@@ -54,112 +52,6 @@ def punct_mask(tags: Sequence[str]) -> List[bool]:
         return list(map(_PUNCT_POS.__getitem__, tags))
     except KeyError:
         return [punct_pos(t) for t in tags]
-
-
-def check_input_file(path: PathLike) -> Path:
-    """A coded error unless the path is an existing regular file (or a FIFO/device).
-
-    path (PathLike): the input path.
-    RETURNS (Path): the path.
-    RAISES (FileNotFoundError, NegationFormatError): missing (E130) or a directory (E210).
-    """
-    path = Path(path)
-    if path.is_dir():
-        raise NegationFormatError(Errors.E210.format(path=path), path)
-    if not path.exists():
-        raise FileNotFoundError(Errors.E130.format(path=path))
-    return path
-
-
-def iter_text_blocks(path: PathLike, chunk_size: int = CHUNK_SIZE) -> Iterator[Block]:
-    """The blank-line separated blocks of a UTF-8 text file, read in chunks.
-
-    A leading byte order mark is dropped; CRLF line endings are read as LF. A block may
-    still contain whitespace-only lines (they separate sentences too; the parsers split
-    there).
-
-    path (PathLike): the file.
-    chunk_size (int): bytes per read.
-    YIELDS (Block): (first line number, block text without a final newline).
-    RAISES (NegationFormatError): unreadable file (E112), invalid UTF-8 (E111), a carriage
-        return without line feed (E113).
-    """
-    path = check_input_file(path)
-    decoder = codecs.getincrementaldecoder("utf-8")()
-    line = 1  # number of the first line in buf
-    buf = ""
-    carry = ""
-    start = True
-    try:
-        f = open(path, "rb")
-    except OSError as err:
-        raise NegationFormatError(Errors.E112.format(path=path, reason=err), path) from err
-    with f:
-        while True:
-            raw = f.read(chunk_size)
-            try:
-                text = carry + decoder.decode(raw, final=not raw)
-            except UnicodeDecodeError as err:
-                n = line + buf.count("\n") + carry.count("\n") + raw[:max(err.start, 0)].count(b"\n")
-                raise NegationFormatError(Errors.E111.format(path=path, line=n, reason=err.reason),
-                                          path, n) from None
-            carry = ""
-            if start and text:
-                start = False
-                if text.startswith(_BOM):
-                    text = text[1:]
-            if "\r" in text:
-                if raw and text.endswith("\r"):
-                    text, carry = text[:-1], "\r"
-                lone = _LONE_CR.search(text)
-                if lone is not None:
-                    n = line + buf.count("\n") + text.count("\n", 0, lone.start())
-                    raise NegationFormatError(Errors.E113.format(path=path, line=n), path, n)
-                text = text.replace("\r\n", "\n")
-            buf += text
-            if not raw:
-                break
-            pieces = buf.split("\n\n")
-            buf = pieces.pop()
-            for piece in pieces:
-                body = piece.lstrip("\n")
-                if body:
-                    yield line + len(piece) - len(body), body
-                line += piece.count("\n") + 2
-    body = buf.lstrip("\n")
-    if body.rstrip("\n"):
-        yield line + len(buf) - len(body), body.rstrip("\n")
-
-
-def iter_lines(path: PathLike) -> Iterator[str]:
-    """The lines of a UTF-8 text file without line terminators, streamed (the checks of
-    :func:`iter_text_blocks`: byte order mark dropped, CRLF read as LF, CR-only line
-    endings and invalid UTF-8 are coded errors with the line).
-
-    path (PathLike): the file.
-    YIELDS (str): each line.
-    """
-    path = check_input_file(path)
-    line = 0
-    try:
-        f = open(path, encoding="utf-8", newline="")
-    except OSError as err:
-        raise NegationFormatError(Errors.E112.format(path=path, reason=err), path) from err
-    with f:
-        try:
-            for line, text in enumerate(f, 1):
-                if line == 1 and text.startswith(_BOM):
-                    text = text[1:]
-                if text.endswith("\n"):
-                    text = text[:-2] if text.endswith("\r\n") else text[:-1]
-                elif text.endswith("\r"):
-                    raise NegationFormatError(Errors.E113.format(path=path, line=line), path, line)
-                yield text
-        except UnicodeDecodeError as err:
-            for _ in iter_text_blocks(path):  # raises E111 with the exact line
-                pass
-            raise NegationFormatError(Errors.E111.format(path=path, line=line + 1,
-                                                         reason=err.reason), path, line + 1) from None
 
 
 # --- one sentence -----------------------------------------------------------------------
@@ -280,7 +172,13 @@ def _parse_rows(first: int, rows: List[List[str]], path: str) -> ParsedSentence:
         if n != n_cols:
             raise _fail(Errors.E102.format(path=path, line=first + k, n=n, first_line=first,
                                            m=n_cols), path, first + k)
-    columns = list(zip(*rows))
+    return _from_columns(first, list(zip(*rows)), n_rows, n_cols, path)
+
+
+def _from_columns(first: int, columns: List[Tuple[str, ...]], n_rows: int, n_cols: int,
+                  path: str) -> ParsedSentence:
+    """The checks and the record of a sentence given as columns (every row with n_cols
+    cells)."""
     docs, sents, toks, forms = columns[0], columns[1], columns[2], columns[3]
     if list(toks) != _numbers(n_rows):
         for k, tok in enumerate(toks):
@@ -309,10 +207,13 @@ def _parse_rows(first: int, rows: List[List[str]], path: str) -> ParsedSentence:
         for r, role in enumerate(("cue", "scope", "event")):
             parts: List[Part] = []
             col = neg[3 * q + r]
-            for k in ([k for k, cell in enumerate(col) if cell != EMPTY]
+            for k in (compress(range(n_rows), map(_NOT_EMPTY, col))
                       if col.count(EMPTY) != n_rows else ()):
                 cell = col[k]
                 form = forms[k]
+                if cell == form:
+                    parts.append((k, 0, len(form)))
+                    continue
                 start = form.find(cell) if cell else -1
                 if start < 0:
                     line = first + k
@@ -325,7 +226,7 @@ def _parse_rows(first: int, rows: List[List[str]], path: str) -> ParsedSentence:
                 parts.append((k, start, start + len(cell)))
             roles.append(tuple(parts))
         if not roles[0]:
-            line = first + len(rows) - 1
+            line = first + n_rows - 1
             raise _fail(Errors.E103.format(path=path, line=line, k=q + 1,
                                            col=N_TOKEN_COLUMNS + 3 * q + 1, first_line=first),
                         path, line)
