@@ -67,12 +67,13 @@ from spacy.tokens import Doc
 from spacy.training import Example, validate_examples, validate_get_examples
 from spacy.vocab import Vocab
 
+from ..alignment import CharIndex, project_parts
 from ..errors import Errors
 from ..io import read_docbin
 from ..ml.readers import count_cue_words
 from ..negation import SPANS_KEY, Part, get_negations, register_extensions, set_negations
 from .cue_patterns import PATTERNS_KEY, CuePatterns, Setting, cue_patterns_from_entries, load_cue_patterns
-from ._util import CharIndex, ScaledOptimizer, affix_kind, find_affix, one_hot, project_parts, sentence_ranges
+from ._util import ScaledOptimizer, affix_kind, find_affix, one_hot, sentence_ranges
 
 OUTSIDE = "O"
 POSITIONS = ("S", "B", "I")

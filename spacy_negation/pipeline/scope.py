@@ -38,12 +38,13 @@ from spacy.tokens import Doc
 from spacy.training import Example, validate_examples, validate_get_examples
 from spacy.vocab import Vocab
 
+from ..alignment import CharIndex, project_parts
 from ..errors import Errors
 from ..ml.bilstm import CUE_AFFIX, CUE_WHOLE
 from ..ml.models import CueWindow
 from ..negation import Negation, Part, get_negations, register_extensions, set_negations
 from .cue_patterns import constrain_scopes
-from ._util import CharIndex, ScaledOptimizer, one_hot, project_parts, remainder, sentence_ranges
+from ._util import ScaledOptimizer, one_hot, remainder, sentence_ranges
 
 #: The scope labels: outside, scope, negated event, both.
 SCOPE_LABELS = ("O", "S", "E", "SE")
