@@ -170,6 +170,35 @@ class TokenOffsets:
             j += 1
 
 
+class CharProjection:
+    """Character ranges of a source text onto the tokens of a target text that may differ
+    from it in whitespace and letter case (:func:`char_map`, :func:`map_range`): how the
+    scorers put predicted parts and spans on the reference tokens.
+
+    source (str): the source text (e.g. the predicted doc's).
+    target (str): the target text (e.g. the reference doc's).
+    tokens (TokenOffsets): the target's tokens.
+    """
+
+    __slots__ = ("source", "mapping", "tokens")
+
+    def __init__(self, source: str, target: str, tokens: TokenOffsets) -> None:
+        self.source = source
+        self.mapping = char_map(source, target)
+        self.tokens = tokens
+
+    def pieces(self, start: int, end: int) -> Tuple[List[Piece], bool]:
+        """The target token pieces covered by a source character range.
+
+        start (int): the range's start offset in the source.
+        end (int): its end offset (exclusive).
+        RETURNS (Tuple[List[Piece], bool]): the pieces in target order and whether every
+            non-space character of the range mapped.
+        """
+        ranges, complete = map_range(self.mapping, self.source, start, end)
+        return [p for a, b in ranges for p in self.tokens.pieces(a, b)], complete
+
+
 class CharIndex:
     """Token positions of a doc counted in non-whitespace characters, the coordinates
     in which two tokenizations of the same text (up to whitespace, as spaCy's
