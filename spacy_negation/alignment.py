@@ -94,8 +94,8 @@ def char_map(source: str, target: str) -> Optional[List[int]]:
         for x, y in zip(a, b):
             out[x] = y
     else:
-        for i, (x, y) in enumerate(zip(source, target)):
-            if not x.isspace() and _same(x, y):
+        for i, (c, d) in enumerate(zip(source, target)):
+            if not c.isspace() and _same(c, d):
                 out[i] = i
     return out
 

@@ -97,10 +97,11 @@ def set_negations(doc: Doc, negations: Iterable[Union[Negation, Dict[str, Iterab
                     kb_id += f":{part.start}-{part.end}"
                 spans.append(Span(doc, start, end, label=LABELS[role], kb_id=kb_id, span_id=k))
                 mirror.setdefault((start_char, end_char), []).append(f"{LABELS[role]} {kb_id}")
-    for key in [key for key in doc.user_data if _is_mirror_key(key)]:
-        del doc.user_data[key]
+    user_data: Dict[Any, Any] = doc.user_data  # keys are tuples, as spaCy's extensions use
+    for key in [key for key in user_data if _is_mirror_key(key)]:
+        del user_data[key]
     for (start_char, end_char), entries in mirror.items():
-        doc.user_data[("._.", MIRROR, start_char, end_char)] = tuple(entries)
+        user_data[("._.", MIRROR, start_char, end_char)] = tuple(entries)
     doc.spans[SPANS_KEY] = SpanGroup(doc, name=SPANS_KEY, attrs={"version": STORAGE_VERSION},
                                      spans=spans)
     _INDEX.pop(doc, None)
@@ -139,7 +140,7 @@ def _stored_ranges(doc: Doc) -> List[Tuple[Any, str, int, int, bool]]:
     out: List[Tuple[Any, str, int, int, bool]] = []
     if group is not None:
         legacy = group.attrs.get("partial", {})
-        strings = doc.vocab.strings
+        strings: Any = doc.vocab.strings  # looked up by hash: the stubs type str keys only
         for _id, kb_hash, label_hash, tok_start, tok_end, start, end in _span_records(group):
             label = strings[label_hash] if label_hash in strings else str(label_hash)
             role = ROLE_OF_LABEL.get(label)
@@ -154,16 +155,17 @@ def _stored_ranges(doc: Doc) -> List[Tuple[Any, str, int, int, bool]]:
                 else:
                     out.append(((k, None), role, start, end, True))
                 continue
-            k, anchor, s, e = match.groups()
-            key = (int(k), start + int(anchor))
+            num, anchor, s, e = match.groups()
+            inst = (int(num), start + int(anchor))
             if s is None:
-                out.append((key, role, start, end, True))
+                out.append((inst, role, start, end, True))
             else:
-                out.append((key, role, start + int(s), start + int(e), False))
+                out.append((inst, role, start + int(s), start + int(e), False))
         return out
     n_chars = len(doc.text)
     cut: Set[Any] = set()
-    for key, entries in list(doc.user_data.items()):
+    mirrored: Dict[Any, Any] = doc.user_data
+    for key, entries in list(mirrored.items()):
         if not _is_mirror_key(key):
             continue
         start, end = int(key[2]), int(key[3])
@@ -173,8 +175,8 @@ def _stored_ranges(doc: Doc) -> List[Tuple[Any, str, int, int, bool]]:
             role = ROLE_OF_LABEL.get(label)
             if match is None or role is None:
                 raise ValueError(Errors.E016.format(entry=entry))
-            k, anchor, s, e = match.groups()
-            inst = (int(k), start + int(anchor))
+            num, anchor, s, e = match.groups()
+            inst = (int(num), start + int(anchor))
             lo, hi = (start, end) if s is None else (start + int(s), start + int(e))
             if role == "cue" and (lo < 0 or hi > n_chars):
                 cut.add(inst)
