@@ -131,23 +131,24 @@ class TokenOffsets:
     """Where the tokens of a tokenization sit in its text.
 
     starts (Sequence[int]): each token's start offset, ascending.
-    texts (Sequence[str]): each token's text.
+    ends (Sequence[int]): each token's end offset (exclusive).
     """
 
-    __slots__ = ("starts", "texts")
+    __slots__ = ("starts", "ends")
 
-    def __init__(self, starts: Sequence[int], texts: Sequence[str]) -> None:
+    def __init__(self, starts: Sequence[int], ends: Sequence[int]) -> None:
         self.starts = list(starts)
-        self.texts = list(texts)
+        self.ends = list(ends)
 
     @classmethod
     def of(cls, doc: "Doc") -> "TokenOffsets":
         """The token offsets of a doc.
 
         doc (Doc): the doc.
-        RETURNS (TokenOffsets): its tokens' start offsets and texts.
+        RETURNS (TokenOffsets): its tokens' start and end offsets.
         """
-        return cls([t.idx for t in doc], [t.text for t in doc])
+        starts = [t.idx for t in doc]
+        return cls(starts, [idx + len(t.text) for idx, t in zip(starts, doc)])
 
     def pieces(self, start: int, end: int) -> Iterator[Piece]:
         """The tokens overlapping a character range, each with the covered characters.
@@ -156,7 +157,7 @@ class TokenOffsets:
         end (int): its end offset (exclusive).
         YIELDS (Piece): (token index, start, end within the token), in token order.
         """
-        starts, texts = self.starts, self.texts
+        starts, ends = self.starts, self.ends
         j = max(bisect_right(starts, start) - 1, 0)
         n = len(starts)
         while j < n:
@@ -164,7 +165,7 @@ class TokenOffsets:
             if idx >= end:
                 break
             s = max(start, idx) - idx
-            e = min(end, idx + len(texts[j])) - idx
+            e = min(end, ends[j]) - idx
             if e > s:
                 yield j, s, e
             j += 1
@@ -214,10 +215,12 @@ class CharIndex:
         self.offsets = TokenOffsets.of(doc)
         is_char = numpy.fromiter((not c.isspace() for c in text), dtype=numpy.int64, count=len(text))
         self.cum = numpy.concatenate([numpy.zeros(1, dtype=numpy.int64), numpy.cumsum(is_char)])
-        begin = numpy.asarray(self.offsets.starts, dtype=numpy.int64)
-        length = numpy.asarray([len(t) for t in self.offsets.texts], dtype=numpy.int64)
-        self.starts: List[int] = self.cum[begin].tolist()
-        self.ends: List[int] = self.cum[begin + length].tolist()
+        #: each token's start and end in non-whitespace characters
+        self.starts: List[int] = self._count(self.offsets.starts)
+        self.ends: List[int] = self._count(self.offsets.ends)
+
+    def _count(self, offsets: Sequence[int]) -> List[int]:
+        return self.cum[numpy.asarray(offsets, dtype=numpy.int64)].tolist()
 
     def part_range(self, part: Part) -> Range:
         """A part's range in non-whitespace coordinates."""
@@ -238,12 +241,11 @@ class CharIndex:
             t_start, t_end = self.starts[i], self.ends[i]
             if t_end > t_start and t_end > start:
                 lo, hi = max(start, t_start), min(end, t_end)
-                text = self.offsets.texts[i]
+                idx, idx_end = self.offsets.starts[i], self.offsets.ends[i]
                 if lo == t_start and hi == t_end:
-                    parts.append(Part(i, 0, len(text)))
+                    parts.append(Part(i, 0, idx_end - idx))
                 else:
-                    idx = self.offsets.starts[i]
-                    seg = self.cum[idx : idx + len(text) + 1]
+                    seg = self.cum[idx : idx_end + 1]
                     c_start = int(numpy.searchsorted(seg, lo, side="right")) - 1
                     c_end = int(numpy.searchsorted(seg, hi, side="left"))
                     if c_end > c_start:

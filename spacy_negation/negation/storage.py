@@ -16,7 +16,6 @@ from the span's start. An instance is its number and its anchor: the instances o
 docs joined by ``Doc.from_docs`` stay apart. Version 1 (``Span.id`` = instance number,
 affix ranges in the group's attrs keyed by token index) is still read.
 """
-import bisect
 import re
 import struct
 import warnings
@@ -28,7 +27,7 @@ import srsly
 from spacy.attrs import IDX, LENGTH
 from spacy.tokens import Doc, Span, SpanGroup
 
-from ..alignment import Part
+from ..alignment import Part, TokenOffsets
 from ..errors import Errors, Warnings
 from .instance import ROLES, Negation, PartLike, _check_scope_outside_cue
 
@@ -201,19 +200,14 @@ def _read(doc: Doc) -> List[Tuple[Tuple[Part, ...], Tuple[Part, ...], Tuple[Part
     becomes a partial part with the same characters (W003 for a whole-token cue); two
     ranges of a role in one token become the range covering both (W004)."""
     array = doc.to_array([IDX, LENGTH]).tolist() if len(doc) else []
-    starts = [row[0] for row in array]
-    ends = [row[0] + row[1] for row in array]
+    offsets = TokenOffsets([row[0] for row in array], [row[0] + row[1] for row in array])
     parts: Dict[Any, Dict[str, Dict[int, List[Tuple[int, int, bool]]]]] = {}
     for inst, role, lo, hi, whole in _stored_ranges(doc):
         if inst not in parts:
             parts[inst] = {r: {} for r in ROLES}
         by_token = parts[inst][role]
-        i = max(bisect.bisect_right(starts, lo) - 1, 0)
-        while i < len(starts) and starts[i] < hi:
-            a, b = max(lo, starts[i]), min(hi, ends[i])
-            if a < b:
-                by_token.setdefault(i, []).append((a - starts[i], b - starts[i], whole))
-            i += 1
+        for i, a, b in offsets.pieces(lo, hi):
+            by_token.setdefault(i, []).append((a, b, whole))
     out = []
     for k, (inst, roles) in enumerate(parts.items()):
         result = []
@@ -226,7 +220,7 @@ def _read(doc: Doc) -> List[Tuple[Tuple[Part, ...], Tuple[Part, ...], Tuple[Part
                                            for j in range(len(ranges) - 1)):
                     warnings.warn(Warnings.W004.format(id=k, role=role, text=doc[i].text,
                                                        part=doc[i].text[start:end]))
-                if (role == "cue" and (start, end) != (0, ends[i] - starts[i])
+                if (role == "cue" and (start, end) != (0, offsets.ends[i] - offsets.starts[i])
                         and all(r[2] for r in ranges)):
                     warnings.warn(Warnings.W003.format(id=k, cue=doc[i].text[start:end], text=doc[i].text))
                 role_parts.append(Part(i, start, end))
