@@ -50,6 +50,12 @@ def vocab() -> Vocab:
     return spacy.blank("en").vocab
 
 
+def test_negation_counts_imports_no_spacy() -> None:
+    code = "import sys, spacy_negation.negation_counts; print('spacy' in sys.modules)"
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert res.stdout.strip() == "False", res.stderr
+
+
 def test_registered_in_spacy_registry() -> None:
     make = spacy.registry.scorers.get("spacy_negation.negation_scorer.v1")
     assert make is make_negation_scorer
