@@ -6,10 +6,11 @@ from spacy.tokens import Doc, Span, Token
 
 from ..errors import Errors
 from .instance import Negation
-from .storage import _index, set_negations
+from .storage import index_of, set_negations
+
 
 def _doc_negations(doc: Doc) -> List[Negation]:
-    return _index(doc).negations(doc)
+    return index_of(doc).negations(doc)
 
 
 def _doc_set_negations(doc: Doc, negations: Any) -> None:
@@ -17,20 +18,20 @@ def _doc_set_negations(doc: Doc, negations: Any) -> None:
 
 
 def _token_negations(token: Token) -> List[Negation]:
-    index = _index(token.doc)
+    index = index_of(token.doc)
     return [index.negation(token.doc, k) for k in index.scope.get(token.i, ())]
 
 
 def _token_negated(token: Token) -> bool:
-    return token.i in _index(token.doc).scope
+    return token.i in index_of(token.doc).scope
 
 
 def _token_is_neg_cue(token: Token) -> bool:
-    return token.i in _index(token.doc).cues
+    return token.i in index_of(token.doc).cues
 
 
 def _span_ids(span: Span) -> List[int]:
-    index = _index(span.doc)
+    index = index_of(span.doc)
     seen: Set[int] = set()
     for i in range(span.start, span.end):
         seen.update(index.scope.get(i, ()))
@@ -38,12 +39,12 @@ def _span_ids(span: Span) -> List[int]:
 
 
 def _span_negations(span: Span) -> List[Negation]:
-    index = _index(span.doc)
+    index = index_of(span.doc)
     return [index.negation(span.doc, k) for k in _span_ids(span)]
 
 
 def _span_negated(span: Span) -> bool:
-    index = _index(span.doc)
+    index = index_of(span.doc)
     return any(i in index.scope for i in range(span.start, span.end))
 
 

@@ -278,7 +278,8 @@ class _Index:
 _INDEX: "weakref.WeakKeyDictionary[Doc, _Index]" = weakref.WeakKeyDictionary()
 
 
-def _index(doc: Doc) -> _Index:
+def index_of(doc: Doc) -> _Index:
+    """The current index of a doc (built, or rebuilt when the storage changed)."""
     index = _INDEX.get(doc)
     if index is None or not index.is_current(doc):
         index = _Index(doc)
