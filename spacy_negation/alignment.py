@@ -1,14 +1,16 @@
 """Mapping one tokenization of a text onto another, by character offsets.
 
-Negation parts are compared across tokenizations in two places, with one vocabulary:
+Negation parts move between tokenizations in three places, with one vocabulary (a
+:class:`Part` is one token, or a character range inside one token, as the affix ``un`` of
+``unhappy``; a :data:`Piece` is the same as a plain ``(i, start, end)`` tuple):
 
-* a :class:`Part` is one token, or a character range inside one token (the affix ``un``
-  of ``unhappy``); a :data:`Piece` is the same as a plain ``(i, start, end)`` tuple;
+* the data model reads its stored character ranges back onto a doc's current tokens,
+  which a retokenization may have changed (:meth:`TokenOffsets.pieces`);
 * the scorers compare predictions on the reference tokens (a predicted doc may be
   tokenized differently, and its text may differ in whitespace or letter case): a
   predicted character range is mapped onto the reference text (:func:`char_map`,
-  :func:`map_range`), then onto the reference tokens it covers (:class:`TokenOffsets`),
-  down to the characters inside each token, so an affix keeps its offsets;
+  :func:`map_range`), then onto the reference tokens it covers, down to the characters
+  inside each token, so an affix keeps its offsets (:class:`CharProjection`);
 * the trainable components project the reference annotation onto the predicted tokens
   (:func:`project_parts`) in non-whitespace character coordinates (:class:`CharIndex`),
   the coordinates in which spaCy's ``Example`` aligns two tokenizations of one text.
