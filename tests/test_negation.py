@@ -15,7 +15,7 @@ from spacy.pipeline.functions import merge_entities
 from spacy.tokens import Doc, DocBin, Span, SpanGroup
 
 from spacy_negation import Negation, Part, SPANS_KEY, get_negations, register_extensions, set_negations
-from spacy_negation.negation import _token_negated
+from spacy_negation.negation.extensions import _token_negated
 
 
 @pytest.fixture

@@ -18,9 +18,11 @@ from spacy_negation.metrics.faireval import negation_faireval
 from spacy_negation.metrics.nis import count_nis, nis_scores
 from spacy_negation.metrics.records import SentenceRecord, cells
 from spacy_negation.metrics.starsem_eval import count_starsem, starsem_scores
+import spacy_negation.negation_counts as counts_module
 import spacy_negation.scorers as scorers_module
+from spacy_negation.doc_records import example_records
 from spacy_negation.scorers import (
-    example_records, make_faireval_spans_scorer, make_negation_cue_scorer, make_negation_scorer,
+    make_faireval_spans_scorer, make_negation_cue_scorer, make_negation_scorer,
     make_negation_scope_scorer, score_negation_cues, score_negation_scopes, score_negations,
 )
 from spacy_negation.corpora.starsem import read_starsem
@@ -46,6 +48,12 @@ def make_doc(vocab: Vocab, words: List[str], spaces: Optional[List[bool]] = None
 @pytest.fixture(scope="module")
 def vocab() -> Vocab:
     return spacy.blank("en").vocab
+
+
+def test_negation_counts_imports_no_spacy() -> None:
+    code = "import sys, spacy_negation.negation_counts; print('spacy' in sys.modules)"
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert res.stdout.strip() == "False", res.stderr
 
 
 def test_registered_in_spacy_registry() -> None:
@@ -284,15 +292,17 @@ def test_nlp_evaluate_computes_each_count_once(monkeypatch: pytest.MonkeyPatch) 
     examples = make_examples(nlp)
     nlp.initialize(lambda: examples)
     calls: Dict[str, int] = {}
-    for name in ("starsem_count_record", "count_cue_record", "nis_count_record",
-                 "nis_count_sentence", "count_into", "example_records"):
-        original = getattr(scorers_module, name)
+    for module, name in ((counts_module, "starsem_count_record"),
+                         (counts_module, "count_cue_record"), (counts_module, "nis_count_record"),
+                         (counts_module, "nis_count_sentence"), (counts_module, "count_into"),
+                         (scorers_module, "example_records")):
+        original = getattr(module, name)
 
         def counted(*args: Any, _name: str = name, _f: Any = original, **kw: Any) -> Any:
             calls[_name] = calls.get(_name, 0) + 1
             return _f(*args, **kw)
 
-        monkeypatch.setattr(scorers_module, name, counted)
+        monkeypatch.setattr(module, name, counted)
     scores = nlp.evaluate(examples)
     n = len(examples)  # one sentence per example
     assert calls == {"example_records": 2 * n, "count_cue_record": n, "nis_count_sentence": n,

@@ -1,84 +1,12 @@
-"""Helpers shared by the negation components: projecting negation parts between
-tokenizations, sentence windows, and an optimizer proxy for per-component learning
-rates."""
-from bisect import bisect_right
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+"""Helpers shared by the negation components: sentence windows, affix ranges, and an
+optimizer proxy for per-component learning rates. Projecting parts between
+tokenizations is in :mod:`spacy_negation.alignment`."""
+from typing import Any, List, Optional, Sequence, Tuple
 
 import numpy
-from spacy.attrs import IDX, LENGTH
 from spacy.tokens import Doc
 
-from ..negation import Part
-
-Range = Tuple[int, int]
-
-
-class CharIndex:
-    """Token positions of a doc counted in non-whitespace characters, the coordinates
-    in which two tokenizations of the same text (up to whitespace, as spaCy's
-    ``Example`` requires) can be compared.
-
-    doc (Doc): the doc.
-    """
-
-    def __init__(self, doc: Doc) -> None:
-        text = doc.text
-        is_char = numpy.fromiter((not c.isspace() for c in text), dtype=numpy.int64, count=len(text))
-        self.doc = doc
-        self.cum = numpy.concatenate([numpy.zeros(1, dtype=numpy.int64), numpy.cumsum(is_char)])
-        bounds = doc.to_array([IDX, LENGTH]).astype(numpy.int64) if len(doc) else numpy.zeros((0, 2), dtype=numpy.int64)
-        self.starts: List[int] = self.cum[bounds[:, 0]].tolist()
-        self.ends: List[int] = self.cum[bounds[:, 0] + bounds[:, 1]].tolist()
-
-    def part_range(self, part: Part) -> Range:
-        """A part's range in non-whitespace coordinates."""
-        idx = self.doc[part.i].idx
-        return int(self.cum[idx + part.start]), int(self.cum[idx + part.end])
-
-    def project(self, start: int, end: int) -> List[Part]:
-        """The parts of this doc's tokens covered by a range in non-whitespace
-        coordinates (whole tokens where fully covered); whitespace tokens are skipped.
-
-        start (int): the range start.
-        end (int): the range end (exclusive).
-        RETURNS (List[Part]): the parts, in token order.
-        """
-        parts: List[Part] = []
-        i = bisect_right(self.ends, start)
-        while i < len(self.starts) and self.starts[i] < end:
-            t_start, t_end = self.starts[i], self.ends[i]
-            if t_end > t_start and t_end > start:
-                lo, hi = max(start, t_start), min(end, t_end)
-                token = self.doc[i]
-                if lo == t_start and hi == t_end:
-                    parts.append(Part.whole(token))
-                else:
-                    seg = self.cum[token.idx : token.idx + len(token.text) + 1]
-                    c_start = int(numpy.searchsorted(seg, lo, side="right")) - 1
-                    c_end = int(numpy.searchsorted(seg, hi, side="left"))
-                    if c_end > c_start:
-                        parts.append(Part(i, c_start, c_end))
-            i += 1
-        return parts
-
-
-def project_parts(parts: Iterable[Part], source: CharIndex, target: CharIndex) -> List[Part]:
-    """Project parts of the source doc onto the target doc's tokens; several parts on
-    one target token are merged into their covering range.
-
-    parts (Iterable[Part]): parts of the source doc.
-    source (CharIndex): the source doc's index.
-    target (CharIndex): the target doc's index.
-    RETURNS (List[Part]): the target parts, in token order.
-    """
-    merged: Dict[int, Part] = {}
-    for part in parts:
-        for p in target.project(*source.part_range(part)):
-            old = merged.get(p.i)
-            if old is not None:
-                p = Part(p.i, min(old.start, p.start), max(old.end, p.end))
-            merged[p.i] = p
-    return [merged[i] for i in sorted(merged)]
+from ..alignment import Part, Range
 
 
 def sentence_ranges(doc: Doc) -> Tuple[List[Range], numpy.ndarray]:

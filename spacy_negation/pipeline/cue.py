@@ -33,6 +33,7 @@ from spacy.tokens import Doc
 from spacy.training import Example, validate_get_examples
 from spacy.vocab import Vocab
 
+from ..alignment import CharIndex, project_parts
 from ..errors import Errors
 from ..io import read_docbin
 from ..ml.readers import count_cue_words

@@ -12,7 +12,8 @@ from spacy.training import Example
 from ..errors import Errors
 from ..negation import SPANS_KEY, Part, get_negations
 from .lexicons import AFFIX_KINDS
-from ._util import CharIndex, affix_kind, project_parts
+from ..alignment import CharIndex, project_parts
+from ._util import affix_kind
 
 OUTSIDE = "O"
 POSITIONS = ("S", "B", "I")

@@ -30,6 +30,7 @@ from spacy.tokens import Doc
 from spacy.training import Example, validate_get_examples
 from spacy.vocab import Vocab
 
+from ..alignment import CharIndex, project_parts
 from ..errors import Errors
 from ..ml.bilstm import CUE_AFFIX, CUE_WHOLE
 from ..ml.models import CueWindow
@@ -37,7 +38,7 @@ from ..negation import Negation, Part, get_negations, register_extensions, set_n
 from .base import NegationPipe, with_flat_settings
 from .cue_patterns import constrain_scopes
 from .scope_decoding import SCOPE_DECODER_DEFAULTS, SCOPE_LABELS, ScopeDecoder, make_scope_decoder
-from ._util import CharIndex, project_parts, remainder, sentence_ranges
+from ._util import remainder, sentence_ranges
 
 default_model_config = """
 [model]

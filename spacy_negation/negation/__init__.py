@@ -1,0 +1,32 @@
+"""The negation data model: negation instances with cue, scope and event parts.
+
+A *part* (:class:`~spacy_negation.alignment.Part`) is one token, or a character range
+inside one token (the affix ``un`` of ``unhappy`` as a cue, the rest ``happy`` in the
+scope). A :class:`Negation` (:mod:`.instance`) holds its cue (one or more parts), scope
+and negated event (zero or more parts each); cues may be discontinuous (``neither …
+nor``) and scopes usually are.
+
+Storage (:mod:`.storage`): the instances live in the span group
+``doc.spans["negations"]`` (one span per contiguous run of whole tokens or per partial
+part, labelled ``CUE``, ``SCOPE`` or ``EVENT``); each span's instance and affix range
+are kept in its ``Span.kb_id``, counted in characters from the span's start. The parts
+are therefore character ranges: they survive ``Doc.to_bytes``, ``DocBin`` (with and
+without user data), pickling, multiprocessing, ``Doc.to_json``/``from_json`` and
+``Doc.from_docs``, and they follow retokenization (``merge_entities``,
+``retokenize().merge``/``.split``). ``Span.as_doc`` copies no span group; a mirror in
+``doc.user_data`` (msgpack-safe) lets ``span.as_doc(copy_user_data=True)`` keep the
+instances whose cue lies in the span (it is read only when the doc has no ``negations``
+span group: clear a doc's negations with ``doc._.negations = []``, not by deleting the
+group).
+
+Extensions (:mod:`.extensions`): ``doc._.negations`` reads and writes them; the token and
+span conveniences use an index built once per doc and rebuilt when the storage changes.
+"""
+from ..alignment import Part
+from .extensions import register_extensions
+from .instance import ROLES, Negation, PartLike
+from .storage import (LABELS, MIRROR, ROLE_OF_LABEL, SPANS_KEY, STORAGE_VERSION, get_negations,
+                      set_negations)
+
+__all__ = ["LABELS", "MIRROR", "ROLES", "ROLE_OF_LABEL", "SPANS_KEY", "STORAGE_VERSION", "Negation",
+           "Part", "PartLike", "get_negations", "register_extensions", "set_negations"]
