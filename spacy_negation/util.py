@@ -111,12 +111,20 @@ def atomic_write(path: Union[str, Path], write: Callable[[IO[bytes]], None]) -> 
 
 def atomic_write_text(path: Union[str, Path], text: str) -> None:
     """Write UTF-8 text atomically (see :func:`atomic_write`)."""
-    atomic_write(path, lambda f: f.write(text.encode("utf-8")))
+    data = text.encode("utf-8")
+
+    def write(f: IO[bytes]) -> None:
+        f.write(data)
+
+    atomic_write(path, write)
 
 
 def atomic_write_bytes(path: Union[str, Path], data: bytes) -> None:
     """Write bytes atomically (see :func:`atomic_write`)."""
-    atomic_write(path, lambda f: f.write(data))
+    def write(f: IO[bytes]) -> None:
+        f.write(data)
+
+    atomic_write(path, write)
 
 
 def read_bytes(path: Union[str, Path]) -> bytes:

@@ -184,7 +184,7 @@ def write_starsem(sentences: Iterable[Sentence], output: Union[str, Path, TextIO
     """
     text, count = _format_all(sentences)
     if hasattr(output, "write"):
-        output.write(text)  # type: ignore[union-attr]
+        output.write(text)
     else:
         atomic_write_text(Path(output), text)
     return count

@@ -41,7 +41,7 @@ def write_span_file(sentences: Iterable[Sequence[FSpan]], output: Union[str, Pat
 
     text = format_span_sentences(sentences)
     if hasattr(output, "write"):
-        output.write(text)  # type: ignore[union-attr]
+        output.write(text)
     else:
         atomic_write_text(Path(output), text)
 

@@ -314,7 +314,7 @@ def iter_aligned(gold_path: PathLike, system_path: PathLike) -> Iterator[Sentenc
             if a is None or b is None or a.keys != b.keys:
                 _mismatch(a, b, gname, sname)
             empty = False
-            yield a, b  # type: ignore[misc]
+            yield a, b
     if empty:
         raise NegationFormatError(Errors.E108.format(path=gold_path), gold_path)
 

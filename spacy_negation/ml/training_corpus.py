@@ -10,7 +10,7 @@ where the transformer encodes each sentence separately (see
 import random
 from collections import Counter
 from pathlib import Path
-from typing import Callable, Dict, Iterator, List, Optional, Sequence, Set, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Set, Union
 
 from spacy.errors import Errors as SpacyErrors
 from spacy.language import Language
@@ -42,7 +42,7 @@ def split_sentences(doc: Doc) -> List[Doc]:
     out: List[Doc] = []
     for k, sent in enumerate(sents):
         sent_doc = sent.as_doc()
-        negs = []
+        negs: List[Dict[str, Any]] = []
         for neg in negations:
             if not sent.start <= neg.cue[0].i < sent.end:
                 continue

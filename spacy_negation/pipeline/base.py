@@ -72,7 +72,7 @@ class NegationPipe(TrainablePipe):
                 raise ValueError(SpacyErrors.E940)
         loss, d_scores = self._loss(truths, scores)
         bp_scores(d_scores)
-        if sgd not in (None, False):
+        if sgd not in (None, False):  # type: ignore[comparison-overlap]  # spaCy passes sgd=False to skip the update
             self.finish_update(sgd)
         losses[self.name] += loss
         return losses
