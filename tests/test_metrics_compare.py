@@ -9,9 +9,8 @@ import pytest
 from spacy_negation.metrics.bootstrap import (approximate_randomization, paired_bootstrap,
                                               paired_tests, prf_statistic, resample_weights)
 from spacy_negation.metrics.compare import (DEFAULT_METRICS, CountTable, columns, compare,
-                                            count_table, families_of, metric_names,
-                                            metric_value, parse_metric, pooled_interval,
-                                            seed_summary)
+                                            count_table, families_of, metric_names, parse_metric)
+from spacy_negation.metrics.seeds import metric_value, pooled_interval, seed_summary
 from spacy_negation.metrics.evaluate import evaluate_files, to_json
 from spacy_negation.metrics.nis import NisCounts, nis_scores
 from spacy_negation.metrics.starsem_io import iter_aligned

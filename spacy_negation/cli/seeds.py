@@ -4,7 +4,7 @@ Reads one metrics JSON file per run -- the document ``evaluate --json`` prints, 
 holding it under "detail" (as the project's ``metrics/*.json``) -- and reports per metric
 the mean and the sample standard deviation over the runs. With ``--gold`` and one
 ``--system`` file per run (same order), also the pooled bootstrap interval of the mean over
-sentences (:func:`spacy_negation.metrics.compare.pooled_interval`). No spaCy import.
+sentences (:func:`spacy_negation.metrics.seeds.pooled_interval`). No spaCy import.
 
 ``--json`` prints::
 
@@ -94,8 +94,8 @@ def format_table(doc: Dict[str, Any]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..metrics.compare import DEFAULT_METRICS, families_of, metric_value, pooled_interval
-    from ..metrics.compare import seed_summary
+    from ..metrics.compare import DEFAULT_METRICS, families_of
+    from ..metrics.seeds import metric_value, pooled_interval, seed_summary
 
     if len(args.runs) < 2:
         raise ValueError(Errors.E709.format(n=len(args.runs)))
