@@ -21,7 +21,7 @@ from typing import Any, Dict, Iterable, List, Mapping, NamedTuple, Sequence, Tup
 import numpy
 
 from ..errors import Errors
-from .bootstrap import Interval, paired_tests, prf_statistic
+from .bootstrap import paired_tests, prf_statistic
 from .evaluate import FAMILIES, Evaluation
 from .records import SentenceRecord
 
