@@ -251,9 +251,11 @@ def main(argv: Optional[List[str]] = None) -> int:
                   f"{'equals' if same else 'DIFFERS FROM'} the reference's.\n")
     command = " ".join(shlex.quote(a) for a in ["python", "bench/bench_metrics.py", *(argv or sys.argv[1:])])
     load = os.getloadavg()[0]
+    # The bench runs one timed process at a time (load about 1); more means other jobs ran.
+    shared = ": other jobs shared the machine" if max(load_start, load) > 1.5 else ""
     table = (f"# Metric commands: speed and memory\n\nMeasured with `{command}` on {os.cpu_count()} "
              f"CPUs (1-minute load average {load_start:.1f} at the start and {load:.1f} at the end "
-             "of the run: other jobs shared the machine).\n\n" + table)
+             f"of the run{shared}).\n\n" + table)
     print(table)
     if args.out is not None:
         atomic_write_text(args.out, table)

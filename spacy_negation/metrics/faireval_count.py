@@ -31,7 +31,7 @@ class ErrorCounts(Counts):
         keys (Sequence[str]): the categories to include.
         RETURNS (Dict[str, int]): category -> count.
         """
-        return {k: getattr(self, k) for k in keys}
+        return {k: int(v) for k, v in self.as_dict(keys).items()}
 
 
 @dataclass
