@@ -22,7 +22,7 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from spacy_negation.util import atomic_write_text
 
@@ -118,6 +118,29 @@ DOMAINS: Dict[str, Dict[str, Any]] = {
         "sources": [{"name": "BioScope (abstracts)", "author": "Vincze et al. (2008)"},
                     {"name": "Synthetic clinical sentences (data/clinical_synth)", "author": "spacy-negation"}],
     },
+    "general": {
+        "lang": "en",
+        "title": "English negation resolution for any text (CD-SCO + BioScope + SFU Review)",
+        "data": "The train splits of ConanDoyle-neg (CD-SCO, Morante & Daelemans 2012), BioScope "
+                "abstracts (Vincze et al. 2008) and the SFU Review Corpus (Konstantinova et al. 2012), "
+                "each doc marked with its corpus's annotation convention; model selection on the "
+                "three dev splits together.",
+        "license": "CC BY-NC-SA 3.0",
+        "license_note": "The most restrictive of its data: CD-SCO is cited as CC BY-NC-SA 3.0 "
+                        "(non-commercial, share-alike); BioScope is for research use; the SFU "
+                        "Review Corpus is GPL-3.0-or-later.",
+        "convention": "One transformer, one cue and one scope component per convention. By default "
+                      "(`negation_cue`, `negation_scope`) it annotates in the BioScope convention, the "
+                      "one applications want: whole-word cues, scopes without the subject of the "
+                      "clause, no events. `config={\"convention\": \"cdsco\"}` gives the "
+                      "ConanDoyle-neg convention (subjects in scope, affixal cues, events), "
+                      "`\"sfu\"` the SFU Review one.",
+        "use": "The default for application users whose text is none of the domains of the other "
+               "packages, or a mix: `token._.negated` and `ent._.negated` mean 'is what is denied'.",
+        "sources": [{"name": "ConanDoyle-neg (*SEM 2012 CD-SCO)", "author": "Morante & Daelemans (2012)"},
+                    {"name": "BioScope (abstracts)", "author": "Vincze et al. (2008)"},
+                    {"name": "SFU Review Corpus (negation)", "author": "Konstantinova et al. (2012)"}],
+    },
 }
 #: The end-to-end measures of an evaluate_model.py scores file the card states.
 EVAL_MEASURES = (("Cues-B F1", "neg_cue_b_f"), ("NIS_ex F1", "neg_nis_ex_f"), ("Scope-tokens F1", "neg_st_f"),
@@ -139,12 +162,14 @@ def cross_rows(domain: str, cross: Dict[str, Any]) -> List[str]:
     return rows
 
 
-def eval_rows(label: str, scores: Dict[str, Any]) -> List[str]:
-    """Markdown rows: the end-to-end measures of an evaluate_model.py scores file."""
-    s = scores["scores"]
-    return ["| test split | " + " | ".join(name for name, _ in EVAL_MEASURES) + " |",
-            "|---" * (len(EVAL_MEASURES) + 1) + "|",
-            f"| {label} | " + " | ".join(_pct(s[key]) for _, key in EVAL_MEASURES) + " |"]
+def eval_rows(label: str, scores: Dict[str, Any], *more: Tuple[str, Dict[str, Any]]) -> List[str]:
+    """Markdown rows: the end-to-end measures of evaluate_model.py scores files, one row
+    per (label, scores)."""
+    rows = ["| test split | " + " | ".join(name for name, _ in EVAL_MEASURES) + " |",
+            "|---" * (len(EVAL_MEASURES) + 1) + "|"]
+    for row_label, row in ((label, scores), *more):
+        rows.append(f"| {row_label} | " + " | ".join(_pct(row["scores"][key]) for _, key in EVAL_MEASURES) + " |")
+    return rows
 
 
 def clinical_rows(results: Dict[str, Any]) -> List[str]:
@@ -159,7 +184,8 @@ def clinical_rows(results: Dict[str, Any]) -> List[str]:
 def build_meta(model_meta: Dict[str, Any], domain: str, name: str, version: str,
                cross: Optional[Dict[str, Any]], neges: Optional[Dict[str, Any]],
                speed: Optional[float], bioscope_scores: Optional[Dict[str, Any]] = None,
-               clinical: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+               clinical: Optional[Dict[str, Any]] = None,
+               split_scores: Optional[Dict[str, Dict[str, Any]]] = None) -> Dict[str, Any]:
     """The package meta: the model's own meta with the card's fields set.
 
     model_meta (Dict[str, Any]): the trained model's meta.json.
@@ -170,6 +196,8 @@ def build_meta(model_meta: Dict[str, Any], domain: str, name: str, version: str,
     speed (Optional[float]): measured words per second end to end on the test split.
     bioscope_scores (Optional[Dict]): an evaluate_model.py scores file on BioScope test.
     clinical (Optional[Dict]): a bench/bench_clinical.py results file (clinical_dev.json).
+    split_scores (Optional[Dict[str, Dict]]): per English test split (cdsco, bioscope,
+        sfu), an evaluate_model.py scores file of the model in that split's convention.
     RETURNS (Dict[str, Any]): the meta for ``spacy package --meta-path``.
     """
     info = DOMAINS[domain]
@@ -188,6 +216,11 @@ def build_meta(model_meta: Dict[str, Any], domain: str, name: str, version: str,
         lines += ["## Scores (NEGES 2018 task 2 test, cue detection, percent)", "",
                   f"P {_pct(o['p'])}, R {_pct(o['r'])}, F1 {_pct(o['f'])} (from the project's "
                   "`results/neges2018.json`, per domain in `results/neges2018.md`).", ""]
+    if split_scores:
+        (first, *rest) = [(CORPUS_NAMES[split], scores) for split, scores in split_scores.items()]
+        lines += ["## Scores (end to end, each test split in its own convention, percent)", "",
+                  *eval_rows(*first, *rest), "",
+                  "From the project's `metrics/general/*.json` (scripts/evaluate_model.py --convention).", ""]
     if bioscope_scores is not None:
         lines += ["## Scores on BioScope abstracts test (end to end, percent)", "",
                   *eval_rows("BioScope abstracts", bioscope_scores), "",
@@ -207,6 +240,10 @@ def build_meta(model_meta: Dict[str, Any], domain: str, name: str, version: str,
         lines.append(f"- Outside its domain it loses most on {CORPUS_NAMES[worst]} (NIS_tok F1 "
                      f"{_pct(cross['matrix'][domain][worst]['nis_tok_f'])}): other corpora annotate "
                      "negation differently (subjects, affixes, cue inventories).")
+    if split_scores:
+        worst = min(split_scores, key=lambda t: split_scores[t]["scores"]["neg_nis_tok_f"])
+        lines.append(f"- Its weakest test split is {CORPUS_NAMES[worst]} (NIS_tok F1 "
+                     f"{_pct(split_scores[worst]['scores']['neg_nis_tok_f'])}, in that corpus's convention).")
     if domain == "clinical":
         lines += ["- Part of the training data is synthetic: clinical phrasing far from its templates "
                   "(long narrative sentences, abbreviations) is resolved as BioScope would.",
@@ -261,6 +298,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         help="an evaluate_model.py scores JSON on BioScope test to state")
     parser.add_argument("--clinical", type=Path, default=None,
                         help="a bench/bench_clinical.py results JSON (metrics/clinical/clinical_dev.json)")
+    parser.add_argument("--scores", action="append", default=[],
+                        help="SPLIT=FILE: an evaluate_model.py scores JSON of the model on an English "
+                             "test split (cdsco, bioscope, sfu) in its convention; repeatable")
     parser.add_argument("--cue-patterns", default=None,
                         help="with --model-out: a cue_patterns setting (e.g. en_clinical) for negation_cue")
     parser.add_argument("--model-out", type=Path, default=None,
@@ -278,8 +318,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         bioscope_scores = (json.loads(args.bioscope_scores.read_text(encoding="utf-8"))
                            if args.bioscope_scores else None)
         clinical = json.loads(args.clinical.read_text(encoding="utf-8")) if args.clinical else None
+        split_scores = {}
+        for text in args.scores:
+            split, sep, path = text.partition("=")
+            if not sep or split not in CORPUS_NAMES:
+                raise ValueError(f"--scores {text!r}: expected SPLIT=FILE with SPLIT one of {sorted(CORPUS_NAMES)}")
+            split_scores[split] = json.loads(Path(path).read_text(encoding="utf-8"))
         meta = build_meta(model_meta, args.domain, args.name, args.version, cross, neges, speed,
-                          bioscope_scores, clinical)
+                          bioscope_scores, clinical, split_scores)
         if args.model_out is not None:
             write_with_cue_patterns(args.model_dir, args.cue_patterns, args.model_out)
     except (OSError, ValueError, KeyError) as err:

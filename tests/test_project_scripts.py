@@ -47,3 +47,20 @@ def test_missing_everywhere_is_an_error(tmp_path):
     r = _run(root, tmp_path / "mirror")
     assert r.returncode != 0 and "cannot be downloaded" in r.stderr
     assert not (root / "assets/c/file.txt").exists()
+
+
+def test_concat_docbins_marks_each_input_with_its_convention(run_script, tmp_path):
+    import spacy
+    from spacy.tokens import DocBin
+
+    from spacy_negation.negation import get_convention
+
+    nlp = spacy.blank("en")
+    DocBin(store_user_data=True, docs=[nlp("No fever.")]).to_disk(tmp_path / "a.spacy")
+    DocBin(store_user_data=True, docs=[nlp("Not bad."), nlp("Good.")]).to_disk(tmp_path / "b.spacy")
+    proc = run_script("concat_docbins.py", f"cdsco={tmp_path / 'a.spacy'}", str(tmp_path / "b.spacy"),
+                      "--output", str(tmp_path / "out.spacy"))
+    assert proc.returncode == 0, proc.stderr
+    docs = list(DocBin().from_disk(tmp_path / "out.spacy").get_docs(nlp.vocab))
+    assert [(d.text, get_convention(d)) for d in docs] == [("No fever.", "cdsco"), ("Not bad.", None),
+                                                            ("Good.", None)]
