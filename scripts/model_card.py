@@ -130,11 +130,11 @@ DOMAINS: Dict[str, Dict[str, Any]] = {
                         "(non-commercial, share-alike); BioScope is for research use; the SFU "
                         "Review Corpus is GPL-3.0-or-later.",
         "convention": "One transformer, one cue and one scope component per convention. By default "
-                      "(`negation_cue`, `negation_scope`) it annotates in the BioScope convention, the "
-                      "one applications want: whole-word cues, scopes without the subject of the "
-                      "clause, no events. `config={\"convention\": \"cdsco\"}` gives the "
-                      "ConanDoyle-neg convention (subjects in scope, affixal cues, events), "
-                      "`\"sfu\"` the SFU Review one.",
+                      "it annotates in the {default} convention (chosen on the dev splits among the "
+                      "conventions applications want: whole-word cues, scopes without the subject of "
+                      "the clause, no events). `config={{\"convention\": NAME}}` of the `negation` "
+                      "component picks another: `\"cdsco\"` (ConanDoyle-neg: subjects in scope, affixal "
+                      "cues, events), `\"bioscope\"`, `\"sfu\"`.",
         "use": "The default for application users whose text is none of the domains of the other "
                "packages, or a mix: `token._.negated` and `ent._.negated` mean 'is what is denied'.",
         "sources": [{"name": "ConanDoyle-neg (*SEM 2012 CD-SCO)", "author": "Morante & Daelemans (2012)"},
@@ -181,11 +181,21 @@ def clinical_rows(results: Dict[str, Any]) -> List[str]:
     return rows
 
 
+def _convention_text(text: str, default_convention: Optional[str]) -> str:
+    """A card's convention text, with the default convention of a per-convention pipeline."""
+    if "{default}" not in text:
+        return text
+    if default_convention not in CORPUS_NAMES:
+        raise ValueError(f"the card needs --default-convention (one of {sorted(CORPUS_NAMES)})")
+    return text.format(default=CORPUS_NAMES[default_convention])
+
+
 def build_meta(model_meta: Dict[str, Any], domain: str, name: str, version: str,
                cross: Optional[Dict[str, Any]], neges: Optional[Dict[str, Any]],
                speed: Optional[float], bioscope_scores: Optional[Dict[str, Any]] = None,
                clinical: Optional[Dict[str, Any]] = None,
-               split_scores: Optional[Dict[str, Dict[str, Any]]] = None) -> Dict[str, Any]:
+               split_scores: Optional[Dict[str, Dict[str, Any]]] = None,
+               default_convention: Optional[str] = None) -> Dict[str, Any]:
     """The package meta: the model's own meta with the card's fields set.
 
     model_meta (Dict[str, Any]): the trained model's meta.json.
@@ -198,6 +208,8 @@ def build_meta(model_meta: Dict[str, Any], domain: str, name: str, version: str,
     clinical (Optional[Dict]): a bench/bench_clinical.py results file (clinical_dev.json).
     split_scores (Optional[Dict[str, Dict]]): per English test split (cdsco, bioscope,
         sfu), an evaluate_model.py scores file of the model in that split's convention.
+    default_convention (Optional[str]): the convention a per-convention pipeline annotates
+        unmarked docs in (named in the card's convention section).
     RETURNS (Dict[str, Any]): the meta for ``spacy package --meta-path``.
     """
     info = DOMAINS[domain]
@@ -206,7 +218,7 @@ def build_meta(model_meta: Dict[str, Any], domain: str, name: str, version: str,
              "`negation_cue` and `negation_scope` on a shared transformer or CNN. Use it in any "
              f"pipeline with `nlp.add_pipe(\"negation\", config={{\"model\": \"{info['lang']}_{name}\"}})`.",
              "", "## Training data", "", info["data"], "", f"Licence of the data: {info['license_note']}",
-             "", "## Annotation convention", "", info["convention"], "", "## Intended use", "", info["use"], ""]
+             "", "## Annotation convention", "", _convention_text(info["convention"], default_convention), "", "## Intended use", "", info["use"], ""]
     if cross is not None:
         lines += ["## Scores (end to end, percent)", "", *cross_rows(domain, cross), "",
                   "From the project's `results/cross_domain.json`; the test splits, the conversion "
@@ -260,18 +272,39 @@ def build_meta(model_meta: Dict[str, Any], domain: str, name: str, version: str,
     return meta
 
 
-def write_with_cue_patterns(model_dir: Path, setting: str, out_dir: Path) -> None:
-    """Write a copy of a negation pipeline whose ``negation_cue`` config sets a user cue list
-    (the list's entries are stored with the component too); the copy replaces ``out_dir``
-    only once it is complete.
+def write_model_copy(model_dir: Path, out_dir: Path, cue_patterns: Optional[str] = None,
+                     default_convention: Optional[str] = None) -> None:
+    """Write a copy of a negation pipeline with settings in its config; the copy replaces
+    ``out_dir`` only once it is complete.
 
     model_dir (Path): the trained pipeline.
-    setting (str): the ``cue_patterns`` setting, e.g. the shipped list's name ``en_clinical``.
     out_dir (Path): the folder to write.
+    cue_patterns (Optional[str]): a ``cue_patterns`` setting for the cue component of the
+        default convention (``negation_cue`` in a one-convention pipeline), e.g. the
+        shipped list's name ``en_clinical`` (its entries are stored with the component too).
+    default_convention (Optional[str]): for a pipeline with components per annotation
+        convention, the convention whose components annotate unmarked docs (the others
+        then annotate only docs marked with theirs).
     """
     import spacy
 
-    nlp = spacy.load(model_dir, config={"components": {"negation_cue": {"cue_patterns": setting}}})
+    from spacy_negation.pipeline.base import NegationPipe
+
+    components: Dict[str, Dict[str, Any]] = {}
+    default_cue = "negation_cue"
+    if default_convention is not None:
+        conventions = {name: pipe.convention for name, pipe in spacy.load(model_dir).pipeline
+                       if isinstance(pipe, NegationPipe)}
+        if default_convention not in conventions.values():
+            raise ValueError(f"{model_dir} has no components of the convention {default_convention!r} "
+                             f"(it has: {sorted(c for c in set(conventions.values()) if c)})")
+        for name, convention in conventions.items():
+            components[name] = {"annotate_unmarked": convention == default_convention}
+            if convention == default_convention and name.startswith("negation_cue"):
+                default_cue = name
+    if cue_patterns is not None:
+        components.setdefault(default_cue, {})["cue_patterns"] = cue_patterns
+    nlp = spacy.load(model_dir, config={"components": components})
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", dir=out_dir.parent))
     try:
@@ -303,12 +336,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                              "test split (cdsco, bioscope, sfu) in its convention; repeatable")
     parser.add_argument("--cue-patterns", default=None,
                         help="with --model-out: a cue_patterns setting (e.g. en_clinical) for negation_cue")
+    parser.add_argument("--default-convention", default=None,
+                        help="with --model-out: the convention whose components annotate unmarked docs "
+                             "(a pipeline with components per convention: the general model)")
     parser.add_argument("--model-out", type=Path, default=None,
-                        help="write the model with --cue-patterns set here (the folder to package)")
+                        help="write the model with --cue-patterns / --default-convention set here "
+                             "(the folder to package)")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
-    if (args.cue_patterns is None) != (args.model_out is None):
-        parser.error("--cue-patterns and --model-out go together")
+    if (args.cue_patterns is None and args.default_convention is None) != (args.model_out is None):
+        parser.error("--model-out goes with --cue-patterns or --default-convention")
     try:
         model_meta = json.loads((args.model_dir / "meta.json").read_text(encoding="utf-8"))
         cross = json.loads(args.cross.read_text(encoding="utf-8")) if args.cross else None
@@ -325,9 +362,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 raise ValueError(f"--scores {text!r}: expected SPLIT=FILE with SPLIT one of {sorted(CORPUS_NAMES)}")
             split_scores[split] = json.loads(Path(path).read_text(encoding="utf-8"))
         meta = build_meta(model_meta, args.domain, args.name, args.version, cross, neges, speed,
-                          bioscope_scores, clinical, split_scores)
+                          bioscope_scores, clinical, split_scores, args.default_convention)
         if args.model_out is not None:
-            write_with_cue_patterns(args.model_dir, args.cue_patterns, args.model_out)
+            write_model_copy(args.model_dir, args.model_out, args.cue_patterns, args.default_convention)
     except (OSError, ValueError, KeyError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 1

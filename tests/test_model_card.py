@@ -61,25 +61,3 @@ def test_missing_input_is_an_error(card, tmp_path):
     assert proc.returncode == 1
     assert "error:" in proc.stderr and not (tmp_path / "o.json").exists()
 
-
-def test_general_card_states_each_split_in_its_convention(card, tmp_path):
-    model = tmp_path / "model"
-    model.mkdir()
-    (model / "meta.json").write_text(json.dumps({"lang": "en"}))
-    args = []
-    for split, value in (("cdsco", 0.88), ("bioscope", 0.91), ("sfu", 0.80)):
-        keys = ("neg_cue_b_f", "neg_nis_ex_f", "neg_st_f", "neg_nis_tok_f")
-        (tmp_path / f"{split}.json").write_text(json.dumps({"scores": {k: value for k in keys}}))
-        args += ["--scores", f"{split}={tmp_path / f'{split}.json'}"]
-    out = tmp_path / "meta_out.json"
-    proc = card(str(model), "--domain", "general", "--name", "negation_general", "--version", "0.1.0",
-                *args, "--out", str(out))
-    assert proc.returncode == 0, proc.stderr
-    text = json.loads(out.read_text())["description"]
-    assert "| CD-SCO | 88.00 | 88.00 | 88.00 | 88.00 |" in text
-    assert "| SFU Review | 80.00 |" in text
-    assert "weakest test split is SFU Review (NIS_tok F1 80.00" in text
-    assert '"convention": "cdsco"' in text
-    bad = card(str(model), "--domain", "general", "--name", "x", "--version", "1",
-               "--scores", "fiction=x.json", "--out", str(tmp_path / "o.json"))
-    assert bad.returncode == 1 and "SPLIT=FILE" in bad.stderr
