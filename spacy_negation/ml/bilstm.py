@@ -18,6 +18,8 @@ from thinc.types import Floats2d, Floats3d
 
 from .windows import CUE_AFFIX, CUE_NONE, CUE_WHOLE, N_CUE_TYPES, PaddedWindows
 
+# The cue types are defined with the windows (ml.windows); they are also importable from
+# here, where the components took them from before.
 __all__ = ["CUE_AFFIX", "CUE_NONE", "CUE_WHOLE", "N_CUE_TYPES", "CueBiLSTMModule",
            "build_cue_bilstm", "build_module", "is_built"]
 

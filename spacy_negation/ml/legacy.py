@@ -54,8 +54,6 @@ def relayout(model: Model, msg: Dict) -> Dict:
     for layout, roles in LEGACY_LAYOUTS:
         if len(names) < len(layout) or any(n is not None and n != names[i] for i, n in enumerate(layout)):
             continue
-        if len(nodes) == len(names) and [node.name for node in nodes] == names:
-            break  # the model itself has this layout
         position = {node.id: i for i, node in enumerate(nodes)}
         mapping: Dict[int, int] = {}
         for old, role in enumerate(roles):
