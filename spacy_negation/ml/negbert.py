@@ -37,7 +37,7 @@ import numpy
 from spacy.tokens import Doc
 from spacy.util import registry
 from thinc.api import Dropout, Model, Softmax_v2, torch2xp, xp2torch, zero_init
-from thinc.types import Floats2d, Ints1d
+from thinc.types import Floats2d, Floats3d, Ints1d
 
 from ..errors import Errors
 from . import transformer as _transformer  # noqa: F401  (registers the backbone)
@@ -80,7 +80,7 @@ def build_negbert_scope_tagger(
     if max_pieces < 1:
         raise ValueError(Errors.E831.format(value=max_pieces))
     output_layer = Softmax_v2(nO, None, init_W=zero_init, normalize_outputs=False)
-    dropout_layer = Dropout(dropout)
+    dropout_layer: Model[Floats2d, Floats2d] = Dropout(dropout)
     model: Model[ScopeInputs, List[Floats2d]] = Model(
         "negbert_scope_tagger",
         forward,
@@ -111,7 +111,7 @@ def init(model: Model, X: Optional[ScopeInputs] = None, Y: Optional[List[Floats2
 
 def tokenizer_of(transformer: Model) -> Any:
     """The Hugging Face tokenizer of a spacy-transformers ``TransformerModel``."""
-    return transformer.layers[0].shims[0]._hfmodel.tokenizer
+    return cast(Any, transformer.layers[0].shims[0])._hfmodel.tokenizer
 
 
 def marker_ids(model: Model) -> List[int]:
@@ -280,25 +280,25 @@ def forward(model: Model, inputs: ScopeInputs, is_train: bool) -> Tuple[List[Flo
     ops = model.ops
     marked = mark_windows(model, docs, windows)
     tokenizer = tokenizer_of(transformer)
+    input_ids: Any = marked.input_ids
     wordpieces = WordpieceBatch(
-        strings=[tokenizer.convert_ids_to_tokens(row[:n].tolist())
-                 for row, n in zip(marked.input_ids, marked.lengths)],
-        input_ids=marked.input_ids,
-        attention_mask=marked.attention_mask,
+        strings=[tokenizer.convert_ids_to_tokens(row[:n].tolist()) for row, n in zip(input_ids, marked.lengths)],
+        input_ids=input_ids,
+        attention_mask=cast(Any, marked.attention_mask),
         lengths=marked.lengths,
-        token_type_ids=numpy.zeros_like(marked.input_ids)
-        if "token_type_ids" in tokenizer.model_input_names else None,
+        token_type_ids=numpy.zeros_like(input_ids) if "token_type_ids" in tokenizer.model_input_names else None,
     )
     output, bp_output = hf_layer(wordpieces, is_train)
     hidden = output.last_hidden_state
     n_windows, width, n_hidden = (int(size) for size in hidden.shape)
-    flat_hidden = ops.reshape2f(ops.asarray(torch2xp(hidden), dtype="float32"), n_windows * width, n_hidden)
-    pieces = ops.asarray1i(marked.pieces)
-    lengths = cast(Ints1d, ops.asarray1i(marked.n_pieces))
-    word_vectors = ops.reduce_mean(cast(Floats2d, flat_hidden[pieces]), lengths)
+    flat_hidden = ops.reshape2f(cast(Floats3d, ops.asarray(torch2xp(hidden), dtype="float32")),
+                                n_windows * width, n_hidden)
+    pieces = ops.asarray1i(cast(Ints1d, marked.pieces))
+    lengths = ops.asarray1i(cast(Ints1d, marked.n_pieces))
+    word_vectors = ops.reduce_mean(flat_hidden[pieces], lengths)
     dropped, bp_dropout = model.get_ref("dropout")(word_vectors, is_train)
     scores, bp_scores = model.get_ref("output_layer")(dropped, is_train)
-    outside = ops.asarray(~marked.encoded)
+    outside = ops.xp.asarray(~marked.encoded)
     if outside.any():  # words beyond max_pieces: 'O'
         fixed = ops.alloc2f(1, scores.shape[1])
         if not is_train:
