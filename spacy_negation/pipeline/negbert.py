@@ -17,7 +17,6 @@ from typing import Callable, Optional
 from thinc.api import Config, Model
 
 from spacy.language import Language
-from spacy.vocab import Vocab
 
 from ..ml import negbert as _negbert  # noqa: F401  (registers the architecture)
 from .scope import NegationScope
@@ -83,26 +82,3 @@ def make_negation_scope_negbert(
 class NegationScopeNegBERT(NegationScope):
     """Pipeline component that resolves negation scopes and negated events, encoding
     each cue's sentence once per cue (Khandelwal and Sawant 2020)."""
-
-    def __init__(
-        self,
-        vocab: Vocab,
-        model: Model,
-        name: str = "negation_scope_negbert",
-        *,
-        lr_scale: float = 1.0,
-        decoder: Optional[ScopeDecoder] = None,
-        scorer: Optional[Callable] = None,
-    ) -> None:
-        """Initialize a NegBERT-style negation scope tagger.
-
-        vocab (Vocab): The shared vocabulary.
-        model (thinc.api.Model): The Thinc Model powering the pipeline component.
-        name (str): The component instance name, used to add entries to the
-            losses during training.
-        lr_scale (float): Learning-rate factor for this component's weights.
-        decoder (Optional[ScopeDecoder]): Turns the scores into scopes and events (None:
-            the built-in decoder with its default settings).
-        scorer (Optional[Callable]): The scoring method.
-        """
-        super().__init__(vocab, model, name, lr_scale=lr_scale, decoder=decoder, scorer=scorer)

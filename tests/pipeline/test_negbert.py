@@ -5,7 +5,7 @@ without cues, and the full pipeline of the tiny config (``spacy train``, ``nlp.p
 ``spacy evaluate`` with the package's scorers)."""
 import shutil
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Tuple
 
 import numpy
 import pytest
@@ -26,6 +26,8 @@ from spacy_negation.ml.negbert import (
 from spacy_negation.pipeline.negbert import NegationScopeNegBERT
 from spacy_negation.pipeline.scope import SCOPE_LABELS, cue_windows
 
+from test_scope import _with_gold_cues
+
 from negation_testutil import CONFIGS, gold_sentences, load_test_nlp, make_examples, make_reference, negation_key, overfit
 
 NEGBERT_TINY = CONFIGS / "test" / "negbert_tiny.cfg"
@@ -41,16 +43,6 @@ def _negbert_nlp(backbone: Path, **model: Any) -> Language:
 def _tiny_config_nlp(backbone: Path) -> Language:
     return load_test_nlp(NEGBERT_TINY, {"components.transformer.model.name": str(backbone),
                                         f"components.{NAME}.model.transformer.name": str(backbone)})
-
-
-def _with_gold_cues(nlp: Language, examples: List[Example]) -> List[Doc]:
-    """The predicted docs of the examples with the gold cues (no scopes) set."""
-    docs = []
-    for eg in examples:
-        doc = nlp.make_doc(eg.reference.text)
-        set_negations(doc, [{"cue": [(p.i, p.start, p.end) for p in n.cue]} for n in get_negations(eg.reference)])
-        docs.append(doc)
-    return docs
 
 
 def test_add_pipe_defaults():
@@ -154,15 +146,26 @@ def test_bad_settings_and_initialization(tiny_bert_dir):
                                                           "tokenizer_config": {"use_fast": False}}}})
     with pytest.raises(ValueError, match=r"\[E832\]"):
         slow.initialize(lambda: examples)
-    # bad examples, as negation_scope
+    # bad examples, as negation_scope: no example, not an Example, no cue
     pipe = _negbert_nlp(tiny_bert_dir).get_pipe(NAME)
-    with pytest.raises(TypeError, match=r"\[E930\]"):
-        pipe.initialize(lambda: [], nlp=nlp)
-    with pytest.raises(TypeError, match=r"\[E978\]"):
-        pipe.initialize(lambda: [nlp.make_doc("no example")], nlp=nlp)
     ref = make_reference(nlp.vocab, ["The", "dog", "barked", "."], [])
-    with pytest.raises(ValueError, match=r"\[E301\]"):
-        pipe.initialize(lambda: [Example(nlp.make_doc(ref.text), ref)], nlp=nlp)
+    bad = [([], TypeError, "E930"), ([nlp.make_doc("no example")], TypeError, "E978"),
+           ([Example(nlp.make_doc(ref.text), ref)], ValueError, "E301")]
+    for sample, error, code in bad:
+        with pytest.raises(error, match=rf"\[{code}\]"):
+            pipe.initialize(lambda: sample, nlp=nlp)
+
+
+def _learns_gold_scopes(nlp: Language, examples: List[Example], optimizer: Any, gold: List[Any]) -> bool:
+    """Update on the examples (10 updates a round, at most 20 rounds) until the
+    component's scopes of the gold cues are the gold ones."""
+    pipe = nlp.get_pipe(NAME)
+    for _ in range(20):
+        for _ in range(10):
+            nlp.update(examples, sgd=optimizer)
+        if [negation_key(d) for d in pipe.pipe(_with_gold_cues(nlp, examples))] == gold:
+            return True
+    return False
 
 
 def test_overfit_with_gold_cues_and_serialization(tiny_bert_dir, tmp_path):
@@ -177,13 +180,7 @@ def test_overfit_with_gold_cues_and_serialization(tiny_bert_dir, tmp_path):
     encoder = pipe.model.get_ref("transformer").layers[0].shims[0]._model
     before = {k: v.detach().clone() for k, v in encoder.state_dict().items()}
     gold = [negation_key(eg.reference) for eg in examples]
-    for it in range(200):
-        nlp.update(examples, sgd=optimizer)
-        if it % 10 == 9:
-            docs = list(pipe.pipe(_with_gold_cues(nlp, examples)))
-            if [negation_key(d) for d in docs] == gold:
-                break
-    assert [negation_key(d) for d in docs] == gold
+    assert _learns_gold_scopes(nlp, examples, optimizer, gold)
     after = encoder.state_dict()
     assert any(not (before[k] == after[k]).all() for k in before)  # its transformer is fine-tuned
     # bytes and disk round trips predict the same, without the backbone folder
@@ -204,20 +201,18 @@ def test_overfit_with_gold_cues_and_serialization(tiny_bert_dir, tmp_path):
 
 
 @pytest.fixture(scope="module")
-def trained_negbert(tiny_bert_dir, tmp_path_factory) -> Path:
+def trained_negbert(tiny_bert_dir) -> Tuple[Language, int]:
     """The tiny NegBERT-style pipeline (negation_cue + negation_scope_negbert) trained on
-    the gold sentences and saved."""
+    the gold sentences, and the iterations it took."""
     nlp = _tiny_config_nlp(tiny_bert_dir)
-    examples = make_examples(nlp)
-    n_iter = overfit(nlp, examples, max_iter=100, learn_rate=0.001)
-    assert n_iter <= 100, "the tiny NegBERT-style pipeline did not learn the gold sentences"
-    out = tmp_path_factory.mktemp("negbert") / "model"
-    nlp.to_disk(out)
-    return out
+    return nlp, overfit(nlp, make_examples(nlp), max_iter=100, learn_rate=0.001)
 
 
 def test_pipeline_predicts_and_evaluates_with_the_scorers(trained_negbert, tmp_path):
-    nlp = spacy.load(trained_negbert)
+    trained, n_iter = trained_negbert
+    assert n_iter <= 100, "the tiny NegBERT-style pipeline did not learn the gold sentences"
+    trained.to_disk(tmp_path / "model")
+    nlp = spacy.load(tmp_path / "model")
     assert nlp.pipe_names == ["transformer", "negation_cue", NAME]
     assert nlp.get_pipe("transformer").listening_components == ["negation_cue"]  # the scope model owns its encoder
     texts = [" ".join(w) for w, _ in gold_sentences()]
@@ -226,7 +221,7 @@ def test_pipeline_predicts_and_evaluates_with_the_scorers(trained_negbert, tmp_p
     assert [len(d._.negations) for d in nlp.pipe(["", "  ", "I think not"])] == [0, 0, 1]
     refs = [make_reference(nlp.vocab, w, n) for w, n in gold_sentences()]
     DocBin(docs=refs, store_user_data=True).to_disk(tmp_path / "gold.spacy")
-    scores: Dict[str, Any] = evaluate(str(trained_negbert), tmp_path / "gold.spacy")
+    scores: Dict[str, Any] = evaluate(str(tmp_path / "model"), tmp_path / "gold.spacy")
     assert scores["neg_cue_f"] == 1.0 and scores["neg_nis_tok_f"] == 1.0
 
 
