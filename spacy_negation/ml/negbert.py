@@ -101,7 +101,7 @@ def init(model: Model, X: Optional[ScopeInputs] = None, Y: Optional[List[Floats2
     marker_ids(model)
     output_layer = model.get_ref("output_layer")
     output_layer.set_dim("nI", transformer.get_dim("nO"))
-    if model.has_dim("nO") and model.get_dim("nO") is not None:
+    if model.has_dim("nO"):
         output_layer.set_dim("nO", model.get_dim("nO"))
     elif Y:
         output_layer.set_dim("nO", Y[0].shape[1])
@@ -121,11 +121,11 @@ def marker_ids(model: Model) -> List[int]:
     if not getattr(tokenizer, "is_fast", False):
         raise ValueError(Errors.E832.format(tokenizer=type(tokenizer).__name__))
     ids: List[int] = []
-    vocab = tokenizer.get_vocab()
     for marker in model.attrs["markers"]:
-        if marker not in vocab:
+        found = tokenizer.convert_tokens_to_ids(marker)
+        if found is None or (found == tokenizer.unk_token_id and marker != tokenizer.unk_token):
             raise ValueError(Errors.E833.format(marker=marker, tokenizer=type(tokenizer).__name__))
-        ids.append(int(vocab[marker]))
+        ids.append(int(found))
     return ids
 
 
