@@ -2,7 +2,9 @@
 NegBERT-style scope resolver (``negation_scope_negbert``: one transformer pass per cue
 instance) with the BiLSTM-Tagger's ``negation_scope`` (one pass per sentence, shared).
 
-For each pipeline (best of --repeat runs, words per second of the corpus's docs):
+For each pipeline (best of --repeat runs; words per second of the corpus's docs by wall
+clock and by the process's CPU time, the steadier figure on a shared machine with
+--threads 1):
   - ``nlp.pipe end to end``: the whole pipeline, the scopes of the predicted cues;
   - per component, on the gold cues: each component's ``pipe`` in pipeline order, the
     cue tagger's cues replaced by the corpus's gold cues before the scope component
@@ -33,29 +35,33 @@ from spacy_negation import get_negations, set_negations
 from bench_pipeline import copy_docs, peak_mb
 
 
-def bench_model(nlp: spacy.Language, gold: List[Doc], batch_size: int, repeat: int) -> Dict[str, float]:
-    """Seconds (best of `repeat` runs) of each stage."""
+def bench_model(nlp: spacy.Language, gold: List[Doc], batch_size: int, repeat: int) -> Dict[str, Tuple[float, float]]:
+    """Wall-clock and CPU seconds (best of `repeat` runs) of each stage."""
     list(nlp.pipe(copy_docs(nlp, gold[:batch_size]), batch_size=batch_size))  # warm up
-    best: Dict[str, float] = {}
+    best: Dict[str, Tuple[float, float]] = {}
 
-    def record(name: str, seconds: float) -> None:
-        best[name] = min(seconds, best.get(name, float("inf")))
+    def record(name: str, start: Tuple[float, float]) -> None:
+        seconds = (time.perf_counter() - start[0], time.process_time() - start[1])
+        best[name] = min(seconds, best.get(name, (float("inf"), float("inf"))))
+
+    def now() -> Tuple[float, float]:
+        return time.perf_counter(), time.process_time()
 
     for _ in range(repeat):
         gc.collect()
         docs = copy_docs(nlp, gold)
-        t0 = time.perf_counter()
+        t0 = now()
         list(nlp.pipe(docs, batch_size=batch_size))
-        record("nlp.pipe end to end", time.perf_counter() - t0)
+        record("nlp.pipe end to end", t0)
         gc.collect()
         docs = copy_docs(nlp, gold)
         for name, proc in nlp.pipeline:
             if name.startswith("negation_scope"):
                 for doc, ref in zip(docs, gold):
                     set_negations(doc, [{"cue": [(p.i, p.start, p.end) for p in n.cue]} for n in get_negations(ref)])
-            t0 = time.perf_counter()
+            t0 = now()
             docs = list(proc.pipe(docs, batch_size=batch_size))
-            record(f"{name} (gold cues)" if name.startswith("negation_scope") else name, time.perf_counter() - t0)
+            record(f"{name} (gold cues)" if name.startswith("negation_scope") else name, t0)
     return best
 
 
@@ -73,7 +79,7 @@ def main() -> None:
 
     if args.threads:
         torch.set_num_threads(args.threads)
-    results: List[Tuple[str, Dict[str, float]]] = []
+    results: List[Tuple[str, Dict[str, Tuple[float, float]]]] = []
     for spec in args.models:
         name, _, path = spec.partition("=")
         if not path:
@@ -90,10 +96,11 @@ def main() -> None:
           f"torch threads {torch.get_num_threads()}, load average {os.getloadavg()[0]:.2f}, "
           f"peak memory {peak_mb():.0f} MB")
     print()
-    print(f"{'model':<16}{'stage':<44}{'seconds':>10}{'words/s':>12}")
+    print(f"{'model':<12}{'stage':<40}{'wall s':>9}{'words/s':>10}{'CPU s':>9}{'words/CPU-s':>13}")
     for name, best in results:
-        for stage, seconds in best.items():
-            print(f"{name:<16}{stage:<44}{seconds:>10.2f}{n_words / seconds:>12.0f}")
+        for stage, (wall, cpu) in best.items():
+            print(f"{name:<12}{stage:<40}{wall:>9.2f}{n_words / wall:>10.0f}{cpu:>9.2f}{n_words / cpu:>13.0f}")
+    print(f"load average at the end {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":
