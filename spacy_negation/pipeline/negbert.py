@@ -45,26 +45,20 @@ use_fast = true
 DEFAULT_NEGBERT_MODEL = Config().from_str(default_model_config)["model"]
 
 
+#: What negation_scope assigns, requires, decodes and scores with: the same here.
+_SCOPE = Language.get_factory_meta("negation_scope")
+
+
 @Language.factory(
     "negation_scope_negbert",
-    assigns=["doc.spans", "doc._.negations"],
-    requires=["doc.spans", "doc._.negations"],
-    default_config={
-        "model": DEFAULT_NEGBERT_MODEL,
-        "lr_scale": 1.0,
-        "decoder": {"@misc": "spacy-negation.scope_decoder.v1"},
-        "scorer": {"@scorers": "spacy-negation.negation_scope_scorer.v1"},
-    },
-    default_score_weights={"neg_nis_tok_f": 1.0, "neg_nis_tok_p": None, "neg_nis_tok_r": None},
+    assigns=_SCOPE.assigns,
+    requires=_SCOPE.requires,
+    default_config={"model": DEFAULT_NEGBERT_MODEL, "lr_scale": 1.0, "decoder": dict(_SCOPE.default_config["decoder"]),
+                    "scorer": dict(_SCOPE.default_config["scorer"])},
+    default_score_weights=_SCOPE.default_score_weights,
 )
-def make_negation_scope_negbert(
-    nlp: Language,
-    name: str,
-    model: Model,
-    lr_scale: float,
-    decoder: ScopeDecoder,
-    scorer: Optional[Callable],
-) -> "NegationScopeNegBERT":
+def make_negation_scope_negbert(nlp: Language, name: str, model: Model, lr_scale: float, decoder: ScopeDecoder,
+                                scorer: Optional[Callable]) -> "NegationScopeNegBERT":
     """Create a NegBERT-style negation scope and event tagger.
 
     model (Model[Tuple[List[Doc], List[CueWindow]], List[Floats2d]]): per cue window,
