@@ -12,7 +12,7 @@ tokens in the input, and classifies each word (see :mod:`spacy_negation.ml.negbe
 It runs after ``negation_cue``: at prediction time the cues are the ones the doc
 carries; in training, the gold cues of the reference (teacher forcing).
 """
-from typing import Callable, Optional
+from typing import Any, Callable, Dict, Optional
 
 from thinc.api import Config, Model
 
@@ -47,15 +47,16 @@ DEFAULT_NEGBERT_MODEL = Config().from_str(default_model_config)["model"]
 
 #: What negation_scope assigns, requires, decodes and scores with: the same here.
 _SCOPE = Language.get_factory_meta("negation_scope")
+_SCOPE_CONFIG: Dict[str, Any] = dict(_SCOPE.default_config or {})
 
 
 @Language.factory(
     "negation_scope_negbert",
     assigns=_SCOPE.assigns,
     requires=_SCOPE.requires,
-    default_config={"model": DEFAULT_NEGBERT_MODEL, "lr_scale": 1.0, "decoder": dict(_SCOPE.default_config["decoder"]),
-                    "scorer": dict(_SCOPE.default_config["scorer"])},
-    default_score_weights=_SCOPE.default_score_weights,
+    default_config={"model": DEFAULT_NEGBERT_MODEL, "lr_scale": 1.0, "decoder": dict(_SCOPE_CONFIG["decoder"]),
+                    "scorer": dict(_SCOPE_CONFIG["scorer"])},
+    default_score_weights=dict(_SCOPE.default_score_weights or {}),
 )
 def make_negation_scope_negbert(nlp: Language, name: str, model: Model, lr_scale: float, decoder: ScopeDecoder,
                                 scorer: Optional[Callable]) -> "NegationScopeNegBERT":
