@@ -55,10 +55,12 @@ _SCOPE_CONFIG: Dict[str, Any] = dict(_SCOPE.default_config or {})
     assigns=_SCOPE.assigns,
     requires=_SCOPE.requires,
     default_config={"model": DEFAULT_NEGBERT_MODEL, "lr_scale": 1.0, "decoder": dict(_SCOPE_CONFIG["decoder"]),
+                    "convention": _SCOPE_CONFIG["convention"], "annotate_unmarked": _SCOPE_CONFIG["annotate_unmarked"],
                     "scorer": dict(_SCOPE_CONFIG["scorer"])},
     default_score_weights=dict(_SCOPE.default_score_weights or {}),
 )
 def make_negation_scope_negbert(nlp: Language, name: str, model: Model, lr_scale: float, decoder: ScopeDecoder,
+                                convention: Optional[str], annotate_unmarked: bool,
                                 scorer: Optional[Callable]) -> "NegationScopeNegBERT":
     """Create a NegBERT-style negation scope and event tagger.
 
@@ -69,9 +71,12 @@ def make_negation_scope_negbert(nlp: Language, name: str, model: Model, lr_scale
         encoder and the classifier at one rate).
     decoder (ScopeDecoder): turns the scores into scopes and events
         (``spacy-negation.scope_decoder.v1``).
+    convention (Optional[str]), annotate_unmarked (bool): the annotation convention of
+        the docs it learns from and annotates, as ``negation_scope``'s.
     scorer (Optional[Callable]): the scoring method.
     """
-    return NegationScopeNegBERT(nlp.vocab, model, name, lr_scale=lr_scale, decoder=decoder, scorer=scorer)
+    return NegationScopeNegBERT(nlp.vocab, model, name, lr_scale=lr_scale, decoder=decoder, convention=convention,
+                                annotate_unmarked=annotate_unmarked, scorer=scorer)
 
 
 class NegationScopeNegBERT(NegationScope):

