@@ -5,8 +5,8 @@ the code of two git revisions and compare what they learned.
         --paths.train corpus/train.spacy --paths.dev corpus/dev.spacy --steps 200
 
 Each revision is checked out into a temporary git worktree (``--new WORKTREE``: this
-checkout as it is) and trained in its own process with that code first on PYTHONPATH (the
-installed package is not used), seed 0, the given number of steps and an evaluation at half
+checkout as it is) and trained in its own process with that code and its entry points
+first on PYTHONPATH (the installed package is not used), seed 0, the given number of steps and an evaluation at half
 of them. Prints the losses and dev scores of both runs at each evaluation and, per
 component, whether the trained weights are byte-identical: both final models are loaded
 and serialized (``to_bytes``) with the new code, which reads older weight layouts and
@@ -83,6 +83,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", str(code[label]), rev],
                                check=True, capture_output=True)
                 worktrees.append(code[label])
+                # the revision's own entry points (egg-info on PYTHONPATH shadows the installed
+                # package's metadata: spaCy imports every registered factory module)
+                subprocess.run([sys.executable, "setup.py", "-q", "egg_info"], cwd=str(code[label]),
+                               check=True, capture_output=True)
             logs[label] = train(code[label], cwd, args.config.resolve(), tmp / f"out-{label}", args.steps, overrides)
             print(f"{label} ({rev}):")
             for row in logs[label]:
