@@ -31,12 +31,13 @@ DIGESTS = ("import hashlib, json, spacy, sys\n"
 
 
 def run_dir(tmp: Path) -> Path:
-    """A working directory with the project's files but no ``spacy_negation`` folder
-    (``python -m`` puts the working directory first on sys.path, before PYTHONPATH)."""
+    """A working directory with the project's files but neither the ``spacy_negation``
+    folder nor its egg-info (``python -m`` puts the working directory first on sys.path,
+    before PYTHONPATH)."""
     cwd = tmp / "cwd"
     cwd.mkdir(exist_ok=True)
     for entry in REPO.iterdir():
-        if entry.name != "spacy_negation" and not (cwd / entry.name).exists():
+        if entry.name != "spacy_negation" and not entry.name.endswith(".egg-info") and not (cwd / entry.name).exists():
             (cwd / entry.name).symlink_to(entry)
     return cwd
 
