@@ -67,7 +67,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--old", required=True, help="the git revision before the change")
     parser.add_argument("--new", default="HEAD", help="the git revision after it (WORKTREE: this checkout as it is)")
-    parser.add_argument("--config", type=Path, required=True)
+    parser.add_argument("--config", type=Path, required=True,
+                        help="a config; a relative path is read from each revision's checkout where it exists")
     parser.add_argument("--steps", type=int, default=200)
     args, overrides = parser.parse_known_args(argv)
     tmp = Path(tempfile.mkdtemp(prefix="training-identity-"))
@@ -88,7 +89,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 # package's metadata: spaCy imports every registered factory module)
                 subprocess.run([sys.executable, "setup.py", "-q", "egg_info"], cwd=str(code[label]),
                                check=True, capture_output=True)
-            logs[label] = train(code[label], cwd, args.config.resolve(), tmp / f"out-{label}", args.steps, overrides)
+            # each revision's own copy of the config (a relative path), else the path given
+            config = code[label] / args.config if not args.config.is_absolute() else args.config
+            if not config.is_file():
+                config = args.config.resolve()
+            logs[label] = train(code[label], cwd, config, tmp / f"out-{label}", args.steps, overrides)
             print(f"{label} ({rev}):")
             for row in logs[label]:
                 print("   ", row)
