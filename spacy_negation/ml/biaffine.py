@@ -17,11 +17,11 @@ orders the gold labels: label probabilities in training, logits in prediction (a
 thinc's ``Softmax_v2`` without output normalization). Plain Thinc operations (no
 PyTorch), so it runs on any backbone.
 """
-from typing import Any, Callable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, List, Optional, Sequence, Tuple, cast
 
 import numpy
 from thinc.api import Dropout, Model, Relu, chain
-from thinc.types import Floats1d, Floats2d
+from thinc.types import Floats2d
 
 from spacy.tokens import Doc
 from spacy.util import registry
@@ -81,13 +81,14 @@ def _forward(model: Model, docs: List[Doc], is_train: bool) -> Tuple[List[Floats
     dep_mlp = model.get_ref("dep_mlp")
     ops = model.ops
     xp = ops.xp
+    tokvecs: List[Any]
     tokvecs, bp_tokvecs = tok2vec(docs, is_train)
     spans = sentence_spans(docs)
     shapes = [t.shape for t in tokvecs]
     if not spans:
         return [], lambda dYs: bp_tokvecs([ops.alloc2f(*shape) for shape in shapes])
-    root = model.get_param("root")
-    W = model.get_param("W")
+    root: Any = model.get_param("root")
+    W: Any = model.get_param("W")
     n_labels, k = W.shape[0], W.shape[1]
     # Rows: per sentence the root, then its tokens.
     lengths = [end - start for _, start, end in spans]
@@ -95,6 +96,8 @@ def _forward(model: Model, docs: List[Doc], is_train: bool) -> Tuple[List[Floats
     X = xp.concatenate(
         [part for (d, start, end) in spans for part in (root[None, :], tokvecs[d][start:end])], axis=0
     )
+    H: Any
+    D: Any
     H, bp_H = head_mlp(X, is_train)
     D, bp_D = dep_mlp(X, is_train)
     ones = ops.alloc2f(X.shape[0], 1) + 1.0
@@ -102,7 +105,7 @@ def _forward(model: Model, docs: List[Doc], is_train: bool) -> Tuple[List[Floats
     Da = xp.concatenate([D, ones], axis=1)
     Wr = W.transpose(1, 0, 2).reshape(k, n_labels * k)
     HW = Ha @ Wr  # (rows, labels * k): every row as a head, every label
-    Ys: List[Floats2d] = []
+    Ys: List[Any] = []
     for s, n in enumerate(lengths):
         o, m = int(offsets[s]), n + 1
         HW3 = HW[o : o + m].reshape(m, n_labels, k)
@@ -110,11 +113,11 @@ def _forward(model: Model, docs: List[Doc], is_train: bool) -> Tuple[List[Floats
         logits = xp.ascontiguousarray(S.transpose(0, 2, 1)).reshape(m * n, n_labels)
         Ys.append(ops.softmax(logits, axis=-1) if is_train else logits)
 
-    def backprop(dYs: List[Floats2d]) -> Any:
+    def backprop(dYs: List[Any]) -> Any:
         # dYs: the gradients of the logits (a categorical cross-entropy's guess - truth of
         # the softmax outputs, as thinc's Softmax_v2 takes them).
-        dHW = ops.alloc2f(*HW.shape)
-        dDa = ops.alloc2f(*Da.shape)
+        dHW: Any = ops.alloc2f(*HW.shape)
+        dDa: Any = ops.alloc2f(*Da.shape)
         for s, n in enumerate(lengths):
             o, m = int(offsets[s]), n + 1
             dS = dYs[s].reshape(m, n, n_labels).transpose(0, 2, 1)  # (heads, labels, dependents)
@@ -124,9 +127,9 @@ def _forward(model: Model, docs: List[Doc], is_train: bool) -> Tuple[List[Floats
         dWr = Ha.T @ dHW
         model.inc_grad("W", dWr.reshape(k, n_labels, k).transpose(1, 0, 2))
         dHa = dHW @ Wr.T
-        dX = bp_H(dHa[:, :-1]) + bp_D(dDa[:, :-1])
+        dX = bp_H(xp.ascontiguousarray(dHa[:, :-1])) + bp_D(xp.ascontiguousarray(dDa[:, :-1]))
         model.inc_grad("root", dX[offsets[:-1]].sum(axis=0))
-        d_tokvecs = [ops.alloc2f(*shape) for shape in shapes]
+        d_tokvecs: List[Any] = [ops.alloc2f(*shape) for shape in shapes]
         for s, (d, start, end) in enumerate(spans):
             o = int(offsets[s])
             d_tokvecs[d][start:end] += dX[o + 1 : o + 1 + end - start]
@@ -158,6 +161,6 @@ def _init(model: Model, X: Optional[List[Doc]] = None, Y: Optional[Sequence[Floa
     for mlp in (model.get_ref("head_mlp"), model.get_ref("dep_mlp")):
         mlp.initialize(X=model.ops.alloc2f(2, nI))
     model.set_param("W", model.ops.alloc3f(nO, nH + 1, nH + 1))
-    root: Floats1d = model.ops.asarray1f(numpy.random.normal(0.0, 0.1, size=(nI,)).astype("float32"))
+    root: Any = model.ops.asarray1f(cast(Any, numpy.random.normal(0.0, 0.1, size=(nI,)).astype("float32")))
     model.set_param("root", root)
 

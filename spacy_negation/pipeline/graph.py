@@ -31,7 +31,7 @@ from spacy.vocab import Vocab
 from ..alignment import CharIndex, project_parts
 from ..errors import Errors
 from ..ml.biaffine import sentence_spans
-from ..negation import Negation, get_negations, register_extensions, set_negations
+from ..negation import Negation, PartLike, get_negations, register_extensions, set_negations
 from .base import NegationPipe
 from .graph_encoding import (ENCODINGS, NO_EDGE, Instance, PartTuple, decode, encode, graph_of_pairs,
                              pair_labels, parse_label)
@@ -164,7 +164,7 @@ class NegationGraph(NegationPipe):
         """
         labels = self.labels
         for doc, doc_ids in zip(docs, label_ids):
-            negations: List[Dict[str, List[PartTuple]]] = []
+            negations: List[Dict[str, Iterable[PartLike]]] = []
             for (start, end), ids in zip(sentence_ranges(doc)[0], doc_ids):
                 words = [t.text for t in doc[start:end]]
                 graph = graph_of_pairs([labels[int(i)] for i in ids], end - start)
