@@ -15,6 +15,7 @@ first cue part); what the encoding cannot express (a partial scope part other th
 rest beside an affixal cue, an embedded scope reaching outside its outer scope in the
 nested encoding) is learned in its nearest encodable form.
 """
+import copy
 from itertools import islice
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
@@ -33,28 +34,16 @@ from ..errors import Errors
 from ..ml.biaffine import sentence_spans
 from ..negation import Negation, PartLike, get_negations, register_extensions, set_negations
 from .base import NegationPipe
+from .cue import DEFAULT_CUE_MODEL
 from .graph_encoding import (ENCODINGS, NO_EDGE, Instance, PartTuple, decode, encode, graph_of_pairs,
                              pair_labels, parse_label)
 from ._util import sentence_ranges
 
-default_model_config = """
-[model]
-@architectures = "spacy-negation.GraphParser.v1"
-hidden_width = 128
-dropout = 0.33
-nO = null
-
-[model.tok2vec]
-@architectures = "spacy.HashEmbedCNN.v2"
-pretrained_vectors = null
-width = 96
-depth = 4
-embed_size = 2000
-window_size = 1
-maxout_pieces = 3
-subword_features = true
-"""
-DEFAULT_GRAPH_MODEL = Config().from_str(default_model_config)["model"]
+#: The default model: the biaffine scorer on the default CNN tok2vec of ``negation_cue``.
+DEFAULT_GRAPH_MODEL = Config({
+    "@architectures": "spacy-negation.GraphParser.v1", "hidden_width": 128, "dropout": 0.33, "nO": None,
+    "tok2vec": copy.deepcopy(dict(DEFAULT_CUE_MODEL["tok2vec"])),
+})
 
 
 @Language.factory(
@@ -101,24 +90,16 @@ class NegationGraph(NegationPipe):
         lr_scale: float = 1.0,
         scorer: Optional[Callable] = None,
     ) -> None:
-        """Initialize a graph-parsing negation resolver.
-
-        vocab (Vocab): The shared vocabulary.
-        model (thinc.api.Model): The Thinc Model powering the pipeline component.
-        name (str): The component instance name, used to add entries to the
-            losses during training.
-        encoding (str): "direct" or "nested".
-        lr_scale (float): Learning-rate factor for this component's weights.
-        scorer (Optional[Callable]): The scoring method.
+        """Initialize a graph-parsing negation resolver: the shared vocabulary, the
+        model, the component's name (the key of its losses), the graph encoding
+        ("direct" or "nested"), the learning-rate factor of its weights and its
+        scoring method.
         """
         if encoding not in ENCODINGS:
             raise ValueError(Errors.E860.format(encoding=encoding, encodings=", ".join(ENCODINGS)))
         register_extensions()
-        self.vocab = vocab
-        self.model = model
-        self.name = name
-        self.lr_scale = lr_scale
-        self.scorer = scorer
+        self.vocab, self.model, self.name = vocab, model, name
+        self.lr_scale, self.scorer = lr_scale, scorer
         self.cfg: Dict[str, Any] = {"labels": [NO_EDGE], "encoding": encoding}
 
     @property

@@ -142,13 +142,14 @@ def test_add_pipe_settings_and_bad_encoding():
 def test_initialize_learns_the_labels_and_rejects_bad_examples():
     nlp = _nlp()
     graph = nlp.get_pipe("negation_graph")
-    with pytest.raises(TypeError, match=r"\[E930\]"):
-        graph.initialize(lambda: [], nlp=nlp)
-    with pytest.raises(TypeError, match=r"\[E978\]"):
-        graph.initialize(lambda: [nlp.make_doc("no example")], nlp=nlp)
-    ref = make_reference(nlp.vocab, ["The", "dog", "barked", "."], [])
-    with pytest.raises(ValueError, match=r"\[E866\]"):
-        graph.initialize(lambda: [Example(nlp.make_doc(ref.text), ref)], nlp=nlp)
+    no_negation = make_reference(nlp.vocab, ["The", "dog", "barked", "."], [])
+    for batch, error, code in (
+        ([], TypeError, "E930"),  # spaCy's: no examples
+        ([nlp.make_doc("no example")], TypeError, "E978"),  # spaCy's: not examples
+        ([Example(nlp.make_doc(no_negation.text), no_negation)], ValueError, "E866"),
+    ):
+        with pytest.raises(error, match=rf"\[{code}\]"):
+            graph.initialize(lambda: batch, nlp=nlp)
     examples = make_examples(nlp)
     nlp.initialize(lambda: examples)
     assert set(graph.labels) == {"_", "C", "C:un-", "C:-less", "C:-less-", "S", "S+E", "S~", "S~+E~"}
