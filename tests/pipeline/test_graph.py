@@ -23,6 +23,7 @@ from negation_testutil import (CONFIGS, gold_sentences, load_test_nlp, make_exam
                                negation_key, overfit)
 
 GRAPH_CNN_TINY = CONFIGS / "test" / "graph_cnn_tiny.cfg"
+GRAPH_TRF_TINY = CONFIGS / "test" / "graph_trf_tiny.cfg"
 SMALL_CNN = {
     "@architectures": "spacy.HashEmbedCNN.v2", "pretrained_vectors": None, "width": 32,
     "depth": 2, "embed_size": 1000, "window_size": 1, "maxout_pieces": 3,
@@ -248,3 +249,22 @@ def test_spacy_train_and_evaluate(tmp_path):
     assert {"neg_cue_b_f", "neg_scm_b_f", "neg_st_f", "neg_nis_tok_f", "neg_nis_ex_f"} <= set(scores)
     assert scores["neg_nis_tok_f"] == pytest.approx(meta["performance"]["neg_nis_tok_f"])
     assert json.loads((tmp_path / "scores.json").read_text())["neg_nis_tok_f"] == scores["neg_nis_tok_f"]
+
+
+@pytest.mark.slow
+def test_spacy_train_on_a_transformer_listener(tmp_path, tiny_bert_dir):
+    """The structure of configs/dp_nested.cfg (a transformer listener) trains and
+    predicts; the transformer is fine-tuned through the graph parser."""
+    from spacy.cli.train import train
+
+    corpus = tmp_path / "gold.spacy"
+    _tiny_corpus(spacy.blank("en"), corpus)
+    train(GRAPH_TRF_TINY, tmp_path / "out", overrides={
+        "paths.train": str(corpus), "paths.dev": str(corpus),
+        "components.transformer.model.name": str(tiny_bert_dir)})
+    meta = json.loads((tmp_path / "out" / "model-last" / "meta.json").read_text())
+    assert meta["performance"]["neg_nis_tok_f"] is not None
+    assert meta["performance"]["transformer_loss"] > 0.0
+    nlp = spacy.load(tmp_path / "out" / "model-last")
+    assert nlp.pipe_names == ["transformer", "negation_graph"]
+    assert [isinstance(doc._.negations, list) for doc in nlp.pipe(["He was not unhappy.", ""])] == [True, True]
