@@ -268,3 +268,19 @@ def test_spacy_train_on_a_transformer_listener(tmp_path, tiny_bert_dir):
     nlp = spacy.load(tmp_path / "out" / "model-last")
     assert nlp.pipe_names == ["transformer", "negation_graph"]
     assert [isinstance(doc._.negations, list) for doc in nlp.pipe(["He was not unhappy.", ""])] == [True, True]
+
+
+def test_dp_configs_differ_only_in_the_encoding():
+    """configs/dp_direct.cfg and configs/dp_nested.cfg: the same transformer system with
+    the hyper-parameters of Sineva et al. 2021, Appendix B, Table 7, but the encoding."""
+    configs = {enc: spacy.util.load_config(CONFIGS / f"dp_{enc}.cfg", interpolate=True) for enc in ("direct", "nested")}
+    for enc, config in configs.items():
+        graph = config["components"]["negation_graph"]
+        assert config["nlp"]["pipeline"] == ["transformer", "negation_graph"]
+        assert graph["encoding"] == enc and graph["lr_scale"] == 1.0
+        assert (graph["model"]["hidden_width"], graph["model"]["dropout"]) == (1024, 0.33)
+        assert config["training"]["batcher"]["size"] == 32 and config["training"]["dropout"] == 0.33
+        assert config["training"]["optimizer"]["learn_rate"]["initial_rate"] == 4e-5
+        assert config["training"]["optimizer"]["L2"] == 0.0
+    configs["direct"]["components"]["negation_graph"]["encoding"] = "nested"
+    assert configs["direct"] == configs["nested"]
