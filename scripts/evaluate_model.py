@@ -18,7 +18,7 @@ import spacy
 
 from spacy_negation import register_extensions
 from spacy_negation.analysis.evaluation import blank_copy, summary_line, tag_punct, write_results
-from spacy_negation.io import read_docbin
+from spacy_negation.corpora.docbin import read_docbin
 
 CUE_COMPONENT = "negation_cue"
 

@@ -13,7 +13,7 @@ from .records import SentenceRecord
 from .starsem_io import iter_aligned, sentence_record
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..starsem import Sentence
+    from ..corpora.starsem import Sentence
     from .faireval import FairEvalCounts
     from .nis import NisCounts
     from .starsem_eval import StarsemCounts
@@ -134,7 +134,7 @@ def evaluate_files(gold: Union[str, Path], system: Union[str, Path],
 
 def evaluate_sentences(gold: Sequence["Sentence"], system: Sequence["Sentence"],
                        families: Sequence[str] = FAMILIES) -> Dict[str, Any]:
-    """All (or the chosen) families on aligned :class:`~spacy_negation.starsem.Sentence`
+    """All (or the chosen) families on aligned :class:`~spacy_negation.corpora.starsem.Sentence`
     lists (see :func:`evaluate_files`).
 
     gold (Sequence[Sentence]): the gold sentences.

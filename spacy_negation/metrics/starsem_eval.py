@@ -25,8 +25,8 @@ two "Scopes (no cue match)" rows, Q-4); a zero denominator gives 0.0 where perl 
 import re
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
+from ..corpora.starsem import Sentence
 from ..errors import Errors, NegationFormatError
-from ..starsem import Sentence
 from .records import NegationRecord, SentenceRecord, cells
 from .starsem_counts import B_ROWS, MAIN_ROWS, ROW_KEYS, Count, StarsemCounts, starsem_scores
 from .starsem_io import punct_pos, sentence_record
@@ -101,7 +101,7 @@ def greedy_pairs(gold: Sequence[FrozenSet[int]], system: Sequence[FrozenSet[int]
 
 def count_sentence(gold: Sentence, system: Sentence, counts: StarsemCounts,
                    punct: Optional[Sequence[bool]] = None) -> None:
-    """Add one sentence pair's counts (:class:`~spacy_negation.starsem.Sentence` objects;
+    """Add one sentence pair's counts (:class:`~spacy_negation.corpora.starsem.Sentence` objects;
     see :func:`count_record`). The sentences must be token-aligned.
 
     gold (Sentence): the gold sentence (its POS column decides punctuation).

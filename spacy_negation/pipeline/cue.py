@@ -35,8 +35,8 @@ from spacy.vocab import Vocab
 
 from ..alignment import CharIndex, project_parts
 from ..errors import Errors
-from ..io import read_docbin
-from ..ml.readers import count_cue_words
+from ..corpora.docbin import read_docbin
+from ..ml.training_corpus import count_cue_words
 from ..negation import register_extensions, set_negations
 from .base import NegationPipe, with_flat_settings
 from .cue_decoding import CUE_DECODER_DEFAULTS, CueDecoder, CueLexicons, make_cue_decoder

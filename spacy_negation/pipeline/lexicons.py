@@ -9,7 +9,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Set, 
 from spacy.tokens import Doc
 
 from ..errors import Errors
-from ..ml.readers import count_cue_words
+from ..ml.training_corpus import count_cue_words
 from ..negation import Part
 from ._util import find_affix
 

@@ -7,8 +7,8 @@ from spacy.tokens import Doc, DocBin
 from spacy.training import Example
 
 from spacy_negation import get_negations, set_negations
+from spacy_negation.ml.training_corpus import count_cue_words
 from spacy_negation.pipeline._util import find_affix
-from spacy_negation.ml.readers import count_cue_words
 from spacy_negation.pipeline.cue_decoding import cues_of_labels, join_multiword
 from spacy_negation.pipeline.cue_labels import make_label, parse_label
 from spacy_negation.pipeline.lexicons import MultiwordLexicon, choose_affix, find_all, find_pattern, multiword_pattern

@@ -13,7 +13,7 @@ from spacy.training import Example
 from spacy.util import registry
 
 from spacy_negation import get_negations, set_negations
-from spacy_negation.ml.readers import count_cue_words
+from spacy_negation.ml.training_corpus import count_cue_words
 from spacy_negation.negation import Part
 from spacy_negation.pipeline.cue_decoding import CUE_DECODER_DEFAULTS, CueDecoder, make_cue_decoder
 from spacy_negation.pipeline.lexicons import AffixLexicon, MultiwordLexicon, WordLexicon
