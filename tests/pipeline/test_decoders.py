@@ -19,7 +19,7 @@ from spacy_negation.pipeline.cue_decoding import CUE_DECODER_DEFAULTS, CueDecode
 from spacy_negation.pipeline.lexicons import AffixLexicon, MultiwordLexicon, WordLexicon
 from spacy_negation.pipeline.scope_decoding import SCOPE_DECODER_DEFAULTS, ScopeDecoder, make_scope_decoder
 
-from negation_testutil import REPO, cue_key, make_examples, make_reference, negation_key
+from util import REPO, cue_key, make_examples, make_reference, negation_key
 
 TEXTS = ["He said that the dog did not bark at all , and left .", "No dog barked and no cat came .",
          "He was not happy , but she did not mind ."]

@@ -13,7 +13,7 @@ from spacy_negation.corpora.starsem_docs import read_starsem_docs, write_starsem
 from spacy_negation.corpora.stats import negation_statistics
 from spacy_negation.errors import NegationFormatError
 
-from .util import assert_coded_error, negation_keys
+from util import assert_coded_error, negation_keys
 
 HEADER = ('<?xml version="1.0" encoding="utf-8"?>\n'
           '<!DOCTYPE Annotation PUBLIC "-//BIOSCOPE//DTD  SCOPE ANNOTATION 1.0//EN" "BioScope.dtd">\n')

@@ -16,7 +16,7 @@ from spacy_negation.corpora.spaces import SPANISH, guess_spaces
 from spacy_negation.corpora.starsem_docs import read_starsem_docs, write_starsem_docs
 from spacy_negation.errors import NegationFormatError
 
-from .util import assert_coded_error, negation_keys
+from util import assert_coded_error, negation_keys
 
 
 def row(doc: str, s: int, t: int, form: str, lemma: str, pos: str, ptype: str, *cells: str) -> str:

@@ -15,7 +15,7 @@ from spacy_negation.corpora.sfu import C1_TO_CP1252, normalize_text, parse_sfu, 
 from spacy_negation.corpora.starsem_docs import read_starsem_docs, write_starsem_docs
 from spacy_negation.corpora.stats import negation_statistics
 
-from .util import assert_coded_error, negation_keys
+from util import assert_coded_error, negation_keys
 
 
 def W(*words: str) -> str:
