@@ -3,9 +3,16 @@ tables of the papers that repeat them: Sineva et al. (2021), Tables 1-3 are subs
 Table 8; Jiménez-Zafra et al. (2018), Table 2."""
 import pytest
 
-from spacy_negation.published import SINEVA2021_COLUMNS, neges2018, sineva2021
+from spacy_negation.published import SINEVA2021_COLUMNS, neges2018, published_table, sineva2021
 
 SYSTEMS = ("NegBERT", "BiLSTM-Tagger", "DP-direct", "DP-nested", "DP-direct-synt", "DP-nested-synt")
+
+
+def test_table_files_name_their_columns():
+    """The shipped tables' headers are the columns the readers take them in."""
+    assert published_table("sineva2021_table8.tsv")[0] == ["system", "train", "test",
+                                                           *SINEVA2021_COLUMNS]
+    assert published_table("neges2018_task2.tsv")[0] == ["team", "domain", "p", "r", "f"]
 
 
 def test_table8_shape():
