@@ -164,7 +164,7 @@ def test_input_errors(trained_cnn_dir, tmp_path):
         run(inp, tmp_path / "o.csv", model)
     with pytest.raises(ValueError, match=r"\[E502\]"):
         run(write_text(tmp_path / "empty.txt", []), tmp_path / "o.jsonl", model)
-    with pytest.raises(ValueError, match=r"\[E506\]"):
+    with pytest.raises(ValueError, match=r"\[E704\]"):
         run(inp, tmp_path / "o.jsonl", model, shard_size=0)
     with pytest.raises(ValueError, match=r"\[E115\]"):
         run(inp, tmp_path / "o.jsonl", model, on_error="ignore")

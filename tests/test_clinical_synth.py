@@ -165,5 +165,5 @@ def test_duplicate_ids_empty_files_and_skipping(tmp_path):
     assert [d.text for d in docs] == ["No hiccups."]
     empty = tmp_path / "empty.jsonl"
     empty.write_text("\n", encoding="utf-8")
-    with pytest.raises(NegationFormatError, match=r"\[E726\]"):
+    with pytest.raises(NegationFormatError, match=r"\[E108\]"):
         list(read_clinical_synth(empty))

@@ -125,7 +125,7 @@ def test_round_trip_through_starsem(tmp_path):
     (SAMPLE.replace('<sentence id="S2.2">', "<sentence>"), "E406", 18),
     (SAMPLE.replace('<cue type="negation" ref="X1.1.1">', '<cue ref="X1.1.1">'), "E406", 8),
     (HEADER + "<DOCUMENT></DOCUMENT>\n", "E404", 3),
-    (HEADER + "<Annotation><DocumentSet></DocumentSet></Annotation>\n", "E410", None),
+    (HEADER + "<Annotation><DocumentSet></DocumentSet></Annotation>\n", "E108", None),
     ("", "E400", 1),
 ])
 def test_bad_input_coded_error_with_line(tmp_path, text, code, line):
