@@ -3,7 +3,6 @@ share nothing with the held-out clinical set, follow the documented convention, 
 reader turns them into docs with the right negations (and refuses bad lines with codes)."""
 import json
 import re
-from pathlib import Path
 from types import ModuleType
 from typing import Any, Dict, List
 

@@ -1,6 +1,5 @@
 """NIS (Sineva et al. 2021): the reference values of every case at full precision, the
 reference command line's printouts, 0.0 instead of crashes, NIS_ex, and properties."""
-import json
 from pathlib import Path
 from typing import Dict, List
 

@@ -1,6 +1,5 @@
 """*SEM 2012 metrics: the perl scorer's counts and printout on every reference case,
 the deliberate differences (Q-2, exact F1), alignment checks and properties."""
-import json
 from pathlib import Path
 from typing import Dict, List
 

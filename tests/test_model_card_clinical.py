@@ -2,7 +2,6 @@
 their files, the cue list option (the written copy is checked in
 tests/pipeline/test_clinical_synth_train.py)."""
 import json
-from pathlib import Path
 
 import pytest
 
