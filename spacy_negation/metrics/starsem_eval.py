@@ -168,14 +168,19 @@ def count_record(gold: SentenceRecord, system: SentenceRecord, counts: StarsemCo
     cues, scm, scnm = counts.cues, counts.scopes_cue_match, counts.scopes_no_cue_match
     st, neg, full = counts.scope_tokens, counts.negated, counts.full_negation
     counts.sentences += 1
-    for side, xs in (("gold", G), ("system", S)):
-        with_scope = [x for x in xs if x.scope]
-        for row, n in ((cues, len(xs)), (full, len(xs)), (scm, len(with_scope)),
-                       (scnm, len(with_scope)), (st, sum(len(x.scope) for x in with_scope)),
-                       (neg, sum(1 for x in xs if x.event))):
-            setattr(row, side, getattr(row, side) + n)
     if not G and not S:
         return
+    for side, xs in (("gold", G), ("system", S)):
+        n_scope = n_tokens = n_event = 0
+        for x in xs:
+            if x.scope:
+                n_scope += 1
+                n_tokens += len(x.scope)
+            if x.event:
+                n_event += 1
+        for row, n in ((cues, len(xs)), (full, len(xs)), (scm, n_scope), (scnm, n_scope),
+                       (st, n_tokens), (neg, n_event)):
+            setattr(row, side, getattr(row, side) + n)
     error = False
     pairs = greedy_pairs([x.cue_set for x in G], [y.cue_set for y in S])
     for x, z in zip(G, pairs):
