@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Dict, Optional, Sequence, Tuple, Union
 
 
 from ..errors import Errors
+from .faireval_spans import FAIR_TYPES, TRADITIONAL_TYPES
 from .records import SentenceRecord
 from .starsem_io import iter_aligned, sentence_record
 
@@ -20,8 +21,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: The metric families, in output order.
 FAMILIES: Tuple[str, ...] = ("starsem", "nis", "faireval")
-FAIR_KEYS = ("TP", "FP", "FN", "LE", "BE", "BES", "BEL", "BEO", "LBE", "p", "r", "f")
-TRAD_KEYS = ("TP", "FP", "FN", "p", "r", "f")
+FAIR_KEYS = FAIR_TYPES + ("p", "r", "f")
+TRAD_KEYS = TRADITIONAL_TYPES + ("p", "r", "f")
 
 
 def parse_families(value: Union[str, Sequence[str], None]) -> Tuple[str, ...]:
