@@ -50,7 +50,7 @@ RULE_TOOLS: Dict[str, Tuple[str, Tuple[str, ...]]] = {
     "negspacy_en_clinical": ("negspacy", ("negspacy==1.1.0", "spacy>=3.8,<3.9")),
     "medspacy_context": ("medspacy", ("medspacy==1.3.1",)),
 }
-SPLIT_NAMES = {"cdsco": "CD-SCO test", "bioscope": "BioScope abstracts test", "sfu": "SFU Review test"}
+SPLIT_NAMES = {"cdsco": "CD-SCO", "bioscope": "BioScope abstracts", "sfu": "SFU Review"}
 
 
 # --- the task -------------------------------------------------------------------------------
@@ -157,7 +157,7 @@ def run_rule_tool(tool: str, sentences: Sequence[Dict[str, Any]], venv_dir: Path
 
 
 # --- report ---------------------------------------------------------------------------------
-def render_markdown(results: Dict[str, Dict[str, Dict[str, Any]]], meta: Dict[str, Any]) -> str:
+def render_markdown(results: Dict[str, Dict[str, Dict[str, Any]]], meta: Dict[str, Any], part: str = "test") -> str:
     lines = ["# Is this word negated? spacy-negation against the rule tools", "",
              "Written by `bench/bench_vs_rules.py` (the task and the command: its docstring). "
              "F1 of \"negated\" in percent with its 95% bootstrap interval over sentences; "
@@ -165,18 +165,20 @@ def render_markdown(results: Dict[str, Dict[str, Dict[str, Any]]], meta: Dict[st
     for key, value in meta.items():
         lines.append(f"- **{key}**: {json.dumps(value) if isinstance(value, (dict, list)) else value}")
     for split, systems in results.items():
-        lines += ["", f"## {SPLIT_NAMES.get(split, split)}", "",
+        lines += ["", f"## {SPLIT_NAMES.get(split, split)} {part}", "",
                   "| system | P | R | F1 | 95% CI | words/s |", "|---|---|---|---|---|---|"]
         for name, e in systems.items():
             wps = f"{e['words_per_second']:,.0f}" if e.get("words_per_second") else "-"
             label = f"{name} ({e['model']})" if "model" in e else name
             lines.append(f"| {label} | {100 * e['p']:.1f} | {100 * e['r']:.1f} | {100 * e['f']:.1f} | "
                          f"{100 * e['ci_low']:.1f}-{100 * e['ci_high']:.1f} | {wps} |")
-        rec = systems.get("recommended")
-        if rec and rec.get("vs"):
-            lines += ["", "Recommended model minus each rule tool, F1 points (paired bootstrap 95% CI; "
+        for role, title in (("recommended", "Recommended"), ("general", "General")):
+            system = systems.get(role)
+            if not (system and system.get("vs")):
+                continue
+            lines += ["", f"{title} model minus each rule tool, F1 points (paired bootstrap 95% CI; "
                       "\"beats\" only where the interval excludes 0):", ""]
-            for tool, d in rec["vs"].items():
+            for tool, d in system["vs"].items():
                 verdict = "beats" if d["ci_low"] > 0 else ("loses to" if d["ci_high"] < 0 else "no difference shown")
                 lines.append(f"- {tool}: {100 * d['diff']:+.1f} ({100 * d['ci_low']:+.1f} to "
                              f"{100 * d['ci_high']:+.1f}): {verdict}")
@@ -204,6 +206,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--venv-dir", type=Path, default=Path.home() / ".cache" / "spacy-negation-bench")
     parser.add_argument("--limit", type=int, default=0, help="first N sentences of each split (0: all)")
     parser.add_argument("--out-dir", type=Path, default=Path("results"))
+    parser.add_argument("--part", default="test", help="the splits' part, for headings; other than test, the "
+                                                       "files are vs_rules_PART.json and .md")
     args = parser.parse_args(argv)
     splits = parse_pairs(args.split, "split")
     models = {}
@@ -238,7 +242,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         for role, name in (("general", args.general), ("recommended", recommend.get(split))):
             if name:
                 results[split][role] = {**results[split][name], "model": name}
-                if role == "recommended":
+                if rules:
                     results[split][role]["vs"] = {}
                     for tool in rules:
                         d = paired_bootstrap(answers[split, name], answers[split, tool])
@@ -247,9 +251,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     meta = {"rule_tool_versions": versions, "models": models, "sentences_limit": args.limit or "all",
             "machine": f"{os.cpu_count()} CPU cores"}
     args.out_dir.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(args.out_dir / "vs_rules.json", json.dumps(results, indent=2) + "\n")
-    atomic_write_text(args.out_dir / "vs_rules.md", render_markdown(results, meta))
-    print(render_markdown(results, meta))
+    stem = "vs_rules" if args.part == "test" else f"vs_rules_{args.part}"
+    atomic_write_text(args.out_dir / f"{stem}.json", json.dumps(results, indent=2) + "\n")
+    atomic_write_text(args.out_dir / f"{stem}.md", render_markdown(results, meta, args.part))
+    print(render_markdown(results, meta, args.part))
     return 0
 
 

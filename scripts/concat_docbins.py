@@ -1,20 +1,42 @@
-"""Concatenate .spacy files (keeping user data): concat_docbins.py A.spacy B.spacy --output C.spacy"""
+"""Concatenate .spacy files (keeping user data), optionally marking each input's docs with
+an annotation convention (spacy_negation.negation.convention):
+
+    concat_docbins.py A.spacy B.spacy --output C.spacy
+    concat_docbins.py cdsco=corpus/train.spacy bioscope=corpus/bioscope/train.spacy --output D.spacy
+"""
 import argparse
 from pathlib import Path
+from typing import Optional, Tuple
 
 from spacy.tokens import DocBin
+from spacy.vocab import Vocab
 
+from spacy_negation.negation import set_convention
 from spacy_negation.util import atomic_write_bytes
+
+
+def parse_input(text: str) -> Tuple[Optional[str], Path]:
+    """CONVENTION=PATH or PATH (a path containing '=' needs the CONVENTION= prefix)."""
+    name, sep, path = text.partition("=")
+    return (name, Path(path)) if sep and not Path(text).exists() else (None, Path(text))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("inputs", nargs="+", type=Path)
+    parser.add_argument("inputs", nargs="+", help="PATH or CONVENTION=PATH")
     parser.add_argument("--output", type=Path, required=True)
     args = parser.parse_args()
     merged = DocBin(store_user_data=True)
-    for path in args.inputs:
-        merged.merge(DocBin(store_user_data=True).from_bytes(path.read_bytes()))
+    for text in args.inputs:
+        convention, path = parse_input(text)
+        part = DocBin(store_user_data=True).from_bytes(path.read_bytes())
+        if convention is not None:
+            vocab = Vocab()
+            docs = list(part.get_docs(vocab))
+            for doc in docs:
+                set_convention(doc, convention)
+            part = DocBin(store_user_data=True, docs=docs)
+        merged.merge(part)
     atomic_write_bytes(args.output, merged.to_bytes())
 
 

@@ -1,4 +1,4 @@
-"""Write the per-corpus training configs (configs/bioscope.cfg, configs/sfu.cfg): the
+"""Write the per-corpus training configs (configs/bioscope.cfg, sfu.cfg, general.cfg): the
 transformer config (configs/negation_trf.cfg) with each corpus's paths and settings, so
 that the project's training commands pass only the seed.
 
@@ -10,6 +10,7 @@ with --check nothing is written and the exit code is 1 if a committed config dif
 what this script writes.
 """
 import argparse
+import copy
 import json
 import sys
 from pathlib import Path
@@ -52,6 +53,71 @@ SETTINGS: Dict[str, Dict[str, Any]] = {
 }
 
 
+#: The general English model: all three English corpora (merged, each doc marked with its
+#: convention by scripts/concat_docbins.py) on one transformer, one cue and one scope
+#: component per annotation convention, each learning only from its convention's examples
+#: (spacy_negation.negation.convention). The BioScope components annotate unmarked docs
+#: (the application default: no subjects in scopes, no affixal cues); the others score
+#: nothing of their own (the default components' scorers score every doc's negations).
+COPIES: Dict[str, Dict[str, str]] = {
+    "general": {
+        "components.negation_cue_cdsco": "components.negation_cue",
+        "components.negation_scope_cdsco": "components.negation_scope",
+        "components.negation_cue_sfu": "components.negation_cue",
+        "components.negation_scope_sfu": "components.negation_scope",
+    },
+}
+SETTINGS["general"] = {
+    "paths.train": "corpus/general/train.spacy",
+    "paths.dev": "corpus/general/dev.spacy",
+    "nlp.pipeline": ["transformer", "negation_cue", "negation_scope", "negation_cue_cdsco",
+                     "negation_scope_cdsco", "negation_cue_sfu", "negation_scope_sfu"],
+    "training.max_steps": 4400,
+    "training.eval_frequency": 1100,
+    "corpora.train.unnegated_ratio": 1.0,
+    "corpora.train.hard_negatives": 0.1,
+    "components.negation_cue.convention": "bioscope",
+    "components.negation_cue.min_word_precision": 0.1,
+    "components.negation_scope.convention": "bioscope",
+    "components.negation_scope.contiguous": True,
+    "components.negation_scope.scope_bias": 0.5,
+    "components.negation_cue_cdsco.convention": "cdsco",
+    "components.negation_cue_cdsco.annotate_unmarked": False,
+    "components.negation_cue_cdsco.scorer": None,
+    "components.negation_scope_cdsco.convention": "cdsco",
+    "components.negation_scope_cdsco.annotate_unmarked": False,
+    "components.negation_scope_cdsco.scorer": None,
+    "components.negation_cue_sfu.convention": "sfu",
+    "components.negation_cue_sfu.annotate_unmarked": False,
+    "components.negation_cue_sfu.scorer": None,
+    "components.negation_scope_sfu.convention": "sfu",
+    "components.negation_scope_sfu.annotate_unmarked": False,
+    "components.negation_scope_sfu.scorer": None,
+    "initialize.components": {
+        "negation_cue": {"words_corpus": "corpus/bioscope/train.spacy"},
+        "negation_cue_cdsco": {"words_corpus": "corpus/train.spacy"},
+        "negation_cue_sfu": {"words_corpus": "corpus/sfu/train.spacy"},
+    },
+}
+
+
+def _apply(config: Any, copies: Dict[str, str], settings: Dict[str, Any]) -> Any:
+    """The config with sections copied (new name: existing name), then settings applied."""
+    def section(dotted: str) -> Any:
+        node = config
+        for key in dotted.split("."):
+            node = node[key]
+        return node
+
+    for new, old in copies.items():
+        parent, _, name = new.rpartition(".")
+        section(parent)[name] = copy.deepcopy(section(old))
+    for dotted, value in settings.items():
+        parent, _, name = dotted.rpartition(".")
+        section(parent)[name] = value
+    return config
+
+
 def render(corpus: str, root: Path = REPO) -> str:
     """The config file of a corpus: a header naming the settings, then the base config
     with them applied.
@@ -61,9 +127,13 @@ def render(corpus: str, root: Path = REPO) -> str:
     RETURNS (str): the file's text.
     """
     settings = SETTINGS[corpus]
-    config = load_config(root / BASE, overrides=settings, interpolate=False)
+    if corpus in COPIES:
+        config = _apply(load_config(root / BASE, interpolate=False), COPIES[corpus], settings)
+    else:
+        config = load_config(root / BASE, overrides=settings, interpolate=False)
     header = [f"# {corpus}: {BASE} with these settings (written by scripts/corpus_configs.py; edit",
               "# the base config or the script's SETTINGS and re-run it):"]
+    header += [f"#   {new} = copy of {old}" for new, old in COPIES.get(corpus, {}).items()]
     header += [f"#   {key} = {json.dumps(value)}" for key, value in settings.items()]
     header += ["#", f"#   python -m spacy train configs/{corpus}.cfg --output training/{corpus} "
                "--system.seed 0", ""]

@@ -17,6 +17,7 @@ from typing import List
 import spacy
 
 from spacy_negation import register_extensions
+from spacy_negation.negation import set_convention
 from spacy_negation.analysis.evaluation import blank_copy, summary_line, tag_punct, write_results
 from spacy_negation.corpora.docbin import read_docbin
 
@@ -35,10 +36,16 @@ def main() -> None:
                         help="corpora without POS tags (BioScope, SFU): tag the untagged gold "
                              "tokens '.' if spaCy's Token.is_punct, else 'XX', so that the *SEM "
                              "punctuation rule (a tag without letters or digits) applies")
+    parser.add_argument("--convention", default=None,
+                        help="mark the docs with this annotation convention (a model with "
+                             "components per convention annotates them in it)")
     args = parser.parse_args()
     register_extensions()
     nlp = spacy.load(args.model)
     gold = read_docbin(args.gold, vocab=nlp.vocab)
+    if args.convention is not None:
+        for doc in gold:
+            set_convention(doc, args.convention)
     if args.tag_punct:
         for doc in gold:
             tag_punct(doc)

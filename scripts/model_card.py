@@ -22,7 +22,7 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from spacy_negation.util import atomic_write_text
 
@@ -118,6 +118,29 @@ DOMAINS: Dict[str, Dict[str, Any]] = {
         "sources": [{"name": "BioScope (abstracts)", "author": "Vincze et al. (2008)"},
                     {"name": "Synthetic clinical sentences (data/clinical_synth)", "author": "spacy-negation"}],
     },
+    "general": {
+        "lang": "en",
+        "title": "English negation resolution for any text (CD-SCO + BioScope + SFU Review)",
+        "data": "The train splits of ConanDoyle-neg (CD-SCO, Morante & Daelemans 2012), BioScope "
+                "abstracts (Vincze et al. 2008) and the SFU Review Corpus (Konstantinova et al. 2012), "
+                "each doc marked with its corpus's annotation convention; model selection on the "
+                "three dev splits together.",
+        "license": "CC BY-NC-SA 3.0",
+        "license_note": "The most restrictive of its data: CD-SCO is cited as CC BY-NC-SA 3.0 "
+                        "(non-commercial, share-alike); BioScope is for research use; the SFU "
+                        "Review Corpus is GPL-3.0-or-later.",
+        "convention": "One transformer, one cue and one scope component per convention. By default "
+                      "it annotates in the {default} convention (chosen on the dev splits among the "
+                      "conventions applications want: whole-word cues, scopes without the subject of "
+                      "the clause, no events). `config={{\"convention\": NAME}}` of the `negation` "
+                      "component picks another: `\"cdsco\"` (ConanDoyle-neg: subjects in scope, affixal "
+                      "cues, events), `\"bioscope\"`, `\"sfu\"`.",
+        "use": "The default for application users whose text is none of the domains of the other "
+               "packages, or a mix: `token._.negated` and `ent._.negated` mean 'is what is denied'.",
+        "sources": [{"name": "ConanDoyle-neg (*SEM 2012 CD-SCO)", "author": "Morante & Daelemans (2012)"},
+                    {"name": "BioScope (abstracts)", "author": "Vincze et al. (2008)"},
+                    {"name": "SFU Review Corpus (negation)", "author": "Konstantinova et al. (2012)"}],
+    },
 }
 #: The end-to-end measures of an evaluate_model.py scores file the card states.
 EVAL_MEASURES = (("Cues-B F1", "neg_cue_b_f"), ("NIS_ex F1", "neg_nis_ex_f"), ("Scope-tokens F1", "neg_st_f"),
@@ -139,12 +162,14 @@ def cross_rows(domain: str, cross: Dict[str, Any]) -> List[str]:
     return rows
 
 
-def eval_rows(label: str, scores: Dict[str, Any]) -> List[str]:
-    """Markdown rows: the end-to-end measures of an evaluate_model.py scores file."""
-    s = scores["scores"]
-    return ["| test split | " + " | ".join(name for name, _ in EVAL_MEASURES) + " |",
-            "|---" * (len(EVAL_MEASURES) + 1) + "|",
-            f"| {label} | " + " | ".join(_pct(s[key]) for _, key in EVAL_MEASURES) + " |"]
+def eval_rows(label: str, scores: Dict[str, Any], *more: Tuple[str, Dict[str, Any]]) -> List[str]:
+    """Markdown rows: the end-to-end measures of evaluate_model.py scores files, one row
+    per (label, scores)."""
+    rows = ["| test split | " + " | ".join(name for name, _ in EVAL_MEASURES) + " |",
+            "|---" * (len(EVAL_MEASURES) + 1) + "|"]
+    for row_label, row in ((label, scores), *more):
+        rows.append(f"| {row_label} | " + " | ".join(_pct(row["scores"][key]) for _, key in EVAL_MEASURES) + " |")
+    return rows
 
 
 def clinical_rows(results: Dict[str, Any]) -> List[str]:
@@ -156,10 +181,21 @@ def clinical_rows(results: Dict[str, Any]) -> List[str]:
     return rows
 
 
+def _convention_text(text: str, default_convention: Optional[str]) -> str:
+    """A card's convention text, with the default convention of a per-convention pipeline."""
+    if "{default}" not in text:
+        return text
+    if default_convention not in CORPUS_NAMES:
+        raise ValueError(f"the card needs --default-convention (one of {sorted(CORPUS_NAMES)})")
+    return text.format(default=CORPUS_NAMES[default_convention])
+
+
 def build_meta(model_meta: Dict[str, Any], domain: str, name: str, version: str,
                cross: Optional[Dict[str, Any]], neges: Optional[Dict[str, Any]],
                speed: Optional[float], bioscope_scores: Optional[Dict[str, Any]] = None,
-               clinical: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+               clinical: Optional[Dict[str, Any]] = None,
+               split_scores: Optional[Dict[str, Dict[str, Any]]] = None,
+               default_convention: Optional[str] = None) -> Dict[str, Any]:
     """The package meta: the model's own meta with the card's fields set.
 
     model_meta (Dict[str, Any]): the trained model's meta.json.
@@ -170,6 +206,10 @@ def build_meta(model_meta: Dict[str, Any], domain: str, name: str, version: str,
     speed (Optional[float]): measured words per second end to end on the test split.
     bioscope_scores (Optional[Dict]): an evaluate_model.py scores file on BioScope test.
     clinical (Optional[Dict]): a bench/bench_clinical.py results file (clinical_dev.json).
+    split_scores (Optional[Dict[str, Dict]]): per English test split (cdsco, bioscope,
+        sfu), an evaluate_model.py scores file of the model in that split's convention.
+    default_convention (Optional[str]): the convention a per-convention pipeline annotates
+        unmarked docs in (named in the card's convention section).
     RETURNS (Dict[str, Any]): the meta for ``spacy package --meta-path``.
     """
     info = DOMAINS[domain]
@@ -178,7 +218,7 @@ def build_meta(model_meta: Dict[str, Any], domain: str, name: str, version: str,
              "`negation_cue` and `negation_scope` on a shared transformer or CNN. Use it in any "
              f"pipeline with `nlp.add_pipe(\"negation\", config={{\"model\": \"{info['lang']}_{name}\"}})`.",
              "", "## Training data", "", info["data"], "", f"Licence of the data: {info['license_note']}",
-             "", "## Annotation convention", "", info["convention"], "", "## Intended use", "", info["use"], ""]
+             "", "## Annotation convention", "", _convention_text(info["convention"], default_convention), "", "## Intended use", "", info["use"], ""]
     if cross is not None:
         lines += ["## Scores (end to end, percent)", "", *cross_rows(domain, cross), "",
                   "From the project's `results/cross_domain.json`; the test splits, the conversion "
@@ -188,6 +228,11 @@ def build_meta(model_meta: Dict[str, Any], domain: str, name: str, version: str,
         lines += ["## Scores (NEGES 2018 task 2 test, cue detection, percent)", "",
                   f"P {_pct(o['p'])}, R {_pct(o['r'])}, F1 {_pct(o['f'])} (from the project's "
                   "`results/neges2018.json`, per domain in `results/neges2018.md`).", ""]
+    if split_scores:
+        (first, *rest) = [(CORPUS_NAMES[split], scores) for split, scores in split_scores.items()]
+        lines += ["## Scores (end to end, each test split in its own convention, percent)", "",
+                  *eval_rows(*first, *rest), "",
+                  "From the project's `metrics/general/*.json` (scripts/evaluate_model.py --convention).", ""]
     if bioscope_scores is not None:
         lines += ["## Scores on BioScope abstracts test (end to end, percent)", "",
                   *eval_rows("BioScope abstracts", bioscope_scores), "",
@@ -207,6 +252,10 @@ def build_meta(model_meta: Dict[str, Any], domain: str, name: str, version: str,
         lines.append(f"- Outside its domain it loses most on {CORPUS_NAMES[worst]} (NIS_tok F1 "
                      f"{_pct(cross['matrix'][domain][worst]['nis_tok_f'])}): other corpora annotate "
                      "negation differently (subjects, affixes, cue inventories).")
+    if split_scores:
+        worst = min(split_scores, key=lambda t: split_scores[t]["scores"]["neg_nis_tok_f"])
+        lines.append(f"- Its weakest test split is {CORPUS_NAMES[worst]} (NIS_tok F1 "
+                     f"{_pct(split_scores[worst]['scores']['neg_nis_tok_f'])}, in that corpus's convention).")
     if domain == "clinical":
         lines += ["- Part of the training data is synthetic: clinical phrasing far from its templates "
                   "(long narrative sentences, abbreviations) is resolved as BioScope would.",
@@ -223,18 +272,39 @@ def build_meta(model_meta: Dict[str, Any], domain: str, name: str, version: str,
     return meta
 
 
-def write_with_cue_patterns(model_dir: Path, setting: str, out_dir: Path) -> None:
-    """Write a copy of a negation pipeline whose ``negation_cue`` config sets a user cue list
-    (the list's entries are stored with the component too); the copy replaces ``out_dir``
-    only once it is complete.
+def write_model_copy(model_dir: Path, out_dir: Path, cue_patterns: Optional[str] = None,
+                     default_convention: Optional[str] = None) -> None:
+    """Write a copy of a negation pipeline with settings in its config; the copy replaces
+    ``out_dir`` only once it is complete.
 
     model_dir (Path): the trained pipeline.
-    setting (str): the ``cue_patterns`` setting, e.g. the shipped list's name ``en_clinical``.
     out_dir (Path): the folder to write.
+    cue_patterns (Optional[str]): a ``cue_patterns`` setting for the cue component of the
+        default convention (``negation_cue`` in a one-convention pipeline), e.g. the
+        shipped list's name ``en_clinical`` (its entries are stored with the component too).
+    default_convention (Optional[str]): for a pipeline with components per annotation
+        convention, the convention whose components annotate unmarked docs (the others
+        then annotate only docs marked with theirs).
     """
     import spacy
 
-    nlp = spacy.load(model_dir, config={"components": {"negation_cue": {"cue_patterns": setting}}})
+    from spacy_negation.pipeline.base import NegationPipe
+
+    components: Dict[str, Dict[str, Any]] = {}
+    default_cue = "negation_cue"
+    if default_convention is not None:
+        conventions = {name: pipe.convention for name, pipe in spacy.load(model_dir).pipeline
+                       if isinstance(pipe, NegationPipe)}
+        if default_convention not in conventions.values():
+            raise ValueError(f"{model_dir} has no components of the convention {default_convention!r} "
+                             f"(it has: {sorted(c for c in set(conventions.values()) if c)})")
+        for name, convention in conventions.items():
+            components[name] = {"annotate_unmarked": convention == default_convention}
+            if convention == default_convention and name.startswith("negation_cue"):
+                default_cue = name
+    if cue_patterns is not None:
+        components.setdefault(default_cue, {})["cue_patterns"] = cue_patterns
+    nlp = spacy.load(model_dir, config={"components": components})
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", dir=out_dir.parent))
     try:
@@ -261,14 +331,21 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         help="an evaluate_model.py scores JSON on BioScope test to state")
     parser.add_argument("--clinical", type=Path, default=None,
                         help="a bench/bench_clinical.py results JSON (metrics/clinical/clinical_dev.json)")
+    parser.add_argument("--scores", action="append", default=[],
+                        help="SPLIT=FILE: an evaluate_model.py scores JSON of the model on an English "
+                             "test split (cdsco, bioscope, sfu) in its convention; repeatable")
     parser.add_argument("--cue-patterns", default=None,
                         help="with --model-out: a cue_patterns setting (e.g. en_clinical) for negation_cue")
+    parser.add_argument("--default-convention", default=None,
+                        help="with --model-out: the convention whose components annotate unmarked docs "
+                             "(a pipeline with components per convention: the general model)")
     parser.add_argument("--model-out", type=Path, default=None,
-                        help="write the model with --cue-patterns set here (the folder to package)")
+                        help="write the model with --cue-patterns / --default-convention set here "
+                             "(the folder to package)")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
-    if (args.cue_patterns is None) != (args.model_out is None):
-        parser.error("--cue-patterns and --model-out go together")
+    if (args.cue_patterns is None and args.default_convention is None) != (args.model_out is None):
+        parser.error("--model-out goes with --cue-patterns or --default-convention")
     try:
         model_meta = json.loads((args.model_dir / "meta.json").read_text(encoding="utf-8"))
         cross = json.loads(args.cross.read_text(encoding="utf-8")) if args.cross else None
@@ -278,10 +355,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         bioscope_scores = (json.loads(args.bioscope_scores.read_text(encoding="utf-8"))
                            if args.bioscope_scores else None)
         clinical = json.loads(args.clinical.read_text(encoding="utf-8")) if args.clinical else None
+        split_scores = {}
+        for text in args.scores:
+            split, sep, path = text.partition("=")
+            if not sep or split not in CORPUS_NAMES:
+                raise ValueError(f"--scores {text!r}: expected SPLIT=FILE with SPLIT one of {sorted(CORPUS_NAMES)}")
+            split_scores[split] = json.loads(Path(path).read_text(encoding="utf-8"))
         meta = build_meta(model_meta, args.domain, args.name, args.version, cross, neges, speed,
-                          bioscope_scores, clinical)
+                          bioscope_scores, clinical, split_scores, args.default_convention)
         if args.model_out is not None:
-            write_with_cue_patterns(args.model_dir, args.cue_patterns, args.model_out)
+            write_model_copy(args.model_dir, args.model_out, args.cue_patterns, args.default_convention)
     except (OSError, ValueError, KeyError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 1

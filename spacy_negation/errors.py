@@ -345,6 +345,11 @@ class Errors(metaclass=ErrorsWithCodes):
     E747 = ("Decoding setting {text!r}: expected COMPONENT.SETTING=VALUE.")
     E748 = ("Decoding setting {text!r}: VALUE is not JSON (e.g. 0.6, true, null).")
 
+    # Annotation conventions (E900-E919)
+    E900 = ("A convention is a non-empty string (or None for no mark), got {value}.")
+    E901 = ("The negation model {model!r} has no components for the convention {convention!r}; "
+            "its conventions: {available}.")
+
 
 class NegationFormatError(ValueError):
     """A malformed input file. Carries the path and the 1-based line number."""

@@ -60,3 +60,4 @@ def test_missing_input_is_an_error(card, tmp_path):
                 str(tmp_path / "o.json"))
     assert proc.returncode == 1
     assert "error:" in proc.stderr and not (tmp_path / "o.json").exists()
+

@@ -19,3 +19,16 @@ def test_data_model_example_prints_what_it_says():
     with contextlib.redirect_stdout(out):
         exec(compile(block, str(README), "exec"), {})
     assert out.getvalue().splitlines() == expected
+
+
+def test_readme_general_row_quotes_results_general():
+    """The README's results row of the general model is results/general.json (each split
+    in its own convention, scripts/general_report.py)."""
+    import json
+
+    repo = Path(__file__).resolve().parents[1]
+    report = json.loads((repo / "results" / "general.json").read_text(encoding="utf-8"))
+    cells = " | ".join(f"{100 * report[split]['general']['scores']['nis_tok_f']:.2f}"
+                       for split in ("cdsco", "bioscope", "sfu"))
+    readme = (repo / "README.md").read_text(encoding="utf-8")
+    assert f"| `en_negation_general` (each split in its convention) | {cells} |" in readme

@@ -14,7 +14,7 @@ from ..corpora.docs import META_KEY
 from ..corpora.starsem import Sentence
 from ..corpora.starsem_docs import doc_to_sentences, write_starsem_docs
 from ..metrics.evaluate import FAMILIES, evaluate_files, evaluate_sentences, to_json
-from ..negation import set_negations
+from ..negation import get_convention, set_convention, set_negations
 from ..scorers import score_negations
 from ..util import atomic_write_text
 
@@ -98,9 +98,10 @@ def summary_line(result: Dict[str, Any]) -> str:
 
 
 def blank_copy(vocab: Vocab, gold: Doc, with_cues: bool) -> Doc:
-    """The gold doc's tokens, spaces, sentence starts, lemmas, tags and *SEM ids in another
-    vocab (the negation components use none but the tokens; the rest makes the exported
-    system file line up with the gold file), with the gold cues (no scopes, no events) if
+    """The gold doc's tokens, spaces, sentence starts, lemmas, tags, *SEM ids and
+    convention mark in another vocab (the negation components use none but the tokens and
+    the mark; the rest makes the exported system file line up with the gold file), with
+    the gold cues (no scopes, no events) if
     asked.
 
     vocab (Vocab): the pipeline's vocab.
@@ -113,6 +114,7 @@ def blank_copy(vocab: Vocab, gold: Doc, with_cues: bool) -> Doc:
               lemmas=[t.lemma_ for t in gold], tags=[t.tag_ for t in gold])
     if META_KEY in gold.user_data:
         doc.user_data[META_KEY] = gold.user_data[META_KEY]
+    set_convention(doc, get_convention(gold))
     if with_cues:
         negs = sorted(gold._.negations, key=lambda n: n.id)
         set_negations(doc, [{"cue": list(n.cue)} for n in negs])

@@ -10,7 +10,7 @@ where the transformer encodes each sentence separately (see
 import random
 from collections import Counter
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Set, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
 from spacy.errors import Errors as SpacyErrors
 from spacy.language import Language
@@ -18,15 +18,17 @@ from spacy.tokens import Doc, DocBin
 from spacy.training import Example
 from spacy.training.corpus import walk_corpus
 from spacy.util import ensure_path, registry
+from spacy.vocab import Vocab
 
 from ..corpora.docs import META_KEY
 from ..errors import Errors
-from ..negation import SPANS_KEY, Negation, get_negations, set_negations
+from ..negation import SPANS_KEY, Negation, get_convention, get_negations, set_convention, set_negations
 
 
 def split_sentences(doc: Doc) -> List[Doc]:
     """One doc per sentence, with the negations whose first cue token lies in it (parts
-    outside the sentence are dropped), token attributes and the *SEM metadata.
+    outside the sentence are dropped), token attributes, the *SEM metadata and the
+    doc's convention mark.
 
     doc (Doc): the doc; without sentence boundaries it is one sentence.
     RETURNS (List[Doc]): the sentence docs (none for an empty doc).
@@ -52,6 +54,7 @@ def split_sentences(doc: Doc) -> List[Doc]:
                 for role in ("cue", "scope", "event")
             })
         set_negations(sent_doc, negs)
+        set_convention(sent_doc, get_convention(doc))
         if meta is not None:
             sent_doc.user_data[META_KEY] = {
                 "doc_ids": [meta["doc_ids"][k]],
@@ -116,6 +119,10 @@ class SentenceCorpus:
         self.limit = limit
         self.gold_tokens = gold_tokens
         self.shuffle = shuffle
+        # The sentences of the last vocab read: initialization calls the reader many
+        # times (every component, several passes each), and reading and splitting a large
+        # corpus costs minutes. The sampling and shuffling still run on every call.
+        self._cache: Optional[Tuple[Vocab, List[Doc]]] = None
 
     def __call__(self, nlp: Language) -> Iterator[Example]:
         """Yield the examples.
@@ -123,19 +130,7 @@ class SentenceCorpus:
         nlp (Language): the pipeline (its vocab and tokenizer are used).
         YIELDS (Example): one example per sentence.
         """
-        locs = walk_corpus(self.path, ".spacy")
-        if not locs:
-            raise ValueError(Errors.E344.format(path=self.path))
-        sents: List[Doc] = []
-        for loc in locs:
-            for doc in DocBin().from_disk(loc).get_docs(nlp.vocab):
-                sents.extend(split_sentences(doc))
-                if self.limit and len(sents) >= self.limit:
-                    break
-            if self.limit and len(sents) >= self.limit:
-                break
-        if self.limit:
-            sents = sents[: self.limit]
+        sents = list(self._sentences(nlp.vocab))
         if self.unnegated_ratio is not None:
             sents = _sample_unnegated(sents, self.unnegated_ratio, self.hard_negatives)
         if self.shuffle:
@@ -146,8 +141,29 @@ class SentenceCorpus:
                            spaces=[bool(t.whitespace_) for t in ref])
             else:
                 pred = nlp.make_doc(ref.text)
+            set_convention(pred, get_convention(ref))
             if len(pred):
                 yield Example(pred, ref)
+
+    def _sentences(self, vocab: Vocab) -> List[Doc]:
+        """The gold sentences of the files (the first ``limit``), read once per vocab."""
+        if self._cache is not None and self._cache[0] is vocab:
+            return self._cache[1]
+        locs = walk_corpus(self.path, ".spacy")
+        if not locs:
+            raise ValueError(Errors.E344.format(path=self.path))
+        sents: List[Doc] = []
+        for loc in locs:
+            for doc in DocBin().from_disk(loc).get_docs(vocab):
+                sents.extend(split_sentences(doc))
+                if self.limit and len(sents) >= self.limit:
+                    break
+            if self.limit and len(sents) >= self.limit:
+                break
+        if self.limit:
+            sents = sents[: self.limit]
+        self._cache = (vocab, sents)
+        return sents
 
 
 def _sample_unnegated(sents: List[Doc], ratio: float,

@@ -23,10 +23,12 @@ Extensions (:mod:`.extensions`): ``doc._.negations`` reads and writes them; the 
 span conveniences use an index built once per doc and rebuilt when the storage changes.
 """
 from ..alignment import Part
+from .convention import CONVENTION_KEY, get_convention, set_convention
 from .extensions import register_extensions
 from .instance import ROLES, Negation, PartLike
 from .storage import (LABELS, MIRROR, ROLE_OF_LABEL, SPANS_KEY, STORAGE_VERSION, get_negations,
                       set_negations)
 
-__all__ = ["LABELS", "MIRROR", "ROLES", "ROLE_OF_LABEL", "SPANS_KEY", "STORAGE_VERSION", "Negation",
-           "Part", "PartLike", "get_negations", "register_extensions", "set_negations"]
+__all__ = ["CONVENTION_KEY", "LABELS", "MIRROR", "ROLES", "ROLE_OF_LABEL", "SPANS_KEY", "STORAGE_VERSION", "Negation",
+           "Part", "PartLike", "get_convention", "get_negations", "register_extensions", "set_convention",
+           "set_negations"]

@@ -185,12 +185,17 @@ def _stored_ranges(doc: Doc) -> List[Tuple[Any, str, int, int, bool]]:
     return [item for item in out if item[0] not in cut]
 
 
-def _span_records(group: SpanGroup) -> Iterator[Tuple[int, ...]]:
-    """(id, kb_id, label, start, end, start_char, end_char) of each span of a group, read
-    without making Span objects: after a retokenization the spans' token indices are
-    stale (spaCy does not update span groups) and a Span past the doc's end raises."""
-    for record in srsly.msgpack_loads(group.to_bytes())["spans"]:
-        yield struct.unpack(">QQQllll", record)
+def _span_records(group: SpanGroup) -> List[Tuple[int, ...]]:
+    """(id, kb_id, label, start, end, start_char, end_char) of each span of a group, as
+    stored. After a retokenization the spans' token indices are stale (spaCy does not
+    update span groups); Span objects are made only while none lies past the doc's end
+    (``Span.cinit`` raises then), else the records are read from the serialized group
+    (the same values; slower: srsly scans the entry points on every call)."""
+    try:
+        return [(span.id, span.kb_id, span.label, span.start, span.end, span.start_char, span.end_char)
+                for span in group]
+    except IndexError:
+        return [struct.unpack(">QQQllll", record) for record in srsly.msgpack_loads(group.to_bytes())["spans"]]
 
 
 def _read(doc: Doc) -> List[Tuple[Tuple[Part, ...], Tuple[Part, ...], Tuple[Part, ...]]]:

@@ -3,16 +3,18 @@ model once over a batch and takes a per-token categorical cross-entropy against 
 labels, a per-component learning-rate factor, and the decoder settings that pipelines
 trained before the registered decoders existed keep on the component."""
 from dataclasses import fields, is_dataclass, replace
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, TypeVar, cast
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, TypeVar, cast
 
 from thinc.api import Model, Optimizer, SequenceCategoricalCrossentropy, set_dropout_rate
 from thinc.types import Floats2d
 
 from spacy.errors import Errors as SpacyErrors
 from spacy.pipeline import TrainablePipe
+from spacy.tokens import Doc
 from spacy.training import Example, validate_examples
 
 from ..errors import Errors
+from ..negation import get_convention
 from ._util import ScaledOptimizer, one_hot
 
 D = TypeVar("D")
@@ -25,6 +27,41 @@ class NegationPipe(TrainablePipe):
 
     model: Model
     lr_scale: float
+    #: The annotation convention of the examples the component learns from and of the
+    #: docs it annotates (see ``spacy_negation.negation.convention``); None: all.
+    convention: Optional[str] = None
+    #: Whether the component annotates docs without a convention mark.
+    annotate_unmarked: bool = True
+
+    def learns_from(self, example: Example) -> bool:
+        """Whether the component learns from an example: its reference carries the
+        component's convention (any example when the component has none).
+
+        example (Example): the example.
+        RETURNS (bool): whether it learns from it.
+        """
+        return self.convention is None or get_convention(example.reference) == self.convention
+
+    def annotates(self, doc: Doc) -> bool:
+        """Whether the component annotates a doc: a doc marked with a convention is
+        annotated by the components of that convention (or of none), an unmarked doc by
+        the components with ``annotate_unmarked``.
+
+        doc (Doc): the doc.
+        RETURNS (bool): whether it annotates it.
+        """
+        mark = get_convention(doc)
+        if mark is None:
+            return self.annotate_unmarked
+        return self.convention is None or mark == self.convention
+
+    def _own_examples(self, get_examples: Callable[[], Iterable[Example]]) -> Callable[[], Iterator[Example]]:
+        """``get_examples`` restricted to the examples the component learns from."""
+
+        def own() -> Iterator[Example]:
+            return (eg for eg in get_examples() if self.learns_from(eg))
+
+        return own
 
     @property
     def labels(self) -> Tuple[str, ...]:

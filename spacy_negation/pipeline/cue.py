@@ -21,7 +21,7 @@ scopes and events; ``negation_scope`` fills those in.
 """
 from itertools import islice
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy
 from thinc.api import Config, Model
@@ -40,10 +40,9 @@ from ..ml.training_corpus import count_cue_words
 from ..negation import register_extensions, set_negations
 from .base import NegationPipe, with_flat_settings
 from .cue_decoding import CUE_DECODER_DEFAULTS, CueDecoder, CueLexicons, make_cue_decoder
-from .cue_labels import OUTSIDE, gold_cue_labels, gold_cue_parts, parse_label
+from .cue_labels import OUTSIDE, gold_cue_labels, learn_lexicons, parse_label
 from .cue_patterns import PATTERNS_KEY, CuePatterns, Setting, cue_patterns_from_entries, load_cue_patterns
-from .lexicons import AFFIX_KINDS, AffixLexicon, MultiwordLexicon, Pattern, WordLexicon, multiword_pattern
-from ._util import sentence_ranges
+from .lexicons import AFFIX_KINDS, AffixLexicon, MultiwordLexicon, WordLexicon
 
 default_model_config = """
 [model]
@@ -72,6 +71,8 @@ DEFAULT_CUE_MODEL = Config().from_str(default_model_config)["model"]
         "decoder": {"@misc": "spacy-negation.cue_decoder.v1"},
         **CUE_DECODER_DEFAULTS,
         "cue_patterns": None,
+        "convention": None,
+        "annotate_unmarked": True,
         "scorer": {"@scorers": "spacy-negation.negation_cue_scorer.v1"},
     },
     default_score_weights={"neg_cue_f": 1.0, "neg_cue_p": None, "neg_cue_r": None},
@@ -88,6 +89,8 @@ def make_negation_cue(
     multiword_min_precision: float,
     min_word_precision: Optional[float],
     cue_patterns: Setting,
+    convention: Optional[str],
+    annotate_unmarked: bool,
     scorer: Optional[Callable],
 ) -> "NegationCue":
     """Create a negation cue tagger.
@@ -103,6 +106,9 @@ def make_negation_cue(
     cue_patterns (Setting): a user cue list applied to the predicted cues: None, a
         shipped list's name ("en_clinical"), a JSONL file path, or a list of entries
         ({"pattern": "denies", "kind": "preceding"}), names and paths.
+    convention (Optional[str]): learn from and annotate only docs of this annotation
+        convention (``spacy_negation.negation.convention``); None: all.
+    annotate_unmarked (bool): annotate docs without a convention mark.
     scorer (Optional[Callable]): the scoring method.
     """
     flat = {
@@ -113,7 +119,7 @@ def make_negation_cue(
         nlp.vocab, model, name, lr_scale=lr_scale,
         decoder=with_flat_settings(name, decoder, flat, CUE_DECODER_DEFAULTS),
         cue_patterns=None if cue_patterns is None else load_cue_patterns(cue_patterns, nlp.make_doc),
-        scorer=scorer,
+        convention=convention, annotate_unmarked=annotate_unmarked, scorer=scorer,
     )
 
 
@@ -131,6 +137,8 @@ class NegationCue(NegationPipe):
         lr_scale: float = 1.0,
         decoder: Optional[CueDecoder] = None,
         cue_patterns: Optional[List[Dict[str, Any]]] = None,
+        convention: Optional[str] = None,
+        annotate_unmarked: bool = True,
         scorer: Optional[Callable] = None,
     ) -> None:
         """Initialize a negation cue tagger.
@@ -146,6 +154,9 @@ class NegationCue(NegationPipe):
             as ``load_cue_patterns`` returns them. Given (even empty), they win over a
             list loaded with the component (``from_disk``, ``from_bytes``); None: no
             list, or the loaded one.
+        convention (Optional[str]): The annotation convention of the docs the component
+            learns from and annotates (None: all).
+        annotate_unmarked (bool): Whether it annotates docs without a convention mark.
         scorer (Optional[Callable]): The scoring method.
         """
         register_extensions()
@@ -153,6 +164,7 @@ class NegationCue(NegationPipe):
         self.model = model
         self.name = name
         self.lr_scale = lr_scale
+        self.convention, self.annotate_unmarked = convention, annotate_unmarked
         self.decoder = make_cue_decoder() if decoder is None else decoder
         self.scorer = scorer
         self.cfg: Dict[str, Any] = {
@@ -247,28 +259,30 @@ class NegationCue(NegationPipe):
             None if words is None else WordLexicon(words),
         )
 
-    def predict(self, docs: Iterable[Doc]) -> List[numpy.ndarray]:
+    def predict(self, docs: Iterable[Doc]) -> List[Optional[numpy.ndarray]]:
         """Apply the pipeline's model to a batch of docs, without modifying them.
 
         docs (Iterable[Doc]): The documents to predict.
-        RETURNS (List[numpy.ndarray]): Per doc, the label id of each token, decoded so
-            that every affix label fits its token and 'I' continues a 'B' cue.
+        RETURNS (List[Optional[numpy.ndarray]]): Per doc, the label id of each token,
+            decoded so that every affix label fits its token and 'I' continues a 'B'
+            cue; None for a doc the component does not annotate (``annotates``).
         """
         docs = list(docs)
-        if not any(len(doc) for doc in docs):
-            return [numpy.zeros(len(doc), dtype="int32") for doc in docs]
+        mine = [self.annotates(doc) for doc in docs]
+        if not any(len(doc) for doc, m in zip(docs, mine) if m):
+            return [numpy.zeros(len(doc), dtype="int32") if m else None for doc, m in zip(docs, mine)]
         scores = self.model.predict(docs)
         lexicons = self.lexicons
         return [
-            self.decoder.label_ids(doc, self.model.ops.to_numpy(s), self.labels, lexicons)
-            for doc, s in zip(docs, scores)
+            self.decoder.label_ids(doc, self.model.ops.to_numpy(s), self.labels, lexicons) if m else None
+            for doc, s, m in zip(docs, scores, mine)
         ]
 
     def _decode(self, doc: Doc, scores: numpy.ndarray) -> numpy.ndarray:
         """The decoded label ids of one doc's scores (as ``predict`` gives them)."""
         return self.decoder.label_ids(doc, scores, self.labels, self.lexicons)
 
-    def set_annotations(self, docs: Iterable[Doc], label_ids: List[numpy.ndarray]) -> None:
+    def set_annotations(self, docs: Iterable[Doc], label_ids: Sequence[Optional[numpy.ndarray]]) -> None:
         """Write the predicted cues, with the user cue list applied, as the docs'
         negations (replacing any others), with empty scopes and events.
 
@@ -278,6 +292,8 @@ class NegationCue(NegationPipe):
         labels = self.labels
         lexicons = self.lexicons
         for doc, ids in zip(docs, label_ids):
+            if ids is None:
+                continue
             cues = self.decoder.cues(doc, ids, labels, lexicons, name=self.name)
             if self._cue_patterns is not None:
                 cues = self._cue_patterns.apply(doc, cues)
@@ -286,8 +302,11 @@ class NegationCue(NegationPipe):
             set_negations(doc, [{"cue": parts} for parts in cues])
 
     def _inputs_and_truths(self, examples: List[Example]) -> Tuple[List[Doc], List[List[Optional[str]]]]:
-        """The predicted docs and the gold cue label of each of their tokens."""
-        return [eg.predicted for eg in examples], [self._gold_labels(eg) for eg in examples]
+        """The predicted docs and the gold cue label of each of their tokens (unknown in
+        the examples the component does not learn from)."""
+        unknown: List[Optional[str]] = [None]
+        truths = [self._gold_labels(eg) if self.learns_from(eg) else unknown * len(eg.predicted) for eg in examples]
+        return [eg.predicted for eg in examples], truths
 
     def initialize(
         self,
@@ -313,6 +332,7 @@ class NegationCue(NegationPipe):
             training reader samples its sentences).
         """
         validate_get_examples(get_examples, "NegationCue.initialize")
+        get_examples = self._own_examples(get_examples)
         affixes = multiword = words = None
         if isinstance(labels, dict):
             affixes, multiword, words = labels.get("affixes"), labels.get("multiword"), labels.get("words")
@@ -335,7 +355,7 @@ class NegationCue(NegationPipe):
         if words is None and words_corpus is not None:
             words = count_cue_words(read_docbin(words_corpus, vocab=self.vocab))
         if multiword is None or words is None:
-            learned_multiword, learned_words = self._learn_lexicons(get_examples)
+            learned_multiword, learned_words = learn_lexicons(get_examples)
             multiword = learned_multiword.to_dict() if multiword is None else multiword
             words = learned_words.to_dict() if words is None else words
         self.cfg["multiword"] = MultiwordLexicon.from_dict(multiword).to_dict()
@@ -370,21 +390,3 @@ class NegationCue(NegationPipe):
     def _gold_labels(self, example: Example) -> List[Optional[str]]:
         """The gold cue label of each predicted token (None: unknown)."""
         return [label for label, _ in gold_cue_labels(example)]
-
-    def _learn_lexicons(self, get_examples: Callable[[], Iterable[Example]]) -> Tuple[MultiwordLexicon, WordLexicon]:
-        """The multiword and word lexicons of the examples, in one pass (a sampling
-        reader draws anew on each pass): the multiword cues of whole predicted tokens
-        with their matches in the predicted sentences, and the cue words of the
-        references."""
-        cues: List[Pattern] = []
-        references: List[Doc] = []
-        sentences: List[List[str]] = []
-        for eg in get_examples():
-            references.append(eg.reference)
-            for parts in gold_cue_parts(eg):
-                pattern = multiword_pattern(eg.predicted, parts)
-                if pattern is not None:
-                    cues.append(pattern)
-            words = [token.lower_ for token in eg.predicted]
-            sentences.extend(words[start:end] for start, end in sentence_ranges(eg.predicted)[0])
-        return MultiwordLexicon.learn(cues, sentences), WordLexicon.learn(references)

@@ -33,7 +33,7 @@ from spacy.tokens import Doc
 from spacy.util import minibatch
 
 from ..errors import Errors, Warnings
-from ..negation import PartLike, get_negations, register_extensions, set_negations
+from ..negation import PartLike, get_negations, register_extensions, set_convention, set_negations
 from .cue_patterns import Setting, copy_pattern_matches, load_cue_patterns
 
 if TYPE_CHECKING:
@@ -48,17 +48,22 @@ REQUIRED_COMPONENTS = ("negation_cue", "negation_scope")
 @Language.factory(
     "negation",
     assigns=["doc.spans", "doc._.negations"],
-    default_config={"model": DEFAULT_MODEL, "batch_size": 64, "cue_patterns": None},
+    default_config={"model": DEFAULT_MODEL, "batch_size": 64, "cue_patterns": None, "convention": None},
 )
-def make_negation(nlp: Language, name: str, model: str, batch_size: int, cue_patterns: Setting) -> "NegationResolver":
+def make_negation(nlp: Language, name: str, model: str, batch_size: int, cue_patterns: Setting,
+                  convention: Optional[str]) -> "NegationResolver":
     """Create the negation resolver for a host pipeline.
 
     model (str): the trained negation pipeline: an installed package name or a path.
     batch_size (int): docs per batch of the negation pipeline.
     cue_patterns (Setting): a user cue list for the model's cue component, in place of
         its own (None: keep the model's).
+    convention (Optional[str]): for a model with components per annotation convention
+        (the general English model: "bioscope", "cdsco", "sfu"), the convention to
+        annotate in (None: the model's default).
     """
-    resolver = NegationResolver(name, model=model, batch_size=batch_size, cue_patterns=cue_patterns)
+    resolver = NegationResolver(name, model=model, batch_size=batch_size, cue_patterns=cue_patterns,
+                                convention=convention)
     if resolver.negation_nlp.lang != nlp.lang:
         warnings.warn(Warnings.W301.format(model=model, model_lang=resolver.negation_nlp.lang,
                                            host_lang=nlp.lang))
@@ -89,7 +94,7 @@ class NegationResolver(Pipe):
     negations back (see the module docstring)."""
 
     def __init__(self, name: str = "negation", *, model: str = DEFAULT_MODEL, batch_size: int = 64,
-                 cue_patterns: Setting = None) -> None:
+                 cue_patterns: Setting = None, convention: Optional[str] = None) -> None:
         """Initialize the negation resolver.
 
         name (str): The component instance name.
@@ -97,6 +102,8 @@ class NegationResolver(Pipe):
         batch_size (int): Docs per batch of the negation pipeline.
         cue_patterns (Setting): A user cue list for the model's cue component, in place
             of its own (None: keep the model's).
+        convention (Optional[str]): The annotation convention to annotate in, for a
+            model with components per convention (None: the model's default).
         """
         register_extensions()
         self.name = name
@@ -105,14 +112,30 @@ class NegationResolver(Pipe):
         if Path(model).exists() and not Path(model).is_absolute():
             warnings.warn(Warnings.W300.format(model=model))
         self.negation_nlp = load_negation_model(model)
+        self.convention = convention
+        cue = self._cue_component(convention)
         self.cue_patterns = cue_patterns
         if cue_patterns is not None:
-            entries = load_cue_patterns(cue_patterns, self.negation_nlp.make_doc)
-            # load_negation_model checked that the pipeline has a negation_cue component
-            cue = cast("NegationCue", self.negation_nlp.get_pipe("negation_cue"))
-            cue.set_cue_patterns(entries)
+            cue.set_cue_patterns(load_cue_patterns(cue_patterns, self.negation_nlp.make_doc))
         self.sentencizer = Sentencizer()
-        self.cfg: Dict[str, Any] = {"model": model, "batch_size": batch_size, "cue_patterns": cue_patterns}
+        self.cfg: Dict[str, Any] = {"model": model, "batch_size": batch_size, "cue_patterns": cue_patterns,
+                                    "convention": convention}
+
+    def _cue_component(self, convention: Optional[str]) -> "NegationCue":
+        """The model's cue component that annotates docs of the convention (None: unmarked
+        docs); E901 if it has none of that convention."""
+        from .cue import NegationCue
+
+        cues = [pipe for _, pipe in self.negation_nlp.pipeline if isinstance(pipe, NegationCue)]
+        if convention is None:
+            mine = [pipe for pipe in cues if pipe.annotate_unmarked]
+        else:
+            mine = [pipe for pipe in cues if pipe.convention == convention]
+        if not mine:
+            available = sorted({pipe.convention for pipe in cues if pipe.convention is not None})
+            raise ValueError(Errors.E901.format(model=self.model_ref, convention=convention,
+                                                available=", ".join(available) or "none (one convention)"))
+        return mine[0]
 
     def __call__(self, doc: Doc) -> Doc:
         """Resolve the negations of one doc.
@@ -150,16 +173,21 @@ class NegationResolver(Pipe):
         spaces = [bool(t.whitespace_) for t in doc]
         if doc.has_annotation("SENT_START"):
             sent_starts: List[Union[bool, int, None]] = [t.is_sent_start for t in doc]
-            return Doc(self.negation_nlp.vocab, words=words, spaces=spaces, sent_starts=sent_starts)
-        model_doc = Doc(self.negation_nlp.vocab, words=words, spaces=spaces)
-        return self.sentencizer(model_doc) if len(model_doc) else model_doc
+            model_doc = Doc(self.negation_nlp.vocab, words=words, spaces=spaces, sent_starts=sent_starts)
+        else:
+            model_doc = Doc(self.negation_nlp.vocab, words=words, spaces=spaces)
+            model_doc = self.sentencizer(model_doc) if len(model_doc) else model_doc
+        set_convention(model_doc, self.convention)
+        return model_doc
 
     def __reduce__(self) -> Tuple[Callable, Tuple[Any, ...]]:
-        return (_rebuild, (self.name, self.model_ref, self.batch_size, self.cue_patterns))
+        return (_rebuild, (self.name, self.model_ref, self.batch_size, self.cue_patterns, self.convention))
 
 
-def _rebuild(name: str, model: str, batch_size: int, cue_patterns: Setting = None) -> NegationResolver:
-    return NegationResolver(name, model=model, batch_size=batch_size, cue_patterns=cue_patterns)
+def _rebuild(name: str, model: str, batch_size: int, cue_patterns: Setting = None,
+             convention: Optional[str] = None) -> NegationResolver:
+    return NegationResolver(name, model=model, batch_size=batch_size, cue_patterns=cue_patterns,
+                            convention=convention)
 
 
 def copy_negations(source: Doc, target: Doc) -> None:

@@ -71,6 +71,8 @@ DEFAULT_SCOPE_MODEL = Config().from_str(default_model_config)["model"]
         "lr_scale": 1.0,
         "decoder": {"@misc": "spacy-negation.scope_decoder.v1"},
         **SCOPE_DECODER_DEFAULTS,
+        "convention": None,
+        "annotate_unmarked": True,
         "scorer": {"@scorers": "spacy-negation.negation_scope_scorer.v1"},
     },
     default_score_weights={"neg_nis_tok_f": 1.0, "neg_nis_tok_p": None, "neg_nis_tok_r": None},
@@ -84,6 +86,8 @@ def make_negation_scope(
     split_at_other_cues: bool,
     contiguous: bool,
     scope_bias: float,
+    convention: Optional[str],
+    annotate_unmarked: bool,
     scorer: Optional[Callable],
 ) -> "NegationScope":
     """Create a negation scope and event tagger.
@@ -97,12 +101,16 @@ def make_negation_scope(
     split_at_other_cues, contiguous, scope_bias: the decoder's settings as pipelines
         trained before the decoder existed keep them on the component; one other than
         its default replaces the decoder's.
+    convention (Optional[str]): learn from and annotate only docs of this annotation
+        convention (``spacy_negation.negation.convention``); None: all.
+    annotate_unmarked (bool): annotate docs without a convention mark.
     scorer (Optional[Callable]): the scoring method.
     """
     flat = {"split_at_other_cues": split_at_other_cues, "contiguous": contiguous, "scope_bias": scope_bias}
     return NegationScope(
         nlp.vocab, model, name, lr_scale=lr_scale,
-        decoder=with_flat_settings(name, decoder, flat, SCOPE_DECODER_DEFAULTS), scorer=scorer,
+        decoder=with_flat_settings(name, decoder, flat, SCOPE_DECODER_DEFAULTS),
+        convention=convention, annotate_unmarked=annotate_unmarked, scorer=scorer,
     )
 
 
@@ -117,6 +125,8 @@ class NegationScope(NegationPipe):
         *,
         lr_scale: float = 1.0,
         decoder: Optional[ScopeDecoder] = None,
+        convention: Optional[str] = None,
+        annotate_unmarked: bool = True,
         scorer: Optional[Callable] = None,
     ) -> None:
         """Initialize a negation scope tagger.
@@ -128,6 +138,9 @@ class NegationScope(NegationPipe):
         lr_scale (float): Learning-rate factor for this component's weights.
         decoder (Optional[ScopeDecoder]): Turns the scores into scopes and events (None:
             the built-in decoder with its default settings).
+        convention (Optional[str]): The annotation convention of the docs the component
+            learns from and annotates (None: all).
+        annotate_unmarked (bool): Whether it annotates docs without a convention mark.
         scorer (Optional[Callable]): The scoring method.
         """
         register_extensions()
@@ -135,6 +148,7 @@ class NegationScope(NegationPipe):
         self.model = model
         self.name = name
         self.lr_scale = lr_scale
+        self.convention, self.annotate_unmarked = convention, annotate_unmarked
         self.decoder = make_scope_decoder() if decoder is None else decoder
         self.scorer = scorer
         self.cfg: Dict[str, Any] = {"labels": list(SCOPE_LABELS)}
@@ -144,12 +158,14 @@ class NegationScope(NegationPipe):
 
         docs (Iterable[Doc]): The documents to predict.
         RETURNS (List[List[numpy.ndarray]]): Per doc and negation (in the order of
-            ``get_negations``), the label id of each token of the cue's sentence.
+            ``get_negations``), the label id of each token of the cue's sentence (none
+            for a doc the component does not annotate: ``annotates``).
         """
         docs = list(docs)
         windows: List[CueWindow] = []
         for d, doc in enumerate(docs):
-            windows.extend(cue_windows(doc, d, get_negations(doc)))
+            if self.annotates(doc):
+                windows.extend(cue_windows(doc, d, get_negations(doc)))
         out: List[List[numpy.ndarray]] = [[] for _ in docs]
         if not windows:
             return out
@@ -168,7 +184,7 @@ class NegationScope(NegationPipe):
         labels = self.labels
         for doc, doc_ids in zip(docs, label_ids):
             negations = get_negations(doc)
-            if not negations:
+            if not negations or not self.annotates(doc):
                 continue
             windows = cue_windows(doc, 0, negations)
             resolved: List[Negation] = []
@@ -205,6 +221,7 @@ class NegationScope(NegationPipe):
         nlp (Language): The current nlp object the component is part of.
         """
         validate_get_examples(get_examples, "NegationScope.initialize")
+        get_examples = self._own_examples(get_examples)
         n_cues = 0
         for eg in get_examples():
             n_cues += len(get_negations(eg.reference))
@@ -227,7 +244,7 @@ class NegationScope(NegationPipe):
         for d, eg in enumerate(examples):
             pred, ref = eg.predicted, eg.reference
             gold = get_negations(ref)
-            if not gold or not len(pred):
+            if not gold or not len(pred) or not self.learns_from(eg):
                 continue
             ref_index, pred_index = CharIndex(ref), CharIndex(pred)
             projected: List[Negation] = []

@@ -1,0 +1,154 @@
+"""results/general.md and results/general.json: the general English model against the
+in-domain models, each English test split scored in its own convention, and the cues each
+model predicts in test sentences that have no negation at all (the off-domain cue
+hallucinations of a model trained on one corpus).
+
+python scripts/general_report.py --general-dir metrics/general --cross-dir metrics/cross \
+    --gold cdsco=corpus/test.spacy --gold bioscope=corpus/bioscope/test.spacy \
+    --gold sfu=corpus/sfu/test.spacy --out-dir results
+
+Reads the scores and system *SEM files of scripts/evaluate_model.py: metrics/general/on_SPLIT.*
+(the general model, --convention SPLIT) and metrics/cross/MODEL_on_SPLIT.* (the models of
+the cross-domain workflow). Writes nothing it did not read or count.
+"""
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+SPLITS = ("cdsco", "bioscope", "sfu")
+NAMES = {"cdsco": "CD-SCO", "bioscope": "BioScope abstracts", "sfu": "SFU Review"}
+MEASURES = (("cues_b_f", "neg_cue_b_f"), ("scm_b_f", "neg_scm_b_f"), ("st_f", "neg_st_f"),
+            ("nis_tok_f", "neg_nis_tok_f"), ("nis_ex_f", "neg_nis_ex_f"))
+#: The goal of the general model: within this many NIS_tok F1 points of the in-domain model.
+WITHIN = 1.5
+
+
+def cue_counts(gold_path: Path, system_path: Path) -> Dict[str, Any]:
+    """Predicted cues in the test sentences without a gold negation, and affixal cues.
+
+    gold_path (Path): the gold .spacy file of the split.
+    system_path (Path): the system *SEM file evaluate_model.py wrote for that split.
+    RETURNS (Dict[str, Any]): {"sentences", "unnegated_sentences", "sentences_with_false_cue",
+        "cues_in_unnegated", "affixal_cues", "top": [[cue, count], ...]}.
+    """
+    import spacy
+
+    from spacy_negation.corpora.docbin import read_docbin
+    from spacy_negation.corpora.starsem import read_starsem
+    from spacy_negation.corpora.starsem_docs import doc_to_sentences
+
+    vocab = spacy.blank("en").vocab
+    gold = [s for i, doc in enumerate(read_docbin(gold_path, vocab=vocab)) for s in doc_to_sentences(doc, i)]
+    system = list(read_starsem(system_path))
+    if len(gold) != len(system):
+        raise ValueError(f"{system_path}: {len(system)} sentences, gold {gold_path}: {len(gold)}")
+    unnegated = with_false = in_unnegated = affixal = 0
+    top: Counter = Counter()
+    for g, s in zip(gold, system):
+        forms = s.forms
+        for inst in s.instances:
+            if any(cell != forms[i] for i, cell in inst.cue):
+                affixal += 1
+        if g.instances:
+            continue
+        unnegated += 1
+        if s.instances:
+            with_false += 1
+            in_unnegated += len(s.instances)
+            top.update(" ".join(cell for _, cell in inst.cue).lower() for inst in s.instances)
+    return {"sentences": len(gold), "unnegated_sentences": unnegated, "sentences_with_false_cue": with_false,
+            "cues_in_unnegated": in_unnegated, "affixal_cues": affixal, "top": top.most_common(8)}
+
+
+def _scores(path: Path) -> Dict[str, float]:
+    scores = json.loads(path.read_text(encoding="utf-8"))["scores"]
+    return {key: float(scores[source]) for key, source in MEASURES}
+
+
+def build(general_dir: Path, cross_dir: Path, gold: Dict[str, Path]) -> Dict[str, Any]:
+    """The report's numbers: per split the general model and every cross-domain model."""
+    out: Dict[str, Any] = {"within": WITHIN}
+    for split in SPLITS:
+        entry: Dict[str, Any] = {}
+        systems: List[Tuple[str, Path]] = [("general", general_dir / f"on_{split}")]
+        systems += [(model, cross_dir / f"{model}_on_{split}") for model in SPLITS]
+        for name, stem in systems:
+            scores_path, system_path = stem.with_suffix(".json"), stem.with_suffix(".txt")
+            if not scores_path.is_file():
+                continue
+            entry[name] = {"scores": _scores(scores_path)}
+            if split in gold and system_path.is_file():
+                entry[name]["cues"] = cue_counts(gold[split], system_path)
+        out[split] = entry
+    return out
+
+
+def render(report: Dict[str, Any]) -> str:
+    lines = ["# The general English model", "",
+             "`en_negation_general` (configs/general.cfg: one transformer, one cue and one scope "
+             "component per annotation convention) against the model trained on each corpus alone. "
+             "Each test split is scored end to end in its own convention (`--convention`); the "
+             "in-domain and cross-domain rows are the cross-domain workflow's models. Percent; "
+             "one seed each.", "",
+             "| test split | model | Cues-B F1 | SCM-B F1 | Scope-tokens F1 | NIS_tok F1 | NIS_ex F1 |",
+             "|---|---|---|---|---|---|---|"]
+    for split in SPLITS:
+        for name, entry in report.get(split, {}).items():
+            s = entry["scores"]
+            label = "general" if name == "general" else f"{NAMES[name]} model" + (" (in domain)" if name == split else "")
+            lines.append(f"| {NAMES[split]} | {label} | " + " | ".join(f"{100 * s[k]:.2f}" for k, _ in MEASURES) + " |")
+    lines += ["", f"Goal: NIS_tok F1 within {report['within']} points of the in-domain model on every split, "
+              "no split below 80.", "", "| test split | general | in domain | difference |", "|---|---|---|---|"]
+    for split in SPLITS:
+        entry = report.get(split, {})
+        if "general" in entry and split in entry:
+            g, d = entry["general"]["scores"]["nis_tok_f"], entry[split]["scores"]["nis_tok_f"]
+            lines.append(f"| {NAMES[split]} | {100 * g:.2f} | {100 * d:.2f} | {100 * (g - d):+.2f} |")
+    lines += ["", "## Cues in sentences without negation", "",
+              "Predicted cues in the test sentences that have no gold negation (the off-domain "
+              "hallucinations of a model trained on one corpus, e.g. the CD-SCO model's `T` of "
+              "\"T cell\" on BioScope), and affixal cues predicted anywhere.", "",
+              "| test split | model | sentences without negation | with a predicted cue | cues there | affixal cues | most frequent |",
+              "|---|---|---|---|---|---|---|"]
+    for split in SPLITS:
+        for name, entry in report.get(split, {}).items():
+            c = entry.get("cues")
+            if c is None:
+                continue
+            top = ", ".join(f"{cue} ({n})" for cue, n in c["top"][:5])
+            lines.append(f"| {NAMES[split]} | {name} | {c['unnegated_sentences']} | {c['sentences_with_false_cue']} | "
+                         f"{c['cues_in_unnegated']} | {c['affixal_cues']} | {top} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--general-dir", type=Path, required=True)
+    parser.add_argument("--cross-dir", type=Path, required=True)
+    parser.add_argument("--gold", action="append", default=[], help="SPLIT=GOLD.spacy")
+    parser.add_argument("--out-dir", type=Path, required=True)
+    args = parser.parse_args(argv)
+    from spacy_negation.util import atomic_write_text
+
+    try:
+        gold = {}
+        for text in args.gold:
+            split, sep, path = text.partition("=")
+            if not sep or split not in SPLITS:
+                raise ValueError(f"--gold {text!r}: expected SPLIT=GOLD.spacy with SPLIT one of {SPLITS}")
+            gold[split] = Path(path)
+        report = build(args.general_dir, args.cross_dir, gold)
+    except (OSError, ValueError, KeyError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    args.out_dir.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(args.out_dir / "general.json", json.dumps(report, indent=2) + "\n")
+    atomic_write_text(args.out_dir / "general.md", render(report))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
