@@ -344,6 +344,15 @@ class Errors(metaclass=ErrorsWithCodes):
     E746 = ("An ensemble needs at least two pipelines, got {n}.")
     E747 = ("Decoding setting {text!r}: expected COMPONENT.SETTING=VALUE.")
     E748 = ("Decoding setting {text!r}: VALUE is not JSON (e.g. 0.6, true, null).")
+    # --- negation_scope_negbert: NegBERT-style scope resolver (E830-E859) -------------
+    E830 = ("The NegBERT scope model needs three distinct cue-type markers (whole-word cue, "
+            "affixal cue, word of a multiword cue), got {markers}.")
+    E831 = ("max_pieces of the NegBERT scope model must be at least 1, got {value}.")
+    E832 = ("The NegBERT scope model needs a fast tokenizer (word-to-piece alignment), the "
+            "transformer has a {tokenizer}; set tokenizer_config.use_fast = true.")
+    E833 = ("The cue marker {marker!r} is not in the vocabulary of the transformer's "
+            "tokenizer ({tokenizer}); choose unused vocabulary entries in the model's "
+            "markers setting.")
 
     # Annotation conventions (E900-E919)
     E900 = ("A convention is a non-empty string (or None for no mark), got {value}.")

@@ -1,5 +1,7 @@
-"""The scope model's PyTorch core: a learned cue/not-cue embedding concatenated to the
-token vectors, then a bidirectional LSTM, wrapped for Thinc.
+"""The BiLSTM-over-windows layer of the taggers (the BiLSTM-Tagger of Sineva et al.
+2021): a learned cue-type embedding concatenated to the windows' token vectors, then a
+bidirectional LSTM over each window, in PyTorch, wrapped for Thinc. Padded windows in,
+one array per window out.
 
 The input width (the token-vector width of the shared transformer or tok2vec) is only
 known once the upstream component is initialized, so the PyTorch module is built lazily:
@@ -7,18 +9,19 @@ in the Thinc model's ``init``, or, when a pipeline is loaded from disk, from the
 of the stored weights.
 """
 from io import BytesIO
-from typing import Any, Callable, Tuple, cast
+from typing import Any, Callable, List, Tuple, cast
 
 from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v2, get_torch_default_device, torch2xp, xp2torch
 from thinc.compat import torch
 from thinc.shims import PyTorchShim
-from thinc.types import Floats3d, Ints1d, Ints2d
+from thinc.types import Floats2d, Floats3d
 
-#: Rows of the cue embedding: not a cue token, whole-token cue, affixal cue token.
-N_CUE_TYPES = 3
-CUE_NONE, CUE_WHOLE, CUE_AFFIX = 0, 1, 2
+from .windows import CUE_AFFIX, CUE_NONE, CUE_WHOLE, N_CUE_TYPES, PaddedWindows
 
-BiLSTMInputs = Tuple[Floats3d, Ints2d, Ints1d]
+# The cue types are defined with the windows (ml.windows); they are also importable from
+# here, where the components took them from before.
+__all__ = ["CUE_AFFIX", "CUE_NONE", "CUE_WHOLE", "N_CUE_TYPES", "CueBiLSTMModule",
+           "build_cue_bilstm", "build_module", "is_built"]
 
 
 class CueBiLSTMModule(torch.nn.Module):
@@ -51,15 +54,16 @@ class CueBiLSTMModule(torch.nn.Module):
         return out
 
 
-def build_cue_bilstm(cue_width: int, hidden_width: int, depth: int) -> Model[BiLSTMInputs, Floats3d]:
-    """A Thinc model around :class:`CueBiLSTMModule`, built lazily.
+def build_cue_bilstm(cue_width: int, hidden_width: int, depth: int) -> Model[PaddedWindows, List[Floats2d]]:
+    """The BiLSTM-over-windows layer: a Thinc model around :class:`CueBiLSTMModule`,
+    built lazily.
 
     cue_width (int): the width of the cue embedding.
     hidden_width (int): the LSTM width per direction.
     depth (int): the number of LSTM layers.
-    RETURNS (Model[Tuple[Floats3d, Ints2d, Ints1d], Floats3d]): padded token vectors
-        (batch, length, nI), cue types (batch, length) and lengths -> padded outputs
-        (batch, length, 2 * hidden_width).
+    RETURNS (Model[PaddedWindows, List[Floats2d]]): padded token vectors (windows,
+        length, nI), cue types (windows, length) and lengths -> per window, outputs
+        (length, 2 * hidden_width).
     """
 
     def deserialize(module: Any, state: bytes, device: "torch.device") -> Any:
@@ -117,7 +121,7 @@ def _serialize(module: Any) -> bytes:
     return buf.getvalue()
 
 
-def _convert_inputs(model: Model, inputs: BiLSTMInputs, is_train: bool) -> Tuple[ArgsKwargs, Callable]:
+def _convert_inputs(model: Model, inputs: PaddedWindows, is_train: bool) -> Tuple[ArgsKwargs, Callable]:
     shim = cast(PyTorchShim, model.shims[0])
     X, cues, lengths = inputs
     device = shim.device
@@ -125,22 +129,26 @@ def _convert_inputs(model: Model, inputs: BiLSTMInputs, is_train: bool) -> Tuple
     cues_t = xp2torch(model.ops.asarray(cues, dtype="int64"), device=device)
     lengths_t = torch.as_tensor(model.ops.to_numpy(lengths), dtype=torch.int64)
 
-    def backprop(dXtorch: ArgsKwargs) -> Floats3d:
-        return cast(Floats3d, torch2xp(dXtorch.args[0]))
+    def backprop(dXtorch: ArgsKwargs) -> PaddedWindows:
+        return cast(Floats3d, torch2xp(dXtorch.args[0])), cues, lengths
 
     return ArgsKwargs(args=(Xt, cues_t, lengths_t), kwargs={}), backprop
 
 
 def _convert_outputs(
-    model: Model, inputs_outputs: Tuple[Any, "torch.Tensor"], is_train: bool
-) -> Tuple[Floats3d, Callable[[Floats3d], ArgsKwargs]]:
+    model: Model, inputs_outputs: Tuple[PaddedWindows, "torch.Tensor"], is_train: bool
+) -> Tuple[List[Floats2d], Callable[[List[Floats2d]], ArgsKwargs]]:
     shim = cast(PyTorchShim, model.shims[0])
-    _, Yt = inputs_outputs
-    Y = cast(Floats3d, torch2xp(Yt))
+    (_, _, lengths), Yt = inputs_outputs
+    Hp = cast(Floats3d, torch2xp(Yt))
+    Ys: List[Floats2d] = [Hp[b, :n] for b, n in enumerate(lengths.tolist())]
 
-    def backprop(dY: Floats3d) -> ArgsKwargs:
-        dYt = xp2torch(dY, device=shim.device)
+    def backprop(dYs: List[Floats2d]) -> ArgsKwargs:
+        dHp = model.ops.alloc3f(*Hp.shape)
+        for b, dY in enumerate(dYs):
+            dHp[b, : len(dY)] = dY
+        dYt = xp2torch(dHp, device=shim.device)
         return ArgsKwargs(args=(Yt,), kwargs={"grad_tensors": dYt})
 
-    return Y, backprop
+    return Ys, backprop
 

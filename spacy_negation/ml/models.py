@@ -1,58 +1,36 @@
 """Registered architectures of the negation components (after Sineva et al. 2021,
-"BiLSTM-Tagger").
+"BiLSTM-Tagger"), composed of the layers of :mod:`.windows` and :mod:`.bilstm` with
+thinc's combinators.
 
 - ``spacy-negation.CueTagger.v1``: token vectors (usually a listener of a shared
   transformer or tok2vec) -> a linear softmax layer over the cue labels.
-- ``spacy-negation.CueTagger.v2``: token vectors -> a bidirectional LSTM over each
+- ``spacy-negation.BiLSTMCueTagger.v1``: token vectors -> a bidirectional LSTM over each
   sentence -> a softmax layer (the cue half of the paper's BiLSTM-Tagger; sentence-wide
-  context for discontinuous cues such as *no … nada* on a CNN tok2vec).
+  context for discontinuous cues such as *no … nada* on a CNN tok2vec). Its former name
+  ``spacy-negation.CueTagger.v2`` is a deprecated alias: configs that name it build the
+  same model.
 - ``spacy-negation.ScopeTagger.v1``: for every cue instance, the token vectors of its
   sentence (computed once per doc, gathered per cue: the backbone never runs per cue)
   concatenated with a learned cue/not-cue embedding, a bidirectional LSTM over the
   windows of all cue instances of the batch, and a softmax layer per token.
 
-Importing this module also registers ``spacy-negation.TransformerModel.v1``,
-``spacy-negation.sent_windows.v1`` (:mod:`.transformer`) and the corpus reader
-``spacy-negation.SentenceCorpus.v1`` (:mod:`.readers`).
+The transformer backbone and its span getter are in :mod:`.transformer`. Pipelines
+saved before the taggers were composed of layers load through :mod:`.legacy`.
 """
-from dataclasses import dataclass
-from typing import Any, Callable, List, Optional, Sequence, Tuple
-
-import numpy
-from thinc.api import Dropout, Model, Softmax_v2, chain, with_array, zero_init
-from thinc.types import Floats2d
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from spacy.tokens import Doc
 from spacy.util import registry
+from thinc.api import Dropout, Model, Softmax_v2, chain, with_array, with_getitem, zero_init
+from thinc.types import Floats2d
 
 from ..errors import Errors
-from . import training_corpus as _training_corpus  # noqa: F401  (registers the corpus reader)
-from . import transformer as _transformer  # noqa: F401  (registers the backbone)
 from .bilstm import build_cue_bilstm, build_module, is_built
+from .legacy import ReadsLegacyLayouts
+from .windows import CueWindow, ScopeInputs, pad_windows, with_sentence_windows
 
-
-@dataclass
-class CueWindow:
-    """One cue instance as scope-model input: a token window of one doc (the cue's
-    sentence) and the cue type of each of its tokens.
-
-    doc (int): the doc's position in the batch.
-    start (int): the window's first token index in the doc.
-    end (int): the window's end token index in the doc (exclusive).
-    cues (numpy.ndarray): per window token 0 (not a cue token), 1 (whole-token cue) or
-        2 (affixal cue token) (int32, length end - start).
-    """
-
-    doc: int
-    start: int
-    end: int
-    cues: numpy.ndarray
-
-    def __len__(self) -> int:
-        return self.end - self.start
-
-
-ScopeInputs = Tuple[List[Doc], List[CueWindow]]
+__all__ = ["CueWindow", "ScopeInputs", "build_bilstm_cue_tagger", "build_cue_tagger",
+           "build_scope_tagger"]
 
 
 @registry.architectures("spacy-negation.CueTagger.v1")
@@ -76,7 +54,7 @@ def build_cue_tagger(
     return model
 
 
-@registry.architectures("spacy-negation.CueTagger.v2")
+@registry.architectures("spacy-negation.BiLSTMCueTagger.v1")
 def build_bilstm_cue_tagger(
     tok2vec: Model[List[Doc], List[Floats2d]],
     hidden_width: int = 128,
@@ -86,6 +64,8 @@ def build_bilstm_cue_tagger(
 ) -> Model[List[Doc], List[Floats2d]]:
     """Cue tagger with a BiLSTM: the token vectors of each sentence, a bidirectional
     LSTM over the sentences of the batch and a softmax layer over the cue labels.
+    Also registered as ``spacy-negation.CueTagger.v2`` (deprecated: the name under which
+    it was first registered).
 
     tok2vec (Model[List[Doc], List[Floats2d]]): the token-to-vector subnetwork,
         usually a listener of a shared transformer or tok2vec component.
@@ -95,50 +75,9 @@ def build_bilstm_cue_tagger(
     nO (Optional[int]): the number of cue labels; inferred from the data if None.
     RETURNS (Model[List[Doc], List[Floats2d]]): per doc, scores (tokens x labels).
     """
-    sentences = build_scope_tagger(tok2vec, cue_width=0, hidden_width=hidden_width, depth=depth,
-                                   dropout=dropout, nO=nO)
-    return Model("bilstm_cue_tagger", _cue_forward, init=_cue_init, layers=[sentences],
-                 refs={"tok2vec": tok2vec, "output_layer": sentences.get_ref("output_layer")},
-                 dims={"nO": nO})
-
-
-def _sentence_windows(docs: Sequence[Doc]) -> List[CueWindow]:
-    """One window per sentence (the whole doc without sentence boundaries), no cues."""
-    windows: List[CueWindow] = []
-    for d, doc in enumerate(docs):
-        if not len(doc):
-            continue
-        ranges = [(s.start, s.end) for s in doc.sents] if doc.has_annotation("SENT_START") else [(0, len(doc))]
-        for start, end in ranges:
-            windows.append(CueWindow(d, start, end, numpy.zeros(end - start, dtype="int32")))
-    return windows
-
-
-def _cue_forward(model: Model, docs: List[Doc], is_train: bool) -> Tuple[List[Floats2d], Callable]:
-    sentences = model.layers[0]
-    windows = _sentence_windows(docs)
-    Ys, bp_Ys = sentences((docs, windows), is_train)
-    nO = model.get_dim("nO")
-    per_doc: List[List[Floats2d]] = [[] for _ in docs]
-    for w, y in zip(windows, Ys):
-        per_doc[w.doc].append(y)
-    out = [model.ops.xp.concatenate(ys, axis=0) if ys else model.ops.alloc2f(0, nO) for ys in per_doc]
-
-    def backprop(dYs: List[Floats2d]) -> Any:
-        return bp_Ys([dYs[w.doc][w.start : w.end] for w in windows])
-
-    return out, backprop
-
-
-def _cue_init(model: Model, X: Optional[List[Doc]] = None, Y: Optional[Sequence[Floats2d]] = None) -> None:
-    sentences = model.layers[0]
-    docs = list(X) if X is not None else []
-    if model.has_dim("nO"):
-        sentences.set_dim("nO", model.get_dim("nO"))
-    elif Y is not None and len(Y):
-        sentences.set_dim("nO", int(Y[0].shape[1]))
-    sentences.initialize(X=(docs, _sentence_windows(docs)) if docs else None)
-    model.set_dim("nO", sentences.get_dim("nO"))
+    tagger = build_scope_tagger(tok2vec, cue_width=0, hidden_width=hidden_width, depth=depth,
+                                dropout=dropout, nO=nO)
+    return with_sentence_windows(tagger)
 
 
 @registry.architectures("spacy-negation.ScopeTagger.v1")
@@ -164,68 +103,40 @@ def build_scope_tagger(
     RETURNS (Model[Tuple[List[Doc], List[CueWindow]], List[Floats2d]]): per cue
         window, scores (window tokens x labels).
     """
+    in_dropout: Model[Any, Any] = Dropout(dropout)
+    out_dropout: Model[Floats2d, Floats2d] = Dropout(dropout)
     bilstm = build_cue_bilstm(cue_width, hidden_width, depth)
     output_layer = Softmax_v2(nO, 2 * hidden_width, init_W=zero_init, normalize_outputs=False)
-    model: Model[ScopeInputs, List[Floats2d]] = Model(
-        "scope_tagger",
-        _scope_forward,
-        init=_scope_init,
-        layers=[tok2vec, Dropout(dropout), bilstm, Dropout(dropout), output_layer],
-        refs={"tok2vec": tok2vec, "bilstm": bilstm, "output_layer": output_layer},
-        dims={"nO": nO},
+    tagger: Model[ScopeInputs, List[Floats2d]] = chain(
+        with_getitem(0, tok2vec),
+        pad_windows(),
+        with_getitem(0, in_dropout),
+        bilstm,
+        with_array(chain(out_dropout, output_layer)),
     )
-    return model
+    refs: Dict[str, Optional[Model]] = {"tok2vec": tok2vec, "in_dropout": in_dropout, "bilstm": bilstm,
+            "out_dropout": out_dropout, "output_layer": output_layer}
+    return ReadsLegacyLayouts("scope_tagger", _windows_forward, init=_windows_init, layers=[tagger],
+                              refs=refs, dims={"nO": nO})
 
 
-def _scope_forward(model: Model, inputs: ScopeInputs, is_train: bool) -> Tuple[List[Floats2d], Callable]:
+def _windows_forward(model: Model, inputs: ScopeInputs, is_train: bool) -> Tuple[List[Floats2d], Callable]:
+    """The tagger; without windows, the token-to-vector model alone (a listener
+    expects its backprop call: zero gradients)."""
     docs, windows = inputs
-    tok2vec = model.get_ref("tok2vec")
-    in_dropout, out_dropout = model.layers[1], model.layers[3]
-    bilstm = model.get_ref("bilstm")
-    output_layer = model.get_ref("output_layer")
-    ops = model.ops
-    tokvecs, bp_tokvecs = tok2vec(docs, is_train)
-    width = _width(tokvecs, bilstm)
+    if windows:
+        return model.layers[0](inputs, is_train)
+    tokvecs, bp_tokvecs = model.get_ref("tok2vec")(docs, is_train)
 
-    def zero_grads() -> List[Floats2d]:
-        return [ops.alloc2f(*t.shape) for t in tokvecs]
+    def backprop_empty(dYs: List[Floats2d]) -> Any:
+        return bp_tokvecs([model.ops.alloc2f(*t.shape) for t in tokvecs])
 
-    if not windows:
-
-        def backprop_empty(dY: List[Floats2d]) -> Any:
-            return bp_tokvecs(zero_grads())
-
-        return [], backprop_empty
-    lengths = [len(w) for w in windows]
-    B, T = len(windows), max(lengths)
-    Xp = ops.alloc3f(B, T, width)
-    cues = numpy.zeros((B, T), dtype="int32")
-    for b, w in enumerate(windows):
-        Xp[b, : lengths[b]] = tokvecs[w.doc][w.start : w.end]
-        cues[b, : lengths[b]] = w.cues
-    Xp, bp_in_dropout = in_dropout(Xp, is_train)
-    Hp, bp_Hp = bilstm((Xp, cues, numpy.asarray(lengths, dtype="int32")), is_train)
-    H = ops.xp.concatenate([Hp[b, : lengths[b]] for b in range(B)], axis=0)
-    H, bp_out_dropout = out_dropout(H, is_train)
-    Y, bp_Y = output_layer(H, is_train)
-    offsets = numpy.cumsum([0] + lengths)
-    Ys = [Y[offsets[b] : offsets[b + 1]] for b in range(B)]
-
-    def backprop(dYs: List[Floats2d]) -> Any:
-        dH = bp_out_dropout(bp_Y(ops.xp.concatenate(dYs, axis=0)))
-        dHp = ops.alloc3f(B, T, dH.shape[1])
-        for b in range(B):
-            dHp[b, : lengths[b]] = dH[offsets[b] : offsets[b + 1]]
-        dXp = bp_in_dropout(bp_Hp(dHp))
-        d_tokvecs = zero_grads()
-        for b, w in enumerate(windows):
-            d_tokvecs[w.doc][w.start : w.end] += dXp[b, : lengths[b]]
-        return bp_tokvecs(d_tokvecs)
-
-    return Ys, backprop
+    return [], backprop_empty
 
 
-def _scope_init(model: Model, X: Optional[ScopeInputs] = None, Y: Optional[Sequence[Floats2d]] = None) -> None:
+def _windows_init(model: Model, X: Optional[ScopeInputs] = None, Y: Optional[Sequence[Floats2d]] = None) -> None:
+    """Initialize the token-to-vector model, build the BiLSTM on its width (its output
+    width, else the width of its output on the sample docs) and size the output layer."""
     tok2vec = model.get_ref("tok2vec")
     bilstm = model.get_ref("bilstm")
     output_layer = model.get_ref("output_layer")
@@ -238,7 +149,7 @@ def _scope_init(model: Model, X: Optional[ScopeInputs] = None, Y: Optional[Seque
         if tok2vec.has_dim("nO") and tok2vec.get_dim("nO") is not None:
             nI = tok2vec.get_dim("nO")
         elif any(len(doc) for doc in docs):
-            nI = _width(tok2vec.predict(docs), bilstm)
+            nI = next(int(t.shape[1]) for t in tok2vec.predict(docs) if len(t))
         else:
             raise ValueError(Errors.E342)
         build_module(bilstm, int(nI))
@@ -247,18 +158,9 @@ def _scope_init(model: Model, X: Optional[ScopeInputs] = None, Y: Optional[Seque
     if model.has_dim("nO") and model.get_dim("nO") is not None:
         output_layer.set_dim("nO", model.get_dim("nO"))
     output_layer.initialize()
-    for layer in (model.layers[1], model.layers[3]):
-        layer.initialize()
+    for dropout in (model.get_ref("in_dropout"), model.get_ref("out_dropout")):
+        dropout.initialize()
     model.set_dim("nO", output_layer.get_dim("nO"))
-
-
-def _width(tokvecs: Sequence[Floats2d], bilstm: Model) -> int:
-    for t in tokvecs:
-        if len(t):
-            return int(t.shape[1])
-    if bilstm.has_dim("nI") and bilstm.get_dim("nI") is not None:
-        return int(bilstm.get_dim("nI"))
-    return 0
 
 
 def _uniform_empty_widths() -> Model[List[Floats2d], List[Floats2d]]:

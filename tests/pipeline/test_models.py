@@ -1,17 +1,26 @@
-"""The architectures: cue and scope taggers, the lazy BiLSTM, the transformer backbone
-resolution and the sentence-window span getter."""
+"""The architectures: cue and scope taggers composed of the window-extraction and
+BiLSTM layers, pipelines stored in the former layouts, the transformer backbone
+resolution, its length bucketing and the sentence-window span getter."""
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy
 import pytest
 import spacy
+import srsly
 from spacy.tokens import Doc
+from spacy.util import registry
 from thinc.api import Model, chain
 
-from spacy_negation.ml.bilstm import CUE_AFFIX, CUE_WHOLE, is_built
-from spacy_negation.ml.models import CueWindow, build_cue_tagger, build_scope_tagger
+from spacy_negation.ml.bilstm import build_cue_bilstm, build_module, is_built
+from spacy_negation.ml.models import build_bilstm_cue_tagger, build_cue_tagger, build_scope_tagger
 from spacy_negation.ml.transformer import configure_sent_windows, resolve_backbone, sent_windows
+from spacy_negation.ml.windows import CUE_AFFIX, CUE_WHOLE, CueWindow, pad_windows
+
+from make_legacy_taggers import CNN, legacy_inputs
+
+LEGACY = Path(__file__).parent / "data" / "legacy_taggers.msgpack"
 
 
 def _cnn(width: int = 16) -> Model:
@@ -43,6 +52,102 @@ def test_import_does_not_load_transformers():
             "print('spacy_transformers' in sys.modules, 'transformers' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
+
+
+def test_architectures_import_nothing_to_register_it():
+    """The architectures module imports what it composes, not the backbone or the
+    corpus reader (spaCy finds those through their entry points)."""
+    code = ("import sys, spacy_negation.ml.models; "
+            "print(*(m in sys.modules for m in ('spacy_negation.ml.transformer', "
+            "'spacy_negation.ml.training_corpus')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]
+
+
+def test_scope_tagger_is_composed_of_layers():
+    model = build_scope_tagger(_cnn(), cue_width=4, hidden_width=6, nO=4)
+    chained = model.layers[0]
+    assert [layer.name for layer in chained.layers[1:]] == [
+        "pad_windows", "with_getitem(dropout)", "pytorch", "with_array(dropout>>softmax)"]
+    assert chained.layers[0].layers == [model.get_ref("tok2vec")]
+    assert chained.layers[3] is model.get_ref("bilstm")
+
+
+def test_pad_windows_pads_and_sums_gradients_of_overlapping_windows():
+    layer = pad_windows()
+    tokvecs = [numpy.arange(12, dtype="f").reshape(4, 3), numpy.zeros((0, 3), dtype="f")]
+    windows = [CueWindow(0, 0, 3, numpy.array([0, CUE_WHOLE, 0], dtype="int32")),
+               CueWindow(0, 2, 4, numpy.array([CUE_AFFIX, 0], dtype="int32"))]
+    (X, cues, lengths), backprop = layer((tokvecs, windows), is_train=True)
+    assert X.shape == (2, 3, 3) and lengths.tolist() == [3, 2]
+    numpy.testing.assert_array_equal(X[1, :2], tokvecs[0][2:4])
+    assert not X[1, 2].any()  # padding
+    assert cues.tolist() == [[0, CUE_WHOLE, 0], [CUE_AFFIX, 0, 0]]
+    d_tokvecs, _ = backprop((numpy.ones_like(X), cues, lengths))
+    assert d_tokvecs[0][:, 0].tolist() == [1, 1, 2, 1]  # token 2 is in both windows
+    assert d_tokvecs[1].shape == (0, 3)
+
+
+def test_bilstm_layer_one_array_per_window():
+    bilstm = build_cue_bilstm(cue_width=2, hidden_width=3, depth=1)
+    build_module(bilstm, 5)
+    X = numpy.random.default_rng(0).normal(size=(2, 4, 5)).astype("f")
+    lengths = numpy.asarray([4, 2], dtype="int32")
+    Ys, backprop = bilstm((X, numpy.zeros((2, 4), dtype="int32"), lengths), is_train=True)
+    assert [y.shape for y in Ys] == [(4, 6), (2, 6)]
+    dX, _, _ = backprop([numpy.ones_like(y) for y in Ys])
+    assert dX.shape == X.shape and dX[0].any() and not dX[1, 2:].any()  # no gradient to padding
+
+
+@pytest.mark.parametrize("key", ["scope", "cue"])
+def test_stored_legacy_layout_loads_and_predicts_the_same(key):
+    """A tagger stored before the taggers were composed of layers (one node holding
+    tok2vec, dropouts, BiLSTM and softmax; written by make_legacy_taggers.py with
+    that code) loads and predicts what it predicted then; saved again, it round-trips
+    in the new layout."""
+    stored = srsly.read_msgpack(LEGACY)
+    docs, windows = legacy_inputs()
+    X = (docs, windows) if key == "scope" else docs
+    build = build_scope_tagger if key == "scope" else build_bilstm_cue_tagger
+    extra = {"cue_width": 4} if key == "scope" else {}
+
+    def fresh() -> Model:
+        return build(spacy.registry.resolve({"m": CNN})["m"], hidden_width=6, dropout=0.2, nO=4, **extra)
+
+    model = fresh().from_bytes(stored[key])
+    assert is_built(model.get_ref("bilstm"))
+    predicted = model.predict(X)
+    assert len(predicted) == len(stored[f"{key}_expected"])
+    for got, want in zip(predicted, stored[f"{key}_expected"]):
+        numpy.testing.assert_allclose(got, numpy.asarray(want, dtype="f").reshape(got.shape), rtol=1e-5, atol=1e-6)
+    resaved = model.to_bytes()
+    assert [n["name"] for n in srsly.msgpack_loads(resaved)["nodes"]] != \
+        [n["name"] for n in srsly.msgpack_loads(stored[key])["nodes"]]
+    again = fresh().from_bytes(resaved).predict(X)
+    for a, b in zip(again, predicted):
+        numpy.testing.assert_array_equal(a, b)
+
+
+def test_legacy_layout_of_another_tok2vec_is_refused():
+    stored = srsly.read_msgpack(LEGACY)
+    passing = Model("pass", lambda m, X, is_train: (X, lambda dY: dY))
+    tok2vec = chain(spacy.registry.resolve({"m": CNN})["m"], passing)  # one node more
+    model = build_scope_tagger(tok2vec, cue_width=4, hidden_width=6, dropout=0.2, nO=4)
+    with pytest.raises(ValueError, match="mismatched structure"):
+        model.from_bytes(stored["scope"])
+
+
+def test_bilstm_cue_tagger_name_and_deprecated_alias():
+    """``spacy-negation.CueTagger.v2``, the former name, builds the same architecture."""
+    new = registry.architectures.get("spacy-negation.BiLSTMCueTagger.v1")
+    assert registry.architectures.get("spacy-negation.CueTagger.v2") is new is build_bilstm_cue_tagger
+    assert registry.architectures.get("spacy-negation.CueTagger.v1") is not new
+    config = {"@architectures": "spacy-negation.CueTagger.v2", "tok2vec": {
+        "@architectures": "spacy.HashEmbedCNN.v2", "pretrained_vectors": None, "width": 8, "depth": 1,
+        "embed_size": 50, "window_size": 1, "maxout_pieces": 2, "subword_features": True}}
+    old = registry.resolve({"m": config})["m"]
+    current = registry.resolve({"m": {**config, "@architectures": "spacy-negation.BiLSTMCueTagger.v1"}})["m"]
+    assert [n.name for n in old.walk()] == [n.name for n in current.walk()]
 
 
 def test_cue_tagger_shapes_with_empty_doc(docs):
@@ -165,7 +270,7 @@ def test_transformer_unknown_backbone_coded_error():
 
 
 def test_length_buckets():
-    from spacy_negation.ml.transformer import length_buckets
+    from spacy_negation.ml.bucketing import length_buckets
 
     lengths = [30, 5, 7, 100, 12, 6, 31, 40]
     buckets = length_buckets(lengths, max_pieces=4096)
@@ -222,6 +327,18 @@ def test_bucketed_transformer_equals_one_call(tiny_bert_dir):
                 module.dropout_prob = 0.0  # attention dropout of the SDPA implementation
     (w_train, _), (g_train, _) = one.begin_update(docs), buckets.begin_update(docs)
     assert torch.equal(w_train.model_output.last_hidden_state, g_train.model_output.last_hidden_state)
+
+
+def test_bucketing_layer_keeps_the_stored_layout(tiny_bert_dir):
+    """The bucketing layer stands in for the Hugging Face layer: same shim, same stored
+    layout, so a pipeline saved with or without bucketing loads either way."""
+    one, buckets = _tiny_trf(tiny_bert_dir, 0), _tiny_trf(tiny_bert_dir, 64)
+    assert buckets.layers[0].shims[0]._hfmodel.transformer is buckets.transformer
+    assert [n.name for n in buckets.walk()] == [n.name for n in one.walk()]
+    buckets.from_bytes(one.to_bytes())
+    docs = _varied_docs()[:1]
+    assert one.predict(docs).model_output.last_hidden_state.equal(
+        buckets.predict(docs).model_output.last_hidden_state)
 
 
 def test_bucketed_transformer_bad_setting():
