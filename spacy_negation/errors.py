@@ -358,6 +358,26 @@ class Errors(metaclass=ErrorsWithCodes):
     E900 = ("A convention is a non-empty string (or None for no mark), got {value}.")
     E901 = ("The negation model {model!r} has no components for the convention {convention!r}; "
             "its conventions: {available}.")
+    # Graph-parsing resolver (negation_graph, pipeline/graph.py, graph_encoding.py, ml/biaffine.py).
+    E860 = ("Unknown negation graph encoding {encoding!r}; expected one of: {encodings}.")
+    E861 = ("Negation instance {k}: the {role} part {part} is not inside the sentence of {n} "
+            "tokens (parts are (token, start, end) with characters of the token).")
+    E862 = ("Malformed negation graph label {label!r}: expected '_' or roles joined by '+' "
+            "(C, C:un-, C:-less, C:-less-, S, S~, E, E~), each at most once.")
+    E863 = ("Negation instance {k} has no cue part.")
+    E864 = ("The negation graph arc {arc} is outside the sentence of {n} tokens (heads 0..n "
+            "with the root 0, dependents 1..n).")
+    E865 = ("{n_labels} pair labels for a sentence of {n} tokens; expected (n + 1) * n = "
+            "{expected}.")
+    E866 = ("'{name}' found no negation in the training examples: the graph parser needs "
+            "examples with gold negations to learn its labels.")
+    E867 = ("'{name}': {n_scores} score arrays for {n_truths} sentences.")
+    E868 = ("'{name}': the model gave scores of shape {shape} for a sentence of {n} tokens; "
+            "expected ({expected}, {n_labels}).")
+    E869 = ("The graph parser model {name!r} has no number of labels (nO): initialize it with "
+            "label samples or set nO.")
+    E870 = ("Cannot infer the token-vector width of the graph parser: initialize it with "
+            "sample docs or a tok2vec layer of known width.")
 
 
 class NegationFormatError(ValueError):

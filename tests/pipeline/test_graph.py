@@ -1,0 +1,286 @@
+"""negation_graph (DP-direct / DP-nested): the biaffine scorer's gradients, the synthetic
+fixtures through the encodings, initialization, bad input, prediction on empty docs
+and docs with and without sentence boundaries, serialization, overfitting a few
+sentences, `spacy train` and `spacy evaluate` with a tiny config."""
+import json
+from typing import Any, List, Tuple
+
+import numpy
+import pytest
+import spacy
+from spacy.language import Language
+from spacy.tokens import Doc
+from spacy.training import Example
+from thinc.api import Model
+
+import spacy_negation.pipeline.graph  # noqa: F401  (registers negation_graph and the architecture)
+from spacy_negation import set_negations
+from spacy_negation.ml.biaffine import build_graph_parser, sentence_spans
+from spacy_negation.pipeline.graph import gold_instances, negations_as_instances
+from spacy_negation.pipeline.graph_encoding import Instance, decode, encode, pair_labels
+
+from negation_testutil import (CONFIGS, gold_sentences, load_test_nlp, make_examples, make_reference,
+                               negation_key, overfit)
+
+GRAPH_CNN_TINY = CONFIGS / "test" / "graph_cnn_tiny.cfg"
+GRAPH_TRF_TINY = CONFIGS / "test" / "graph_trf_tiny.cfg"
+SMALL_CNN = {
+    "@architectures": "spacy.HashEmbedCNN.v2", "pretrained_vectors": None, "width": 32,
+    "depth": 2, "embed_size": 1000, "window_size": 1, "maxout_pieces": 3,
+    "subword_features": True,
+}
+
+
+def _nlp(encoding: str = "nested") -> Language:
+    nlp = spacy.blank("en")
+    nlp.add_pipe("negation_graph", config={"encoding": encoding, "model": {
+        "@architectures": "spacy-negation.GraphParser.v1", "tok2vec": SMALL_CNN,
+        "hidden_width": 16, "dropout": 0.0,
+    }})
+    return nlp
+
+
+# --- the biaffine scorer -------------------------------------------------------------------------
+
+def _fixed_vectors(width: int, n_rows: int) -> Model:
+    """A tok2vec whose token vectors are one trainable table, rows in batch order."""
+
+    def forward(model: Model, docs: List[Doc], is_train: bool) -> Tuple[List[Any], Any]:
+        table = model.get_param("E")
+        ends = numpy.cumsum([len(doc) for doc in docs])
+        out = [table[end - len(doc):end] for doc, end in zip(docs, ends)]
+
+        def backprop(d_out: List[Any]) -> List[Doc]:
+            model.inc_grad("E", numpy.concatenate(d_out, axis=0))
+            return docs
+
+        return out, backprop
+
+    model = Model("fixed", forward, params={"E": None}, dims={"nO": width})
+    model.set_param("E", numpy.random.RandomState(1).normal(0, 1, (n_rows, width)).astype("float32"))
+    return model
+
+
+def test_biaffine_gradients_match_finite_differences():
+    nlp = spacy.blank("en")
+    docs = [Doc(nlp.vocab, words=["a", "b", "c", "d", "e"], sent_starts=[True, False, True, False, False]),
+            Doc(nlp.vocab, words=[]), Doc(nlp.vocab, words=["f", "g"])]
+    assert sentence_spans(docs) == [(0, 0, 2), (0, 2, 5), (2, 0, 2)]
+    numpy.random.seed(0)
+    model = build_graph_parser(_fixed_vectors(4, 7), hidden_width=3, dropout=0.0, nO=5)
+    model.initialize(X=docs)
+    model.set_param("W", numpy.random.RandomState(2).normal(0, 1, model.get_param("W").shape).astype("float32"))
+    rng = numpy.random.RandomState(3)
+    scores = model.predict(docs)
+    assert [s.shape for s in scores] == [(6, 5), (12, 5), (6, 5)]
+    weights = [rng.normal(0, 1, s.shape).astype("float32") for s in scores]
+
+    def objective() -> float:
+        return float(sum((s.astype("float64") * w).sum() for s, w in zip(model.predict(docs), weights)))
+
+    _, backprop = model.begin_update(docs)
+    backprop(weights)  # the gradient of the logits
+    tok2vec = model.get_ref("tok2vec")
+    for node, name in ((model, "W"), (model, "root"), (tok2vec, "E")):
+        param = node.get_param(name).copy()
+        grad = node.get_grad(name).copy()
+        for flat in rng.choice(param.size, size=min(6, param.size), replace=False):
+            idx = numpy.unravel_index(flat, param.shape)
+            eps = 1e-2
+            for sign in (1, -1):
+                shifted = param.copy()
+                shifted[idx] += sign * eps
+                node.set_param(name, shifted)
+                if sign == 1:
+                    up = objective()
+                else:
+                    down = objective()
+            node.set_param(name, param)
+            assert (up - down) / (2 * eps) == pytest.approx(float(grad[idx]), rel=2e-2, abs=2e-2), (name, idx)
+
+
+# --- the synthetic fixtures --------------------------------------------------------------------
+
+@pytest.mark.parametrize("encoding", ["direct", "nested"])
+def test_fixtures_round_trip_through_the_encoding(encoding):
+    nlp = spacy.blank("en")
+    n = 0
+    for words, negations in gold_sentences():
+        ref = make_reference(nlp.vocab, words, negations)
+        (instances,) = negations_as_instances(ref)
+        assert len(instances) == len(negations)
+        assert decode(words, encode(words, instances, encoding), encoding) == sorted(instances)
+        n += len(instances)
+    assert n == 9
+
+
+def test_gold_instances_are_projected_per_predicted_sentence():
+    nlp = spacy.blank("en")
+    words = ["He", "came", ".", "He", "was", "unhappy", "."]
+    ref = Doc(nlp.vocab, words=words, spaces=[True, False, True, True, True, False, False])
+    set_negations(ref, [{"cue": [(5, 0, 2)], "scope": [(3, 0, 2), (4, 0, 3), (5, 2, 7)]}])
+    pred = nlp.make_doc(ref.text)
+    pred[0].is_sent_start = True
+    pred[3].is_sent_start = True
+    for i in (1, 2, 4, 5, 6):
+        pred[i].is_sent_start = False
+    assert gold_instances(Example(pred, ref)) == [[], [Instance(((2, 0, 2),), ((0, 0, 2), (1, 0, 3), (2, 2, 7)))]]
+
+
+# --- the component -------------------------------------------------------------------------------
+
+def test_add_pipe_settings_and_bad_encoding():
+    nlp = spacy.blank("en")
+    graph = nlp.add_pipe("negation_graph")
+    assert graph.encoding == "nested" and graph.labels == ("_",)
+    assert _nlp("direct").get_pipe("negation_graph").encoding == "direct"
+    with pytest.raises(ValueError, match=r"\[E860\]"):
+        spacy.blank("en").add_pipe("negation_graph", config={"encoding": "tree"})
+    with pytest.raises(ValueError, match=r"\[E862\]"):
+        graph.add_label("CUE")
+
+
+def test_initialize_learns_the_labels_and_rejects_bad_examples():
+    nlp = _nlp()
+    graph = nlp.get_pipe("negation_graph")
+    no_negation = make_reference(nlp.vocab, ["The", "dog", "barked", "."], [])
+    for batch, error, code in (
+        ([], TypeError, "E930"),  # spaCy's: no examples
+        ([nlp.make_doc("no example")], TypeError, "E978"),  # spaCy's: not examples
+        ([Example(nlp.make_doc(no_negation.text), no_negation)], ValueError, "E866"),
+    ):
+        with pytest.raises(error, match=rf"\[{code}\]"):
+            graph.initialize(lambda: batch, nlp=nlp)
+    examples = make_examples(nlp)
+    nlp.initialize(lambda: examples)
+    assert set(graph.labels) == {"_", "C", "C:un-", "C:-less", "C:-less-", "S", "S+E", "S~", "S~+E~"}
+    with pytest.raises(ValueError, match=r"\[E867\]"):
+        graph.get_loss(examples[:2], [])
+
+
+def test_set_annotations_offsets_sentences():
+    nlp = _nlp()
+    graph = nlp.get_pipe("negation_graph")
+    for label in ("C", "C:un-", "S", "S~+E~"):
+        graph.add_label(label)
+    words = ["He", "came", ".", "He", "was", "unhappy", "."]
+    doc = Doc(nlp.vocab, words=words, sent_starts=[True, False, False, True, False, False, False])
+    first = [Instance(((1, 0, 4),), ((0, 0, 2),))]
+    second = [Instance(((2, 0, 2),), ((0, 0, 2), (1, 0, 3)), ()), ]
+    ids = []
+    for (start, end), instances in zip(((0, 3), (3, 7)), (first, second)):
+        labels = pair_labels(encode(words[start:end], instances), end - start)
+        ids.append(numpy.asarray([graph.labels.index(label) for label in labels], dtype="int32"))
+    graph.set_annotations([doc], [ids])
+    assert negation_key(doc) == [(((1, 0, 4),), ((0, 0, 2),), ()),
+                                 (((5, 0, 2),), ((3, 0, 2), (4, 0, 3)), ())]
+
+
+@pytest.mark.parametrize("encoding", ["direct", "nested"])
+def test_overfit_predict_and_serialize(encoding, tmp_path):
+    nlp = load_test_nlp(GRAPH_CNN_TINY, {"components.negation_graph.encoding": encoding})
+    examples = make_examples(nlp)
+    n = overfit(nlp, examples, max_iter=150, learn_rate=0.01)
+    assert n <= 150, "the tiny graph parser did not learn the gold sentences"
+    texts = [eg.reference.text for eg in examples]
+    gold = [negation_key(eg.reference) for eg in examples]
+    # empty docs, a doc without negation; the docs have no sentence boundaries
+    docs = list(nlp.pipe(["", *texts, ""]))
+    assert docs[0]._.negations == [] and docs[-1]._.negations == []
+    assert [negation_key(d) for d in docs[1:-1]] == gold
+    assert not docs[1].has_annotation("SENT_START")
+    # the same sentences with sentence boundaries, two per doc
+    pair = Doc(nlp.vocab, words=[t.text for t in docs[1]] + [t.text for t in docs[4]],
+               spaces=[bool(t.whitespace_) for t in docs[1]] + [bool(t.whitespace_) for t in docs[4]],
+               sent_starts=[i in (0, len(docs[1])) for i in range(len(docs[1]) + len(docs[4]))])
+    pair = nlp(pair)
+    shift = len(docs[1])
+    expected = gold[0] + [tuple(tuple((i + shift, a, b) for i, a, b in role) for role in neg) for neg in gold[3]]
+    assert negation_key(pair) == expected
+    # bytes and disk round trips predict the same
+    nlp2 = load_test_nlp(GRAPH_CNN_TINY, {"components.negation_graph.encoding": encoding}).from_bytes(nlp.to_bytes())
+    assert [negation_key(d) for d in nlp2.pipe(texts)] == gold
+    nlp.to_disk(tmp_path / "graph")
+    nlp3 = spacy.load(tmp_path / "graph")
+    assert nlp3.get_pipe("negation_graph").encoding == encoding
+    assert [negation_key(d) for d in nlp3.pipe(texts)] == gold
+
+
+def test_update_backprops_to_the_listener():
+    nlp = load_test_nlp(GRAPH_CNN_TINY)
+    examples = make_examples(nlp)
+    optimizer = nlp.initialize(lambda: examples)
+    tok2vec = nlp.get_pipe("tok2vec")
+    assert tok2vec.listening_components == ["negation_graph"]
+    nlp.update(examples, sgd=optimizer)
+    losses: dict = {}
+    for name in nlp.pipe_names:  # without optimizer: the gradients stay
+        nlp.get_pipe(name).update(examples[:3], losses=losses)
+    assert losses["negation_graph"] > 0.0
+    grads = [float(numpy.abs(node.get_grad(name)).sum()) for node in tok2vec.model.walk()
+             for name in node.param_names if node.has_grad(name)]
+    assert grads and sum(grads) > 0.0
+
+
+def _tiny_corpus(nlp: Language, path) -> None:
+    from spacy.tokens import DocBin
+
+    docs = []
+    for words, negations in gold_sentences():
+        doc = make_reference(nlp.vocab, words, negations)
+        docs.append(doc)
+    DocBin(docs=docs, store_user_data=True).to_disk(path)
+
+
+@pytest.mark.slow
+def test_spacy_train_and_evaluate(tmp_path):
+    from spacy.cli.evaluate import evaluate
+    from spacy.cli.train import train
+
+    corpus = tmp_path / "gold.spacy"
+    _tiny_corpus(spacy.blank("en"), corpus)
+    train(GRAPH_CNN_TINY, tmp_path / "out", overrides={
+        "paths.train": str(corpus), "paths.dev": str(corpus), "training.max_steps": 150,
+        "training.eval_frequency": 50, "system.seed": 0})
+    best = tmp_path / "out" / "model-best"
+    meta = json.loads((best / "meta.json").read_text())
+    assert meta["performance"]["neg_nis_tok_f"] > 0.5
+    scores = evaluate(str(best), corpus, output=tmp_path / "scores.json")
+    assert {"neg_cue_b_f", "neg_scm_b_f", "neg_st_f", "neg_nis_tok_f", "neg_nis_ex_f"} <= set(scores)
+    assert scores["neg_nis_tok_f"] == pytest.approx(meta["performance"]["neg_nis_tok_f"])
+    assert json.loads((tmp_path / "scores.json").read_text())["neg_nis_tok_f"] == scores["neg_nis_tok_f"]
+
+
+@pytest.mark.slow
+def test_spacy_train_on_a_transformer_listener(tmp_path, tiny_bert_dir):
+    """The structure of configs/dp_nested.cfg (a transformer listener) trains and
+    predicts; the transformer is fine-tuned through the graph parser."""
+    from spacy.cli.train import train
+
+    corpus = tmp_path / "gold.spacy"
+    _tiny_corpus(spacy.blank("en"), corpus)
+    train(GRAPH_TRF_TINY, tmp_path / "out", overrides={
+        "paths.train": str(corpus), "paths.dev": str(corpus),
+        "components.transformer.model.name": str(tiny_bert_dir)})
+    meta = json.loads((tmp_path / "out" / "model-last" / "meta.json").read_text())
+    assert meta["performance"]["neg_nis_tok_f"] is not None
+    assert meta["performance"]["transformer_loss"] > 0.0
+    nlp = spacy.load(tmp_path / "out" / "model-last")
+    assert nlp.pipe_names == ["transformer", "negation_graph"]
+    assert [isinstance(doc._.negations, list) for doc in nlp.pipe(["He was not unhappy.", ""])] == [True, True]
+
+
+def test_dp_configs_differ_only_in_the_encoding():
+    """configs/dp_direct.cfg and configs/dp_nested.cfg: the same transformer system with
+    the hyper-parameters of Sineva et al. 2021, Appendix B, Table 7, but the encoding."""
+    configs = {enc: spacy.util.load_config(CONFIGS / f"dp_{enc}.cfg", interpolate=True) for enc in ("direct", "nested")}
+    for enc, config in configs.items():
+        graph = config["components"]["negation_graph"]
+        assert config["nlp"]["pipeline"] == ["transformer", "negation_graph"]
+        assert graph["encoding"] == enc and graph["lr_scale"] == 1.0
+        assert (graph["model"]["hidden_width"], graph["model"]["dropout"]) == (1024, 0.33)
+        assert config["training"]["batcher"]["size"] == 32 and config["training"]["dropout"] == 0.33
+        assert config["training"]["optimizer"]["learn_rate"]["initial_rate"] == 4e-5
+        assert config["training"]["optimizer"]["L2"] == 0.0
+    configs["direct"]["components"]["negation_graph"]["encoding"] = "nested"
+    assert configs["direct"] == configs["nested"]
