@@ -19,7 +19,7 @@ from spacy_negation.ml.biaffine import build_graph_parser, sentence_spans
 from spacy_negation.pipeline.graph import gold_instances, negations_as_instances
 from spacy_negation.pipeline.graph_encoding import Instance, decode, encode, pair_labels
 
-from negation_testutil import (CONFIGS, gold_sentences, load_test_nlp, make_examples, make_reference,
+from util import (CONFIGS, gold_sentences, load_test_nlp, make_examples, make_reference,
                                negation_key, overfit)
 
 GRAPH_CNN_TINY = CONFIGS / "test" / "graph_cnn_tiny.cfg"
