@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Callable, List
 
 from spacy_negation.cli.compare import read_tables
+from spacy_negation.corpora.starsem import Instance, Sentence, read_starsem, write_starsem
 from spacy_negation.metrics.compare import DEFAULT_METRICS, compare, families_of, metric_names
-from spacy_negation.starsem import Instance, Sentence, read_starsem, write_starsem
 
 REPO = Path(__file__).resolve().parents[1]
 CDSCO = REPO.parent / "shared" / "corpora" / "cd-sco"

@@ -16,7 +16,7 @@ import spacy
 from spacy_negation import register_extensions
 from spacy_negation.analysis.ablation import ablate, parse_setting, settings_on
 from spacy_negation.analysis.evaluation import tag_punct
-from spacy_negation.io import read_docbin
+from spacy_negation.corpora.docbin import read_docbin
 
 KEYS = [("Cues-B F1", "neg_cue_b_f"), ("SCM-B F1", "neg_scm_b_f"), ("Scope-tokens F1", "neg_st_f"),
         ("NIS_tok F1", "neg_nis_tok_f"), ("NIS_ex F1", "neg_nis_ex_f")]

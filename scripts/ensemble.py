@@ -17,7 +17,7 @@ import spacy
 from spacy_negation import register_extensions
 from spacy_negation.analysis.ensemble import annotate, check_compatible
 from spacy_negation.analysis.evaluation import blank_copy, summary_line, tag_punct, write_results
-from spacy_negation.io import read_docbin
+from spacy_negation.corpora.docbin import read_docbin
 
 
 def main() -> None:

@@ -27,9 +27,9 @@ from spacy.language import Language
 from spacy_negation import register_extensions
 from spacy_negation.analysis.breakdowns import cue_scores_by_group
 from spacy_negation.analysis.evaluation import blank_copy, doc_sentences
+from spacy_negation.corpora.docbin import read_docbin
 from spacy_negation.corpora.starsem import Sentence
 from spacy_negation.corpora.starsem_docs import write_starsem_docs
-from spacy_negation.io import read_docbin
 from spacy_negation.published import NEGES2018_CITATION, neges2018
 from spacy_negation.util import atomic_write_text
 

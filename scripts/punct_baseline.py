@@ -16,8 +16,8 @@ import srsly
 
 from spacy_negation.analysis import score_docs
 from spacy_negation.baselines import apply_punct_baseline
+from spacy_negation.corpora.docbin import read_docbin
 from spacy_negation.corpora.starsem_docs import write_starsem_docs
-from spacy_negation.io import read_docbin
 from spacy_negation.util import atomic_write_text
 
 

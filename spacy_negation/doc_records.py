@@ -10,11 +10,11 @@ from spacy.tokens import Doc, Span
 from spacy.training import Example
 
 from .alignment import CharProjection, TokenOffsets
+from .corpora.starsem import Instance, Sentence, TokenRow
 from .metrics.faireval import FSpan
 from .metrics.records import NegationRecord, Part, SentenceRecord, cells, normalize_parts
 from .metrics.starsem_io import punct_pos
 from .negation import ROLES, get_negations
-from .starsem import Instance, Sentence, TokenRow
 
 
 class RefLayout:
@@ -140,7 +140,7 @@ class _Punct:
 
 
 def record_sentence(record: SentenceRecord, doc_id: str = "doc", sent_no: int = 0) -> Sentence:
-    """A record as a *SEM :class:`~spacy_negation.starsem.Sentence` (for code that works
+    """A record as a *SEM :class:`~spacy_negation.corpora.starsem.Sentence` (for code that works
     on sentences; POS "." for punctuation, "_" otherwise).
 
     record (SentenceRecord): the record.

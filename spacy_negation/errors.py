@@ -103,7 +103,7 @@ class Errors(metaclass=ErrorsWithCodes):
             "(token numbers start at 0 and increase by one within a sentence).")
     E107 = ("{path}:{line}: {role} cell {cell!r} is not a substring of the token "
             "{form!r}.")
-    E108 = ("{path}: the file is empty (no sentences).")
+    E108 = ("{path}: no sentences found.")
     E109 = ("{path}:{line}: the sentence starting at line {first_line} mixes document "
             "ids or sentence numbers ({a!r} vs {b!r}).")
     E110 = ("{path}:{line}: empty word form.")
@@ -133,7 +133,7 @@ class Errors(metaclass=ErrorsWithCodes):
     E127 = ("{path}: its docs cannot be written as *SEM CoNLL: {reason}")
     # --- command line -----------------------------------------------------------------
     E130 = ("Input file not found: {path}")
-    E131 = ("Unknown input format {fmt!r}; available: {available}.")
+    E131 = ("Unknown {what} {name!r}; available: {available}.")
     E132 = ("{path}: not a .spacy (DocBin) file: {reason}")
     # --- metrics: *SEM, NIS, evaluate, scorers (E200-E249) ------------------------------
     E200 = ("Gold and system files are not token-aligned (columns 0-3 must agree): "
@@ -242,7 +242,6 @@ class Errors(metaclass=ErrorsWithCodes):
     E408 = ("{path}:{line}: document without a usable <DocID> (missing, empty or containing "
             "whitespace: {value!r}).")
     E409 = ("{path}:{line}: negation cue {id!r} holds no token.")
-    E410 = ("{path}: no sentences found.")
     E411 = ("{path}:{line}: expected 7 columns (no annotation), 8 ('***') or 7 + 3*k columns "
             "(a trailing tab allowed), found {n}: {content!r}")
     E413 = ("{path}:{line}: token number {value!r} is not a positive integer.")
@@ -251,8 +250,6 @@ class Errors(metaclass=ErrorsWithCodes):
             "cannot nest.")
     E451 = ("{path}:{line}: <ref SRC={src!r}> links a scope to the negation cue {id!r} of "
             "another sentence (line {cue_line}); a scope must lie in the sentence of its cue.")
-    E430 = ("Unknown corpus split {name!r}; available: {available}.")
-    E431 = ("Unknown split {split!r}; available: {available}.")
     E432 = ("{path}: not a valid split file: {reason}")
     E433 = ("{path}: {n} document id(s) of split {name}/{split} are not in the corpus "
             "(e.g. {examples}); wrong corpus file or stale split file?")
@@ -267,7 +264,6 @@ class Errors(metaclass=ErrorsWithCodes):
             "{new!r}); its finished shards cannot be reused. Delete the folder (or pass "
             "another --work-dir) to start again.")
     E505 = ("{path}: not a work-folder file written by this command: {reason}")
-    E506 = ("{what} must be at least 1, got {value}.")
     E508 = ("The Ray engine needs the optional dependency ray: pip install "
             "spacy-negation[ray] ({reason}).")
     E509 = ("The {fmt} format needs the optional dependency pyarrow: pip install "
@@ -290,7 +286,6 @@ class Errors(metaclass=ErrorsWithCodes):
             "{text!r}")
     E606 = ("Probability rank {rank} (+{n} tokens) is outside the {k} predictions; ranks "
             "are 0 or more.")
-    E607 = ("The sample size must be at least 1, got {n}.")
     E608 = ("{path}: not a results file of this command ({reason}); remove it or pass "
             "another --output.")
     E609 = ("{n_names} --name values for {n_models} model folders; give one name per model "
@@ -307,7 +302,7 @@ class Errors(metaclass=ErrorsWithCodes):
     E702 = ("Comparing needs at least two systems, got {n}.")
     E703 = ("The per-sentence counts of {name!r} cover {n} sentences, those of {first!r} "
             "{m}: every system must be counted on the same gold sentences.")
-    E704 = ("{option} must be at least 1, got {value}.")
+    E704 = ("{option} must be at least 1, got {value}.")  # also annotate and probe options
     E705 = ("The confidence must lie strictly between 0 and 1, got {value}.")
     E706 = ("{path}:{line}: not a JSON file: {reason}")
     E707 = ("{path}: no {name!r} in this metrics JSON (expected the document of "
@@ -331,7 +326,6 @@ class Errors(metaclass=ErrorsWithCodes):
     E724 = ("{path}:{line}: negation {k} has no cue.")
     E725 = ("{path}:{line}: negation {k}: the token {token!r} is both cue and scope; the cue is "
             "not part of its scope in this layout.")
-    E726 = ("{path}: no sentence in the file.")
     E727 = ("{path}:{line}: the id {id!r} was already used on line {first}.")
     # --- analysis: breakdowns, ensembles, decoding ablation (E740-E759) ---------------
     E740 = ("{path}: {n} sentences, but the gold ({gold}) has {n_gold}; the system file "

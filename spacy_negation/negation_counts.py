@@ -7,6 +7,7 @@ import.
 """
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from .corpora.starsem import Sentence
 from .metrics.core import f1, safe_div
 from .metrics.faireval import METHODS, FairEvalCounts, count_into, record_spans, scores_from_counts
 from .metrics.nis import NisCounts, NisInstance, nis_scores
@@ -16,7 +17,6 @@ from .metrics.records import SentenceRecord, cells, cue_type
 from .metrics.starsem_eval import StarsemCounts, count_cue_record, starsem_scores
 from .metrics.starsem_eval import count_record as starsem_count_record
 from .metrics.starsem_io import sentence_record
-from .starsem import Sentence
 
 CUE_TYPES = ("normal", "affixal", "multiword")
 #: The short name of each FairEval method in the flat keys.
@@ -83,7 +83,7 @@ class NegationCounter:
 
     def add(self, gold: Sentence, system: Sentence, starsem_punct: Sequence[bool],
             nis_punct: Sequence[bool]) -> Tuple[List[NisInstance], List[NisInstance], List[Tuple[int, int]]]:
-        """Count one pair of :class:`~spacy_negation.starsem.Sentence` objects (see
+        """Count one pair of :class:`~spacy_negation.corpora.starsem.Sentence` objects (see
         :meth:`add_records`).
 
         gold (Sentence): the reference sentence.

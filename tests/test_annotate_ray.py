@@ -12,7 +12,7 @@ import pytest
 from spacy_negation.annotate import annotate
 from spacy_negation.annotate.core import ShardDone
 
-from test_annotate import annotate_model, corpus_texts, read_jsonl, write_text  # noqa: F401
+from util import corpus_texts, read_jsonl, write_text
 
 ray = pytest.importorskip("ray")
 
@@ -30,11 +30,11 @@ def ray_cluster():
         mp.undo()
 
 
-def test_ray_output_equals_local(annotate_model, ray_cluster, tmp_path):
+def test_ray_output_equals_local(trained_cnn_dir, ray_cluster, tmp_path):
     inp = write_text(tmp_path / "in.txt", corpus_texts(60))
-    annotate(inp, tmp_path / "local.jsonl", str(annotate_model), shard_size=7, progress=False)
+    annotate(inp, tmp_path / "local.jsonl", str(trained_cnn_dir), shard_size=7, progress=False)
     pids = set()
-    summary = annotate(inp, tmp_path / "ray.jsonl", str(annotate_model), shard_size=7,
+    summary = annotate(inp, tmp_path / "ray.jsonl", str(trained_cnn_dir), shard_size=7,
                        engine="ray", progress=False,
                        on_shard=lambda r: pids.add(r.pid))
     assert (tmp_path / "ray.jsonl").read_bytes() == (tmp_path / "local.jsonl").read_bytes()
@@ -43,12 +43,12 @@ def test_ray_output_equals_local(annotate_model, ray_cluster, tmp_path):
     assert set(summary.workers) == pids and all(mb > 0 for mb in summary.workers.values())
 
 
-def test_killed_worker_loses_and_duplicates_nothing(annotate_model, ray_cluster, tmp_path):
+def test_killed_worker_loses_and_duplicates_nothing(trained_cnn_dir, ray_cluster, tmp_path):
     """SIGKILL the worker process that finished the first shard: Ray restarts the actor,
     retries its unfinished shards, and the output equals the local engine's."""
     n = 300
     inp = write_text(tmp_path / "in.txt", corpus_texts(n))
-    annotate(inp, tmp_path / "local.jsonl", str(annotate_model), shard_size=10, progress=False)
+    annotate(inp, tmp_path / "local.jsonl", str(trained_cnn_dir), shard_size=10, progress=False)
     results: List[ShardDone] = []
     killed: List[int] = []
 
@@ -58,7 +58,7 @@ def test_killed_worker_loses_and_duplicates_nothing(annotate_model, ray_cluster,
             killed.append(result.pid)
             os.kill(result.pid, signal.SIGKILL)
 
-    annotate(inp, tmp_path / "ray.jsonl", str(annotate_model), shard_size=10, engine="ray",
+    annotate(inp, tmp_path / "ray.jsonl", str(trained_cnn_dir), shard_size=10, engine="ray",
              workers=2, progress=False, on_shard=on_shard)
     with pytest.raises(ProcessLookupError):
         os.kill(killed[0], 0)
@@ -69,11 +69,11 @@ def test_killed_worker_loses_and_duplicates_nothing(annotate_model, ray_cluster,
     assert (tmp_path / "ray.jsonl").read_bytes() == (tmp_path / "local.jsonl").read_bytes()
 
 
-def test_cli_joins_a_running_cluster_with_address(annotate_model, ray_cluster, tmp_path):
+def test_cli_joins_a_running_cluster_with_address(trained_cnn_dir, ray_cluster, tmp_path):
     inp = write_text(tmp_path / "in.txt", corpus_texts(20))
     address = ray.get_runtime_context().gcs_address
     cmd = [sys.executable, "-m", "spacy_negation", "annotate", str(inp), str(tmp_path / "out.jsonl"),
-           "--model", str(annotate_model), "--engine", "ray", "--address", address,
+           "--model", str(trained_cnn_dir), "--engine", "ray", "--address", address,
            "--shard-size", "5", "--no-progress"]
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
@@ -82,11 +82,11 @@ def test_cli_joins_a_running_cluster_with_address(annotate_model, ray_cluster, t
 
 
 @pytest.mark.slow
-def test_cli_starts_and_stops_its_own_cluster(annotate_model, tmp_path):
+def test_cli_starts_and_stops_its_own_cluster(trained_cnn_dir, tmp_path):
     inp = write_text(tmp_path / "in.txt", corpus_texts(20))
     env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0")
     cmd = [sys.executable, "-m", "spacy_negation", "annotate", str(inp), str(tmp_path / "out.jsonl"),
-           "--model", str(annotate_model), "--engine", "ray", "--workers", "2", "--shard-size", "5",
+           "--model", str(trained_cnn_dir), "--engine", "ray", "--workers", "2", "--shard-size", "5",
            "--no-progress"]
     out = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
     assert out.returncode == 0, out.stderr

@@ -18,21 +18,13 @@ FAIR_KEYS = {"TP", "FP", "FN", "LE", "BE", "BES", "BEL", "BEO", "LBE", "p", "r",
 TRAD_KEYS = {"TP", "FP", "FN", "p", "r", "f"}
 
 
-@pytest.fixture(scope="module")
-def refdir(shared_dir: Path) -> Path:
-    path = shared_dir / "fixtures" / "reference-scores" / "starsem"
-    if not path.is_dir():
-        pytest.skip("reference-scores fixtures not found")
-    return path
-
-
 def _json(capsys: pytest.CaptureFixture, *args: str) -> dict:
     assert main(["evaluate", *args, "--json"]) == 0
     return json.loads(capsys.readouterr().out)
 
 
-def test_json_shape_exactly(refdir: Path, capsys: pytest.CaptureFixture) -> None:
-    d = refdir / "m12_greedy_order_partial_first"
+def test_json_shape_exactly(starsem_refdir: Path, capsys: pytest.CaptureFixture) -> None:
+    d = starsem_refdir / "m12_greedy_order_partial_first"
     out = _json(capsys, str(d / "gold.txt"), str(d / "system.txt"))
     assert set(out) == {"starsem", "nis", "faireval"}
     assert set(out["starsem"]) == STARSEM_ROWS | {"sentences"}
@@ -59,8 +51,8 @@ def test_json_shape_exactly(refdir: Path, capsys: pytest.CaptureFixture) -> None
     assert out["nis"]["counts"] == {"gold": 1, "system": 2, "matched": 1}
 
 
-def test_json_tp_is_the_tp_used(refdir: Path, capsys: pytest.CaptureFixture) -> None:
-    d = refdir / "m01_partial_multiword_cue"
+def test_json_tp_is_the_tp_used(starsem_refdir: Path, capsys: pytest.CaptureFixture) -> None:
+    d = starsem_refdir / "m01_partial_multiword_cue"
     out = _json(capsys, str(d / "gold.txt"), str(d / "system.txt"))
     assert out["starsem"]["scopes_no_cue_match"]["tp"] == 1       # perl prints 0
     assert out["starsem"]["scopes_no_cue_match_b"]["p"] == 1.0
@@ -68,16 +60,16 @@ def test_json_tp_is_the_tp_used(refdir: Path, capsys: pytest.CaptureFixture) -> 
 
 
 @pytest.mark.parametrize("case", PERL_CASES[:4] + ["m16_negated_partial_not_last"])
-def test_starsem_compat_table(refdir: Path, capsys: pytest.CaptureFixture, case: str) -> None:
-    d = refdir / case
+def test_starsem_compat_table(starsem_refdir: Path, capsys: pytest.CaptureFixture, case: str) -> None:
+    d = starsem_refdir / case
     assert main(["evaluate", str(d / "gold.txt"), str(d / "system.txt"), "--starsem-compat"]) == 0
     out = capsys.readouterr().out
     assert (d / "out_perl.txt").read_text(encoding="utf-8") in out
     assert "NIS" in out and "FairEval" in out
 
 
-def test_default_tables(refdir: Path, capsys: pytest.CaptureFixture) -> None:
-    d = refdir / "m09_duplicate_system_instance"
+def test_default_tables(starsem_refdir: Path, capsys: pytest.CaptureFixture) -> None:
+    d = starsem_refdir / "m09_duplicate_system_instance"
     assert main(["evaluate", str(d / "gold.txt"), str(d / "system.txt")]) == 0
     out = capsys.readouterr().out
     assert "Cues:                            1 |      2 |    1 |    1 |    0 |         50.00 |     100.00 |   66.67" in out
@@ -105,8 +97,8 @@ def test_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     assert f"{bad}:8" in capsys.readouterr().err
 
 
-def test_module_entry_point(refdir: Path) -> None:
-    d = refdir / "m05_abbreviation_dot"
+def test_module_entry_point(starsem_refdir: Path) -> None:
+    d = starsem_refdir / "m05_abbreviation_dot"
     res = subprocess.run([sys.executable, "-m", "spacy_negation", "evaluate", str(d / "gold.txt"),
                           str(d / "system.txt"), "--starsem-compat"],
                          capture_output=True, text=True, timeout=300)

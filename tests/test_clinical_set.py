@@ -1,7 +1,6 @@
 """data/clinical: the clinical negation set is well formed and built from its annotated
 source; bench/bench_clinical.py counts a hand case right; bench/rule_runner.py takes
 multi-token targets."""
-import importlib.util
 import json
 import re
 from collections import Counter
@@ -11,7 +10,8 @@ from types import ModuleType
 import pytest
 import spacy
 
-REPO = Path(__file__).resolve().parents[1]
+from util import REPO, load_module
+
 SET_DIR = REPO / "data" / "clinical"
 
 #: The phenomena issue #26 names, each with at least one counter-example pattern.
@@ -23,21 +23,14 @@ REQUIRED_PATTERNS = {
 }
 
 
-def _load(path: Path, name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def build() -> ModuleType:
-    return _load(SET_DIR / "build.py", "clinical_build")
+    return load_module(SET_DIR / "build.py", "clinical_build")
 
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    return _load(REPO / "bench" / "bench_clinical.py", "bench_clinical")
+    return load_module(REPO / "bench" / "bench_clinical.py", "bench_clinical")
 
 
 @pytest.fixture(scope="module")
@@ -156,7 +149,7 @@ def test_bench_counts_a_hand_case(bench):
 
 
 def test_rule_runner_targets():
-    runner = _load(REPO / "bench" / "rule_runner.py", "rule_runner")
+    runner = load_module(REPO / "bench" / "rule_runner.py", "rule_runner")
     nlp = spacy.blank("en")
     doc = nlp.make_doc("No chest pain or cough.")
     one, many = runner.target_span(doc, 4), runner.target_span(doc, [1, 3])

@@ -273,7 +273,7 @@ def test_seed_summary_and_pooled_interval(files: Tuple[Path, Path, Path]) -> Non
 def test_every_metric_equals_evaluate_on_cdsco(cdsco_dir: Path, tmp_path: Path) -> None:
     """Real data (affixal and multiword cues, punctuation in scopes): the per-sentence
     counts sum to evaluate's values for every metric."""
-    from spacy_negation.starsem import read_starsem, write_starsem
+    from spacy_negation.corpora.starsem import read_starsem, write_starsem
     from test_metrics_records import _perturbed
 
     gold = cdsco_dir / "SEM-2012-SharedTask-CD-SCO-test-cardboard-GOLD.txt"

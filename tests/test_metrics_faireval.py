@@ -10,7 +10,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spacy_negation.errors import NegationFormatError
 from spacy_negation.metrics.faireval import (BE_WEIGHTS, BE_WEIGHTS_FORMULA, FAIR_TYPES,
                                              FAIR_WEIGHTS, PAPER_WEIGHTS, PAPER_WEIGHTS_FORMULA,
                                              FSpan, count_sentence, count_spans, faireval,
@@ -22,6 +21,8 @@ from spacy_negation.metrics.faireval_files import (count_files, format_span_sent
 from spacy_negation.metrics.faireval_io import parse_faireval_lines, read_faireval_file
 from spacy_negation.corpora.starsem import parse_starsem
 from spacy_negation.scorers import score_span_examples
+
+from util import assert_coded_error
 
 SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
 REF = SHARED / "fixtures" / "reference-scores"
@@ -335,17 +336,13 @@ def test_span_file_reader():
 def test_reader_errors(tmp_path, text, code, line):
     path = tmp_path / "bad.txt"
     path.write_text(text, encoding="utf-8")
-    with pytest.raises(NegationFormatError, match=rf"\[{code}\]") as info:
-        read_faireval_file(path)
-    assert info.value.line == line and f"{path}:{line}:" in str(info.value)
+    assert_coded_error(read_faireval_file, path, code, line)
 
 
 def test_reader_rejects_bad_utf8(tmp_path):
     path = tmp_path / "bad.txt"
     path.write_bytes(b"A\t1\t1\t1\n\nA\t1\t1\t\xff\n")
-    with pytest.raises(NegationFormatError, match=r"\[E111\]") as info:
-        read_faireval_file(path)
-    assert info.value.line == 3
+    assert_coded_error(read_faireval_file, path, "E111", 3)
 
 
 def test_conll_reader():

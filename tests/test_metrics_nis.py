@@ -1,6 +1,5 @@
 """NIS (Sineva et al. 2021): the reference values of every case at full precision, the
 reference command line's printouts, 0.0 instead of crashes, NIS_ex, and properties."""
-import json
 from pathlib import Path
 from typing import Dict, List
 
@@ -25,29 +24,16 @@ SCORE_KEYS = {"cue_precision": ("cue", "p"), "cue_recall": ("cue", "r"), "cue_f1
               "scope_f1": (None, "f")}
 
 
-@pytest.fixture(scope="module")
-def refdir(shared_dir: Path) -> Path:
-    path = shared_dir / "fixtures" / "reference-scores"
-    if not (path / "expected.json").is_file():
-        pytest.skip("reference-scores fixtures not found")
-    return path
-
-
-@pytest.fixture(scope="module")
-def expected(refdir: Path) -> Dict:
-    return json.loads((refdir / "expected.json").read_text(encoding="utf-8"))["starsem_micro"]
-
-
 def _count(refdir: Path, case: str) -> NisCounts:
     d = refdir / "starsem" / case
     return count_nis(read_starsem(d / "gold.txt"), read_starsem(d / "system.txt"))
 
 
 @pytest.mark.parametrize("case", CASES)
-def test_reference_values_full_precision(refdir: Path, expected: Dict, case: str) -> None:
+def test_reference_values_full_precision(refdir: Path, expected_micro: Dict, case: str) -> None:
     counts = _count(refdir, case)
     scores = nis_scores(counts)
-    ref = expected[case]["nis_reference"]
+    ref = expected_micro[case]["nis_reference"]
     for ref_key, ours in COUNT_KEYS.items():
         assert getattr(counts, ours) == ref[ref_key], ref_key
     for mode, key in (("nis_tok", "nis_tok"), ("tokenmode", "token_mode")):

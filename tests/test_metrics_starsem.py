@@ -1,6 +1,5 @@
 """*SEM 2012 metrics: the perl scorer's counts and printout on every reference case,
 the deliberate differences (Q-2, exact F1), alignment checks and properties."""
-import json
 from pathlib import Path
 from typing import Dict, List
 
@@ -29,19 +28,6 @@ PERL_LABELS = {label.rstrip(":"): key for key, label, _ in MAIN_ROWS}
 PERL_LABELS.update({label.rstrip(":"): key for key, _, label, _ in B_ROWS})
 
 
-@pytest.fixture(scope="module")
-def refdir(shared_dir: Path) -> Path:
-    path = shared_dir / "fixtures" / "reference-scores"
-    if not (path / "expected.json").is_file():
-        pytest.skip("reference-scores fixtures not found")
-    return path
-
-
-@pytest.fixture(scope="module")
-def expected(refdir: Path) -> Dict:
-    return json.loads((refdir / "expected.json").read_text(encoding="utf-8"))["starsem_micro"]
-
-
 def _counts(refdir: Path, case: str) -> StarsemCounts:
     d = refdir / "starsem" / case
     gold, system = read_starsem(d / "gold.txt"), read_starsem(d / "system.txt")
@@ -61,15 +47,15 @@ def _table_rows(text: str) -> Dict[str, List[str]]:
     return rows
 
 
-def test_row_label_mapping_covers_every_perl_row(refdir: Path, expected: Dict) -> None:
-    perl_rows = expected[CASES[0]]["perl_eval_cd_sco_v2_2"]["rows"]
+def test_row_label_mapping_covers_every_perl_row(refdir: Path, expected_micro: Dict) -> None:
+    perl_rows = expected_micro[CASES[0]]["perl_eval_cd_sco_v2_2"]["rows"]
     assert set(perl_rows) == set(PERL_LABELS)
 
 
 @pytest.mark.parametrize("case", PERL_CASES)
-def test_counts_equal_perl(refdir: Path, expected: Dict, case: str) -> None:
+def test_counts_equal_perl(refdir: Path, expected_micro: Dict, case: str) -> None:
     counts = _counts(refdir, case)
-    ref = expected[case]["perl_eval_cd_sco_v2_2"]
+    ref = expected_micro[case]["perl_eval_cd_sco_v2_2"]
     assert ref["rc"] == 0
     for label, row in ref["rows"].items():
         key = PERL_LABELS[label]
@@ -87,33 +73,33 @@ def test_counts_equal_perl(refdir: Path, expected: Dict, case: str) -> None:
 
 
 @pytest.mark.parametrize("case", PERL_CASES)
-def test_compat_printout_equals_perl(refdir: Path, expected: Dict, case: str) -> None:
+def test_compat_printout_equals_perl(refdir: Path, expected_micro: Dict, case: str) -> None:
     counts = _counts(refdir, case)
     out = format_starsem_table(counts, compat=True)
     assert out == (refdir / "starsem" / case / "out_perl.txt").read_text(encoding="utf-8")
     # and the P/R/F1 strings of expected.json, row by row
     rows = _table_rows(out)
-    for label, row in expected[case]["perl_eval_cd_sco_v2_2"]["rows"].items():
+    for label, row in expected_micro[case]["perl_eval_cd_sco_v2_2"]["rows"].items():
         assert rows[label][5:] == [row["P"], row["R"], row["F1"]], label
 
 
 @pytest.mark.parametrize("case", PERL_CASES)
-def test_exact_scores_consistent_with_perl(refdir: Path, expected: Dict, case: str) -> None:
+def test_exact_scores_consistent_with_perl(refdir: Path, expected_micro: Dict, case: str) -> None:
     """Exact P and R round to perl's printed values (F1 may differ by Q-3)."""
     scores = starsem_scores(_counts(refdir, case))
-    for label, row in expected[case]["perl_eval_cd_sco_v2_2"]["rows"].items():
+    for label, row in expected_micro[case]["perl_eval_cd_sco_v2_2"]["rows"].items():
         s = scores[PERL_LABELS[label]]
         assert "%.2f" % (s["p"] * 100) == row["P"], label
         assert "%.2f" % (s["r"] * 100) == row["R"], label
         assert abs(s["f"] * 100 - float(row["F1"])) <= 0.0100001, label
 
 
-def test_m14_reads_last_line_unlike_perl(refdir: Path, expected: Dict) -> None:
+def test_m14_reads_last_line_unlike_perl(refdir: Path, expected_micro: Dict) -> None:
     """Q-2 is not reproduced: the file-final token line counts. Our m14 counts equal
     perl's m15 counts (same content, file ends with a blank line); dropping the last line
     from both files gives perl's m14 counts."""
     counts = _counts(refdir, "m14_eof_last_token")
-    perl14 = expected["m14_eof_last_token"]["perl_eval_cd_sco_v2_2"]["rows"]
+    perl14 = expected_micro["m14_eof_last_token"]["perl_eval_cd_sco_v2_2"]["rows"]
     perl15 = (refdir / "starsem" / "m15_eof_last_token_with_blank" / "out_perl.txt").read_text()
     assert format_starsem_table(counts, compat=True) == perl15
     # exactly these rows differ from perl's m14 printout, because 'know' (scope + event) counts

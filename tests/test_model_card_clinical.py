@@ -1,21 +1,16 @@
 """scripts/model_card.py for the clinical model: BioScope test and clinical dev scores from
 their files, the cue list option (the written copy is checked in
 tests/pipeline/test_clinical_synth_train.py)."""
-import importlib.util
 import json
-from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+from util import REPO, load_module
 
 
 @pytest.fixture(scope="module")
 def card():
-    spec = importlib.util.spec_from_file_location("model_card", REPO / "scripts" / "model_card.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_module(REPO / "scripts" / "model_card.py", "model_card")
 
 
 def test_clinical_card(card):

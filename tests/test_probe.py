@@ -170,7 +170,7 @@ def test_summarize_hand_computed():
 
 def test_sample_pairs_seeded_and_bounded():
     assert sample_pairs("f", 5, 1) == sample_pairs("f", 5, 1) != sample_pairs("f", 5, 2)
-    with pytest.raises(ValueError, match=r"\[E607\]"):
+    with pytest.raises(ValueError, match=r"\[E704\]"):
         sample_pairs("m", 0, 0)
     with pytest.warns(UserWarning, match=r"\[W601\]"):
         assert len(sample_pairs("m", 10 ** 6, 0)) == len(tpl.names("m")) * len(tpl.professions())

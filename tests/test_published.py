@@ -1,11 +1,33 @@
 """The published scores set beside ours (spacy_negation.published), checked against the
 tables of the papers that repeat them: Sineva et al. (2021), Tables 1-3 are subsets of its
 Table 8; Jiménez-Zafra et al. (2018), Table 2."""
+import configparser
+from pathlib import Path
+
 import pytest
 
-from spacy_negation.published import SINEVA2021_COLUMNS, neges2018, sineva2021
+import spacy_negation
+from spacy_negation.published import SINEVA2021_COLUMNS, neges2018, published_table, sineva2021
 
 SYSTEMS = ("NegBERT", "BiLSTM-Tagger", "DP-direct", "DP-nested", "DP-direct-synt", "DP-nested-synt")
+
+
+def test_table_files_name_their_columns():
+    """The shipped tables' headers are the columns the readers take them in."""
+    assert published_table("sineva2021_table8.tsv")[0] == ["system", "train", "test",
+                                                           *SINEVA2021_COLUMNS]
+    assert published_table("neges2018_task2.tsv")[0] == ["team", "domain", "p", "r", "f"]
+
+
+def test_table_files_are_package_data():
+    """setup.cfg ships the tables, so the functions work after a non-editable install."""
+    package = Path(spacy_negation.__file__).resolve().parent
+    config = configparser.ConfigParser()
+    config.read(package.parent / "setup.cfg", encoding="utf-8")
+    patterns = [p.strip() for p in config["options.package_data"]["spacy_negation"].split(",")]
+    for name in ("sineva2021_table8.tsv", "neges2018_task2.tsv"):
+        path = package / "data" / name
+        assert path.is_file() and any(path.relative_to(package).match(p) for p in patterns)
 
 
 def test_table8_shape():

@@ -198,19 +198,11 @@ def test_no_examples_and_no_negations(vocab: Vocab) -> None:
     assert score_negations([Example(doc, doc.copy())])["neg_cue_f"] == 0.0
 
 
-@pytest.fixture(scope="module")
-def refdir(shared_dir: Path) -> Path:
-    path = shared_dir / "fixtures" / "reference-scores" / "starsem"
-    if not path.is_dir():
-        pytest.skip("reference-scores fixtures not found")
-    return path
-
-
 @pytest.mark.parametrize("case", CASES)
-def test_agrees_with_file_based_metrics(vocab: Vocab, refdir: Path, case: str) -> None:
+def test_agrees_with_file_based_metrics(vocab: Vocab, starsem_refdir: Path, case: str) -> None:
     """On token-aligned docs with gold tags the scorer gives the file-based numbers."""
-    gold = read_starsem(refdir / case / "gold.txt")
-    system = read_starsem(refdir / case / "system.txt")
+    gold = read_starsem(starsem_refdir / case / "gold.txt")
+    system = read_starsem(starsem_refdir / case / "system.txt")
     eg = Example(sentences_to_doc(vocab, system), sentences_to_doc(vocab, gold))
     scores = score_negations([eg])
     st = starsem_scores(count_starsem(gold, system))
@@ -265,9 +257,9 @@ def test_case_difference_is_projected_not_dropped(vocab: Vocab) -> None:
     _check_all_one(scores)
 
 
-def test_cue_and_scope_scorers_split_the_keys(vocab: Vocab, refdir: Path) -> None:
-    gold = read_starsem(refdir / "m12_greedy_order_partial_first" / "gold.txt")
-    system = read_starsem(refdir / "m12_greedy_order_partial_first" / "system.txt")
+def test_cue_and_scope_scorers_split_the_keys(vocab: Vocab, starsem_refdir: Path) -> None:
+    gold = read_starsem(starsem_refdir / "m12_greedy_order_partial_first" / "gold.txt")
+    system = read_starsem(starsem_refdir / "m12_greedy_order_partial_first" / "system.txt")
     eg = Example(sentences_to_doc(vocab, system), sentences_to_doc(vocab, gold))
     both = score_negations([eg])
     cues = score_negation_cues([eg])
@@ -284,7 +276,7 @@ def test_nlp_evaluate_computes_each_count_once(monkeypatch: pytest.MonkeyPatch) 
     """With the default scorers of negation_cue and negation_scope, nlp.evaluate counts
     the cue row on the cue component, scopes, NIS scopes and FairEval on the scope
     component: each once per sentence."""
-    from pipeline.negation_testutil import CNN_TINY, load_test_nlp, make_examples
+    from util import CNN_TINY, load_test_nlp, make_examples
 
     nlp = load_test_nlp(CNN_TINY)
     for name in ("negation_cue", "negation_scope"):

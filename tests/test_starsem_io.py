@@ -13,7 +13,8 @@ from spacy_negation.corpora.docs import META_KEY
 from spacy_negation.corpora.spaces import guess_spaces
 from spacy_negation.corpora.starsem import parse_starsem, read_starsem, write_starsem
 from spacy_negation.corpora.starsem_docs import CDSCO_FILES, doc_to_sentences, read_starsem_docs, sentences_to_doc, write_starsem_docs
-from spacy_negation.errors import NegationFormatError
+
+from util import assert_coded_error
 
 SAMPLE = """\
 ch1\t0\t0\tHe\the\tPRP\t(S(NP*)\t_\tHe\t_\t_\t_\t_
@@ -103,21 +104,13 @@ BAD_CASES = {
 @pytest.mark.parametrize("name", sorted(BAD_CASES))
 def test_bad_input(tmp_path, name):
     text, code, line = BAD_CASES[name]
-    path = write(tmp_path, text)
-    with pytest.raises(NegationFormatError, match=rf"\[{code}\]") as exc:
-        read_starsem(path)
-    assert exc.value.path == str(path) and exc.value.line == line
-    assert str(path) in str(exc.value)
-    if line is not None:
-        assert f"{path}:{line}:" in str(exc.value)
+    assert_coded_error(read_starsem, write(tmp_path, text), code, line)
 
 
 def test_invalid_utf8(tmp_path):
     path = tmp_path / "bad.txt"
     path.write_bytes(b"a\t0\t0\tHe\the\tPRP\t*\t***\na\t0\t1\t\xff\tx\tNN\t*\t***\n")
-    with pytest.raises(NegationFormatError, match=r"\[E111\]") as exc:
-        read_starsem(path)
-    assert exc.value.line == 2
+    assert_coded_error(read_starsem, path, "E111", 2)
 
 
 @pytest.mark.parametrize("name", ["wrong_column_count", "affix_not_substring", "empty_file"])

@@ -10,10 +10,10 @@ affixal cues), the scope without the cue and without the subject of an active cl
 subject of a passive or of a negative predicate such as "absent" is in scope, as in
 BioScope). README.md in this folder lists every template and convention.
 
-The vocabulary (findings, tests, diagnoses, treatments, anatomy) is written here from
-general medical knowledge. The held-out clinical set (data/clinical/notes.txt) is only
-read to check that it does not leak: no finding, test, diagnosis or treatment string of
-this file equals a concept of that set, and no generated sentence equals or contains one
+The vocabulary (findings, tests, diagnoses, treatments in vocabulary.json beside this file;
+anatomy and phrasing here) is written from general medical knowledge. The held-out clinical
+set (data/clinical/notes.txt) is only read to check that it does not leak: no finding, test,
+diagnosis or treatment string of the vocabulary equals a concept of that set, and no generated sentence equals or contains one
 of its sentences; generation fails otherwise.
 
 python data/clinical_synth/generate.py            # writes train.jsonl, prints counts
@@ -41,109 +41,22 @@ N_SENTENCES = 2000
 NOTE_SIZE = (6, 12)
 
 # --- vocabulary ------------------------------------------------------------------------------
+#: The concept strings the templates draw from (vocabulary.json), one list per class below.
+VOCABULARY: Dict[str, List[str]] = json.loads((HERE / "vocabulary.json").read_text(encoding="utf-8"))
 #: Symptoms a patient reports or denies.
-SYMPTOMS = [
-    "abdominal bloating", "back pain", "blurred vision", "bone pain", "calf pain", "chest tightness",
-    "constipation", "decreased appetite", "diplopia", "dry cough", "early satiety", "epistaxis",
-    "eye pain", "facial pain", "fecal incontinence", "focal weakness", "generalized weakness",
-    "hearing loss", "heartburn", "heat intolerance", "hematemesis", "hip pain", "joint pain",
-    "knee pain", "loss of appetite", "low back pain", "memory loss", "muscle aches", "nasal congestion",
-    "nocturia", "odynophagia", "paresthesias", "pleuritic pain", "polydipsia", "polyuria",
-    "postnasal drip", "pruritus", "rectal bleeding", "rectal pain", "rigors", "scrotal swelling",
-    "shoulder pain", "sinus pressure", "skin rash", "sneezing", "sweats", "throat pain", "tinnitus",
-    "toothache", "urinary frequency", "urinary urgency", "vertigo", "weight gain", "weight loss",
-    "wheezing", "abdominal distension", "epigastric pain", "exertional chest pain", "hemiparesis",
-    "slurred speech", "word finding difficulty", "neck swelling", "leg cramps", "cold intolerance",
-    "hair loss", "easy bruising", "gum bleeding", "dark urine", "pale stools", "groin pain",
-    "pelvic pressure", "difficulty breathing", "wheeze", "chest discomfort", "arm pain",
-    "jaw claudication", "scalp tenderness", "morning stiffness", "dry mouth", "dry eyes",
-    "fainting", "near syncope", "racing heart", "restlessness", "anhedonia", "insomnia",
-    "hallucinations", "difficulty urinating", "incomplete voiding", "flank discomfort",
-    "sore joints", "visual disturbance", "photosensitivity", "oral ulcers", "nasal discharge",
-    "ear discharge", "dysarthria", "hiccups", "belching", "regurgitation", "foot pain",
-]
+SYMPTOMS: List[str] = VOCABULARY["symptoms"]
 #: Findings of the physical examination.
-SIGNS = [
-    "hepatomegaly", "ascites on exam", "lower extremity edema", "peripheral edema", "pitting edema",
-    "carotid bruits", "abdominal bruits", "thyromegaly", "goiter", "lymph node enlargement",
-    "axillary lymphadenopathy", "supraclavicular lymphadenopathy", "skin lesions", "petechiae",
-    "purpura", "ecchymoses", "icterus", "scleral icterus", "conjunctival pallor", "oral thrush",
-    "tonsillar exudate", "sinus tenderness", "nuchal rigidity", "rales", "diminished breath sounds",
-    "pleural rub", "pericardial rub", "diastolic murmur", "systolic murmur", "heaves", "thrills",
-    "spinal tenderness", "joint tenderness", "synovitis", "calf tenderness", "cord sign",
-    "rebound tenderness", "Murphy sign", "McBurney point tenderness", "hernia", "umbilical hernia",
-    "organomegaly", "clonus", "pronator drift", "asterixis", "dysmetria", "papilledema",
-    "lid lag", "proptosis", "nasal flaring", "intercostal retractions", "tachypnea", "cellulitis",
-    "induration", "fluctuance", "crepitus", "diminished pedal pulses", "varicosities",
-    "skin breakdown", "decubitus ulcer", "tremulousness", "focal neurologic deficit",
-    "sensory loss", "motor weakness", "jugular venous distension", "hepatic bruit",
-    "obvious deformity", "bony tenderness", "wound dehiscence", "surrounding erythema",
-]
+SIGNS: List[str] = VOCABULARY["signs"]
 #: Findings of imaging and other studies.
-IMAGING = [
-    "pleural thickening", "pulmonary nodule", "lung mass", "hilar adenopathy",
-    "mediastinal widening", "interstitial edema", "lobar consolidation", "airspace disease",
-    "cavitary lesion", "pneumomediastinum", "rib fracture", "vertebral compression fracture",
-    "intracranial mass", "mass effect", "hydrocephalus", "acute infarct", "intracranial bleed",
-    "subdural hematoma", "epidural hematoma", "skull fracture", "sinus disease",
-    "renal calculi", "hydronephrosis", "ureteral stone", "gallstones", "biliary dilatation",
-    "pancreatic mass", "liver lesion", "splenic laceration", "adrenal mass", "free intraperitoneal air",
-    "bowel wall thickening", "small bowel obstruction", "appendiceal dilatation",
-    "periappendiceal fat stranding", "pelvic fluid", "ovarian cyst", "ovarian torsion",
-    "testicular torsion", "aortic dissection", "abdominal aortic aneurysm", "pericardial fluid",
-    "left ventricular hypertrophy", "valvular vegetations", "atrial septal defect",
-    "regional wall motion abnormality", "aortic valve stenosis", "mitral valve prolapse",
-    "pulmonary artery dilation", "venous thrombosis", "femoral vein thrombus", "bone lesion",
-    "osteolytic lesion", "soft tissue mass", "foreign body", "lymph node enlargement on CT",
-    "thyroid nodule", "carotid stenosis", "vascular malformation", "cerebral edema",
-]
+IMAGING: List[str] = VOCABULARY["imaging"]
 #: Diagnoses (excluded, resolved or present).
-DIAGNOSES = [
-    "acute appendicitis", "acute cholecystitis", "pancreatitis", "bacterial meningitis",
-    "viral encephalitis", "septic arthritis", "gout", "cellulitis of the leg", "urinary tract infection",
-    "pyelonephritis", "endocarditis", "myocarditis", "pericarditis", "aortic dissection",
-    "pulmonary embolus", "lower extremity DVT", "tension pneumothorax", "asthma exacerbation",
-    "COPD exacerbation", "bronchitis", "sinusitis", "otitis media", "strep pharyngitis",
-    "mononucleosis", "Lyme disease", "diabetic ketoacidosis", "hyperosmolar state",
-    "hypoglycemia", "hyperkalemia", "hypocalcemia", "hypomagnesemia", "hypercalcemia",
-    "acute renal failure", "nephrolithiasis", "small bowel obstruction", "ischemic colitis",
-    "peptic ulcer disease", "upper GI bleed", "lower GI bleed", "transient ischemic attack",
-    "ischemic stroke", "intracerebral hemorrhage", "seizure disorder", "migraine",
-    "temporal arteritis", "giant cell arteritis", "polymyalgia rheumatica", "lupus flare",
-    "thyroid storm", "adrenal crisis", "alcohol withdrawal", "opioid overdose", "anaphylaxis",
-    "angioedema", "ectopic pregnancy", "preeclampsia", "testicular torsion", "compartment syndrome",
-    "necrotizing fasciitis", "osteoporotic fracture", "ACS", "STEMI", "NSTEMI", "unstable angina",
-    "heart block", "ventricular tachycardia", "tachycardia", "orthostatic hypotension", "dehydration",
-    "C. diff colitis", "COVID-19", "influenza", "RSV infection", "tuberculosis infection",
-    "urosepsis", "bacteremia", "candidemia", "thrombocytopenia", "neutropenia", "leukocytosis",
-    "acute blood loss", "iron deficiency", "hemolysis", "transaminitis", "hyperbilirubinemia",
-]
+DIAGNOSES: List[str] = VOCABULARY["diagnoses"]
 #: Laboratory tests and analytes (reported -ve, negative, positive, +ve).
-TESTS = [
-    "HIV screen", "HIV antibody", "hepatitis C antibody", "HBV surface antigen", "RPR",
-    "VDRL", "Monospot", "strep screen", "throat culture", "urine drug screen", "urine hCG",
-    "serum hCG", "beta hCG", "blood culture", "sputum culture", "wound culture", "CSF culture",
-    "stool culture", "C. diff toxin", "troponin", "D-dimer", "ANA", "anti-dsDNA", "ASO titer",
-    "COVID PCR", "influenza swab", "RSV swab", "Quantiferon", "PPD", "malaria film",
-    "urine ketones", "urine protein", "urine blood", "urine leukocytes", "nitrite",
-    "fecal occult blood test", "H. pylori antigen", "Lyme serology", "CMV PCR", "EBV serology",
-    "toxicology screen", "serum ethanol", "acetaminophen level", "salicylate level",
-    "factor V Leiden", "lupus anticoagulant", "cryptococcal antigen", "blood smear",
-]
+TESTS: List[str] = VOCABULARY["tests"]
 #: Treatments and procedures (never negated in these templates).
-TREATMENTS = [
-    "intravenous antibiotics", "oral antibiotics", "steroids", "a steroid taper", "diuresis",
-    "oral rehydration", "potassium repletion", "magnesium repletion", "insulin drip", "heparin drip",
-    "nebulizer treatments", "acetaminophen", "antiemetics", "proton pump inhibitor therapy",
-    "physical therapy", "bowel rest", "fluid resuscitation", "blood transfusion", "nitroglycerin",
-    "anticoagulation", "antihistamines", "bronchodilators", "analgesics", "rest and ice",
-]
+TREATMENTS: List[str] = VOCABULARY["treatments"]
 #: Tests and studies that exclude a diagnosis (after "by" / "with").
-EXCLUDING_STUDIES = [
-    "CT angiography", "serial enzymes", "MRI of the brain", "lumbar puncture", "ultrasound",
-    "Doppler ultrasound", "CT of the abdomen", "echocardiogram", "repeat imaging", "a negative D-dimer",
-    "serial ECGs", "exam and imaging", "chest CT", "bedside echo", "urinalysis",
-]
+EXCLUDING_STUDIES: List[str] = VOCABULARY["excluding_studies"]
 #: Anatomical sites with a normal description: the site is examined and present (affirmed).
 #: Anatomy is the closed class of every clinical text; it may equal concepts of the held-out
 #: set (ANATOMY_ALLOWED).
@@ -171,23 +84,10 @@ HEADERS = {
     "meds": ["MEDICATIONS", "MEDS", "HOME MEDS", "CURRENT MEDICATIONS"],
     "allergies": ["ALLERGIES", "Allergies"],
 }
-MEDICATIONS = ["amlodipine", "atorvastatin", "metformin", "levothyroxine", "omeprazole", "sertraline",
-               "warfarin", "apixaban", "losartan", "gabapentin", "tamsulosin", "prednisone",
-               "hydrochlorothiazide", "carvedilol", "montelukast", "insulin glargine"]
+MEDICATIONS: List[str] = VOCABULARY["medications"]
 #: Counter-examples: clinical words whose affixes look negative but are no negation cue
 #: (BioScope marks no affixal cues): the finding is present.
-AFFIX_FINDINGS = [
-    "renal insufficiency", "chronic kidney insufficiency", "adrenal insufficiency", "mild tricuspid insufficiency",
-    "chronic venous insufficiency", "trace pulmonic regurgitation", "congestive heart failure",
-    "systolic heart failure", "acute on chronic heart failure", "respiratory failure",
-    "hypoxic respiratory failure", "liver failure", "failure to thrive", "synovial inflammation",
-    "periportal inflammation", "airway inflammation", "chronic inflammation",
-    "uncontrolled hypertension", "unstable angina", "irregular heartbeat", "incomplete emptying",
-    "stress incontinence", "lactose intolerance", "immobility of the shoulder", "inattention",
-    "disinhibition", "dissociation", "nonspecific ST changes", "nonhealing ulcer", "unilateral weakness",
-    "insulin dependence", "inability to bear weight", "dysfunctional uterine bleeding", "impaired mobility",
-    "intolerance to statins", "unexplained weight loss", "non-small cell lung cancer",
-]
+AFFIX_FINDINGS: List[str] = VOCABULARY["affix_findings"]
 #: Normal-sounding descriptors with negative-looking affixes: the described site is affirmed
 #: and the word is no cue. "nontender" is one (it describes the site: "Abdomen nontender"
 #: is an examined, present abdomen; no tenderness concept is mentioned).
@@ -197,9 +97,7 @@ AFFIX_DESCRIPTORS = [("Abdomen", "nontender"), ("Abdomen", "nondistended"), ("Ne
                      ("Spine", "nontender"), ("Sinuses", "nontender"), ("Family history", "noncontributory"),
                      ("Thyroid", "nontender"), ("Exam", "unremarkable")]
 ANATOMY_ALLOWED = {site.lower() for site, _ in SITE_NORMALS + AFFIX_DESCRIPTORS}
-AFFIX_SITES = ["CT of the chest", "MRI of the spine", "Chest radiograph", "Head CT", "Renal ultrasound",
-               "Abdominal exam", "Neurologic exam", "Abdominal CT", "Bone scan", "Echocardiogram",
-               "Skin exam", "Thyroid ultrasound"]
+AFFIX_SITES: List[str] = VOCABULARY["affix_sites"]
 SUBJECTS = ["Patient", "The patient", "Pt", "She", "He", "Mother", "Patient's wife", "Father"]
 PRONOUN_SUBJECTS = ["She", "He", "Patient", "The patient"]
 SEVERITY = ["", "", "", "mild ", "moderate ", "severe ", "acute ", "chronic ", "new ", "significant "]
@@ -276,7 +174,8 @@ def cap(word: str) -> str:
 
 
 class Generator:
-    """The templates, each a method drawing its words from one seeded generator."""
+    """The templates, each a method that writes one sentence (all but its final full stop,
+    which :meth:`sentence` adds) into ``s``, drawing its words from one seeded generator."""
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
@@ -289,6 +188,19 @@ class Generator:
         """One item that is not in avoid."""
         return self.rng.choice([w for w in words if w not in avoid])
 
+    def sentence(self, template: "Template") -> Sentence:
+        """A sentence of the template, ended with a full stop."""
+        s = Sentence()
+        template(self, s)
+        s.add(".", space=False)
+        return s
+
+    def site(self, s: Sentence) -> List[str]:
+        """Add an examined site (an affirmed concept); RETURNS its normal descriptors."""
+        site, normals = self.one(SITE_NORMALS)
+        s.add(site, concept=False)
+        return normals
+
     def findings(self, k: int) -> List[str]:
         return self.pick(self.one([SYMPTOMS, SIGNS, SYMPTOMS + SIGNS]), k)
 
@@ -296,9 +208,8 @@ class Generator:
         return self.rng.choice([1, 1, 2, 2, 3, 3, 4, 5])
 
     # -- negated ------------------------------------------------------------------------------
-    def denial(self) -> Sentence:
+    def denial(self, s: Sentence) -> None:
         """Denial verb with coordinated findings; the subject is outside the scope."""
-        s = Sentence()
         n = s.neg()
         form = self.rng.random()
         if form < 0.25:
@@ -318,12 +229,9 @@ class Generator:
                 oxford=self.rng.random() < 0.6, prefix=prefix)
         if self.rng.random() < 0.2:
             s.add(self.one(["at this time", "today", "since discharge"]), scope=n)
-        s.add(".", space=False)
-        return s
 
-    def no_list(self) -> Sentence:
+    def no_list(self, s: Sentence) -> None:
         """Sentence-initial "No" with a list: the scope is the whole list."""
-        s = Sentence()
         n = s.neg()
         s.add(self.one(["No", "No", "No", "no"]), cue=n)
         words = self.findings(self.rng.choice([2, 2, 3, 3, 4, 5, 6]))
@@ -336,12 +244,9 @@ class Generator:
         else:
             s.items(words, self.one(["or", "or", "and"]), scope=n, negated=True,
                     oxford=self.rng.random() < 0.5)
-        s.add(".", space=False)
-        return s
 
-    def no_each(self) -> Sentence:
+    def no_each(self, s: Sentence) -> None:
         """"No A, no B." : one instance per "no"."""
-        s = Sentence()
         words = self.findings(self.rng.choice([2, 2, 3]))
         for k, w in enumerate(words):
             if k:
@@ -349,12 +254,9 @@ class Generator:
             n = s.neg()
             s.add("No" if k == 0 else "no", cue=n)
             s.add(w, scope=n, concept=True)
-        s.add(".", space=False)
-        return s
 
-    def no_initial(self) -> Sentence:
+    def no_initial(self, s: Sentence) -> None:
         """Sentence-initial "No" without a verb, or with a passive participle (in scope)."""
-        s = Sentence()
         n = s.neg()
         s.add("No", cue=n)
         words = self.pick(IMAGING + SIGNS, self.rng.choice([1, 1, 1, 2]))
@@ -367,12 +269,9 @@ class Generator:
             s.add(self.one(["seen", "identified", "noted", "appreciated", "is seen", "was identified"]), scope=n)
         elif tail < 0.45:
             s.add(self.one(["on exam", "on today's exam", "bilaterally"]), scope=n)
-        s.add(".", space=False)
-        return s
 
-    def there_is_no(self) -> Sentence:
+    def there_is_no(self, s: Sentence) -> None:
         """"There is no A (in the site)." : "There is" outside the scope."""
-        s = Sentence()
         n = s.neg()
         s.add(self.one(["There is", "There was", "There are", "There has been", "there is"]))
         s.add("no", cue=n)
@@ -382,12 +281,9 @@ class Generator:
         s.items(self.pick(IMAGING + DIAGNOSES, self.rng.choice([1, 1, 2])), "or", scope=n, negated=True)
         if self.rng.random() < 0.3:
             s.add(self.one(["on this study", "at this time", "on the current exam"]), scope=n)
-        s.add(".", space=False)
-        return s
 
-    def not_verb(self) -> Sentence:
+    def not_verb(self, s: Sentence) -> None:
         """"not" with a verb: active subjects outside the scope, passive subjects in it."""
-        s = Sentence()
         n = s.neg()
         if self.rng.random() < 0.5:
             s.add(self.one(PRONOUN_SUBJECTS))
@@ -402,12 +298,9 @@ class Generator:
             s.add("not", cue=n)
             s.add(self.one(["seen", "identified", "present", "appreciated", "visualized", "detected"]),
                   scope=n)
-        s.add(".", space=False)
-        return s
 
-    def negative_for(self) -> Sentence:
+    def negative_for(self, s: Sentence) -> None:
         """"(TEST) negative for A": the cue "negative", "for A" in scope, the test outside."""
-        s = Sentence()
         n = s.neg()
         lead = self.rng.random()
         if lead < 0.35:
@@ -427,12 +320,9 @@ class Generator:
         s.add("for", scope=n)
         s.items(self.pick(DIAGNOSES + SYMPTOMS, self.n_items()), self.one(["or", "and"]), scope=n,
                 negated=True, oxford=self.rng.random() < 0.5)
-        s.add(".", space=False)
-        return s
 
-    def no_evidence_of(self) -> Sentence:
+    def no_evidence_of(self, s: Sentence) -> None:
         """"(There is) no evidence of A": cue "no", "evidence of A" in scope (BioScope)."""
-        s = Sentence()
         n = s.neg()
         if self.rng.random() < 0.4:
             s.add(self.one(["There is", "There was", "Imaging shows", "Exam shows"]))
@@ -442,17 +332,13 @@ class Generator:
         s.add(self.one(["evidence of", "evidence of", "signs of", "sign of", "findings of", "suggestion of"]),
               scope=n)
         s.items(self.pick(IMAGING + DIAGNOSES, self.rng.choice([1, 1, 2])), "or", scope=n, negated=True)
-        s.add(".", space=False)
-        return s
 
-    def free_of(self) -> Sentence:
+    def free_of(self, s: Sentence) -> None:
         """"(SITE/Patient) free of A": cue "free", "of A" in scope, the site outside."""
-        s = Sentence()
         n = s.neg()
         form = self.rng.random()
         if form < 0.5:
-            site, _ = self.one(SITE_NORMALS)
-            s.add(site, concept=False)
+            self.site(s)
             s.add(self.one(["", "appears", "is", "remains"]) or "otherwise")
         else:
             s.add(self.one(PRONOUN_SUBJECTS))
@@ -462,12 +348,9 @@ class Generator:
         s.items(self.pick(SIGNS + SYMPTOMS + DIAGNOSES, self.rng.choice([1, 1, 2])), "or", scope=n, negated=True)
         if self.rng.random() < 0.3:
             s.add(self.one(["since surgery", "for two years", "during this admission"]), scope=n)
-        s.add(".", space=False)
-        return s
 
-    def absence_of(self) -> Sentence:
+    def absence_of(self, s: Sentence) -> None:
         """"absence of A": cue "absence", "of A" in scope (BioScope)."""
-        s = Sentence()
         n = s.neg()
         if self.rng.random() < 0.5:
             s.add("Absence", cue=n)
@@ -476,13 +359,10 @@ class Generator:
             s.add("absence", cue=n)
         s.add("of", scope=n)
         s.items(self.pick(IMAGING + SIGNS, self.rng.choice([1, 2])), "or", scope=n, negated=True)
-        s.add(".", space=False)
-        return s
 
-    def ruled_out(self) -> Sentence:
+    def ruled_out(self, s: Sentence) -> None:
         """"A was ruled out (by B)": cue "ruled out", the finding and auxiliary in scope (a
         passive subject, as in BioScope), the excluding study outside (it was done)."""
-        s = Sentence()
         n = s.neg()
         if self.rng.random() < 0.75:
             words = self.pick(DIAGNOSES, self.rng.choice([1, 1, 2]))
@@ -503,13 +383,10 @@ class Generator:
         if self.rng.random() < 0.6:
             s.add(self.one(["by", "with", "after"]))
             s.add(self.one(EXCLUDING_STUDIES))
-        s.add(".", space=False)
-        return s
 
-    def resolved(self) -> Sentence:
+    def resolved(self, s: Sentence) -> None:
         """"A resolved (with T)": cue "resolved", the finding before it in scope; the
         treatment or time after it is affirmed and outside."""
-        s = Sentence()
         n = s.neg()
         if self.rng.random() < 0.35:
             s.add(self.one(["Her", "His", "The", "Patient's"]), scope=n)
@@ -526,12 +403,9 @@ class Generator:
             s.add(self.one(TREATMENTS))
         elif tail < 0.75:
             s.add(self.one(["by day two", "overnight", "within 24 hours", "by discharge", "spontaneously"]))
-        s.add(".", space=False)
-        return s
 
-    def minus_ve(self) -> Sentence:
+    def minus_ve(self, s: Sentence) -> None:
         """"TEST -ve" / "TEST negative": the test (its result absent) in scope."""
-        s = Sentence()
         tests = self.pick(TESTS, self.rng.choice([1, 1, 2, 3]))
         cue_word = self.one(["-ve", "-ve", "negative", "neg"])
         for k, test in enumerate(tests):
@@ -542,17 +416,13 @@ class Generator:
             if self.rng.random() < 0.3:
                 s.add(":", space=False)
             s.add(cue_word, cue=n)
-        s.add(".", space=False)
-        return s
 
-    def without(self) -> Sentence:
+    def without(self, s: Sentence) -> None:
         """"SITE DESCR without A": the site is affirmed, only what follows "without" is negated."""
-        s = Sentence()
         n = s.neg()
         form = self.rng.random()
         if form < 0.6:
-            site, normals = self.one(SITE_NORMALS)
-            s.add(site, concept=False)
+            normals = self.site(s)
             if self.rng.random() < 0.5:
                 s.add(self.one(["is", "was"]))
             s.add(self.one(normals))
@@ -563,12 +433,9 @@ class Generator:
         words = self.pick([w for w in SIGNS + SYMPTOMS if w.lower() != s.concepts[0]["text"].lower()],
                           self.rng.choice([1, 1, 2]))
         s.items(words, "or", scope=n, negated=True)
-        s.add(".", space=False)
-        return s
 
-    def header(self) -> Sentence:
+    def header(self, s: Sentence) -> None:
         """A section header before a negated list: the header is outside the scope."""
-        s = Sentence()
         n = s.neg()
         kind = self.rng.random()
         if kind < 0.4:
@@ -593,12 +460,9 @@ class Generator:
             s.add(":", space=False)
             s.add(self.one(["Denies", "Denied"]), cue=n)
             s.items(self.pick(DIAGNOSES + SYMPTOMS, self.rng.choice([1, 2, 3])), "or", scope=n, negated=True)
-        s.add(".", space=False)
-        return s
 
-    def preceding_clause(self) -> Sentence:
+    def preceding_clause(self, s: Sentence) -> None:
         """"SITE DESCR, no A": the scope does not reach back over the preceding clause."""
-        s = Sentence()
         clauses = self.rng.choice([1, 1, 2])
         for k, (site, normals) in enumerate(self.pick(SITE_NORMALS, clauses)):
             if k:
@@ -614,13 +478,10 @@ class Generator:
             s.add(",", space=False)
             s.add(site.lower(), concept=False)
             s.add(self.one(normals))
-        s.add(".", space=False)
-        return s
 
-    def run_on(self) -> Sentence:
+    def run_on(self, s: Sentence) -> None:
         """A run-on report line of several sections; a negation of one section does not
         reach the concepts of another."""
-        s = Sentence()
         sep = self.one([". ", "; ", " ", ". "])
         kinds = self.pick(list(HEADERS), self.rng.choice([2, 2, 3]))
         negated_at = self.rng.randrange(len(kinds))
@@ -658,12 +519,9 @@ class Generator:
                 s.items([cap(words[0])] + words[1:], "and", negated=False)
                 if kind != "history" and self.rng.random() < 0.5:
                     s.add(self.one(["present", "noted", "seen", "reported"]))
-        s.add(".", space=False)
-        return s
 
-    def termination(self) -> Sentence:
+    def termination(self, s: Sentence) -> None:
         """"No A but B": the scope stops at the termination; B is affirmed."""
-        s = Sentence()
         n = s.neg()
         if self.rng.random() < 0.6:
             s.add("No", cue=n)
@@ -676,13 +534,10 @@ class Generator:
         s.add(word, space=not word.startswith((",", ";")))
         s.add(self.one(["has", "reports", "endorses", "notes", "complains of", "there is"]))
         s.add(self.one(SYMPTOMS + SIGNS, avoid=words), concept=False)
-        s.add(".", space=False)
-        return s
 
     # -- counter-examples ----------------------------------------------------------------------
-    def affirmed(self) -> Sentence:
+    def affirmed(self, s: Sentence) -> None:
         """Present findings without negation."""
-        s = Sentence()
         form = self.rng.random()
         if form < 0.3:
             s.add(self.one(SUBJECTS))
@@ -705,12 +560,9 @@ class Generator:
         else:
             s.add(self.one(["History of", "Known", "Family history of", "Ongoing", "Worsening"]))
             s.add(self.one(DIAGNOSES + SYMPTOMS), concept=False)
-        s.add(".", space=False)
-        return s
 
-    def affix(self) -> Sentence:
+    def affix(self, s: Sentence) -> None:
         """Clinical words with negative-looking affixes: no cue, the finding is present."""
-        s = Sentence()
         form = self.rng.random()
         if form < 0.5:
             sev = self.one(["", "", "Mild ", "Moderate ", "Severe ", "Chronic ", "Worsening "])
@@ -731,13 +583,10 @@ class Generator:
             s.add(descriptor)
             if self.rng.random() < 0.4:
                 s.add(self.one(["and soft", "to palpation", "throughout", "today"]))
-        s.add(".", space=False)
-        return s
 
-    def pseudo(self) -> Sentence:
+    def pseudo(self, s: Sentence) -> None:
         """Pseudo-negations (NegEx): "no change in", "no increase in", "not only ... but also",
         "gram negative", "free air", "to rule out": no negation."""
-        s = Sentence()
         form = self.rng.random()
         if form < 0.45:
             s.add(self.one(["No change in", "No significant change in", "No interval change in",
@@ -769,12 +618,13 @@ class Generator:
             if self.rng.random() < 0.5:
                 s.add(self.one(["despite", "with"]))
                 s.add(self.one(TREATMENTS))
-        s.add(".", space=False)
-        return s
 
+
+#: A template: a method of :class:`Generator` writing into a sentence.
+Template = Callable[[Generator, Sentence], None]
 
 #: Template name -> (method, weight). Negated templates first, then counter-examples.
-TEMPLATES: Dict[str, Tuple[Callable[[Generator], Sentence], int]] = {
+TEMPLATES: Dict[str, Tuple[Template, int]] = {
     "denial": (Generator.denial, 14),
     "no-list": (Generator.no_list, 12),
     "no-each": (Generator.no_each, 3),
@@ -815,7 +665,7 @@ def generate(n: int = N_SENTENCES, seed: int = SEED) -> List[Dict[str, Any]]:
     note, in_note, note_size = 0, 0, 0
     while len(records) < n:
         name = gen.rng.choices(names, weights)[0]
-        record = TEMPLATES[name][0](gen).record()
+        record = gen.sentence(TEMPLATES[name][0]).record()
         if record["text"] in seen:
             continue
         seen.add(record["text"])

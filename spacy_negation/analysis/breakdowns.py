@@ -29,16 +29,16 @@ from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Tup
 from spacy.tokens import Doc
 from spacy.training import Example
 
+from ..corpora.docbin import read_docbin
+from ..corpora.starsem import Sentence, read_starsem
 from ..corpora.starsem_docs import read_starsem_docs
 from ..errors import Errors, NegationFormatError
-from ..io import read_docbin
 from ..metrics.faireval import FAIR_TYPES
 from ..metrics.nis import NisCounts, NisInstance, cue_type, nis_instances, nis_scores
 from ..metrics.nis import count_sentence as nis_count_sentence
 from ..metrics.starsem_eval import StarsemCounts, count_starsem, greedy_pairs, starsem_scores
 from ..metrics.starsem_eval import count_sentence as starsem_count_sentence
 from ..scorers import CUE_TYPES, NegationCounter, example_sentences
-from ..starsem import Sentence, read_starsem
 
 #: Scope-length buckets: (lowest, highest or None, label).
 BUCKETS: Tuple[Tuple[int, Optional[int], str], ...] = (

@@ -11,11 +11,11 @@ from spacy.training import Example
 from spacy.vocab import Vocab
 
 from ..corpora.docs import META_KEY
+from ..corpora.starsem import Sentence
 from ..corpora.starsem_docs import doc_to_sentences, write_starsem_docs
 from ..metrics.evaluate import FAMILIES, evaluate_files, evaluate_sentences, to_json
 from ..negation import get_convention, set_convention, set_negations
 from ..scorers import score_negations
-from ..starsem import Sentence
 from ..util import atomic_write_text
 
 

@@ -241,9 +241,9 @@ def annotate(
     for what, value in (("--shard-size", shard_size), ("--batch-size", batch_size),
                         ("--n-process", n_process), ("--threads", threads)):
         if value < 1:
-            raise ValueError(Errors.E506.format(what=what, value=value))
+            raise ValueError(Errors.E704.format(option=what, value=value))
     if workers is not None and workers < 1:
-        raise ValueError(Errors.E506.format(what="--workers", value=workers))
+        raise ValueError(Errors.E704.format(option="--workers", value=workers))
     lenient = check_on_error(on_error)
     if engine not in ENGINES:
         raise ValueError(Errors.E501.format(what="engine", path="--engine", fmt=engine,

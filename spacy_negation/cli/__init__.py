@@ -1,5 +1,8 @@
-"""Command-line interface. Each command is a module of this package exposing
-``add_parser(subparsers)`` (which sets ``func``) and is listed in ``COMMANDS``.
+"""Command-line interface. Each command is a module of this package, listed in
+``COMMANDS``, exposing ``add_arguments(parser)`` and ``run(args)`` (returns the exit
+code). Its one-line help is the first line of the module's docstring
+(:func:`command_summary`), its ``--help`` description the docstring of ``run`` (as a typer
+command's is its function's); :func:`add_command` builds the subparser.
 
 Only the module of the command being run is imported: the others are listed in ``--help``
 with the first line of their docstring, read without importing them, so a command's
@@ -8,6 +11,7 @@ imports (spaCy, torch, ...) cost nothing to the others or to ``--help``.
 import argparse
 import importlib
 import importlib.util
+import inspect
 import sys
 from typing import List, Optional, Sequence
 
@@ -26,16 +30,37 @@ def command_summary(name: str) -> str:
     RETURNS (str): the summary ("" without a docstring).
     """
     import ast
-    import re
 
     spec = importlib.util.find_spec(f"{__name__}.{name}")
     if spec is None or spec.origin is None:
         return ""
     with open(spec.origin, encoding="utf-8") as f:
-        doc = ast.get_docstring(ast.parse(f.read())) or ""
-    first = doc.strip().split("\n\n")[0].replace("\n", " ")
+        return _summary(name, ast.get_docstring(ast.parse(f.read())))
+
+
+def _summary(name: str, doc: Optional[str]) -> str:
+    import re
+
+    first = inspect.cleandoc(doc or "").split("\n\n")[0].replace("\n", " ")
     first = re.sub(rf"^``{re.escape(name)}``:\s*", "", first)
     return first.rstrip(".").replace("``", "")
+
+
+def add_command(sub: "argparse._SubParsersAction", name: str) -> argparse.ArgumentParser:
+    """Import the command's module and add its subparser: the one-line help
+    (:func:`command_summary`), the docstring of the module's ``run`` as the description,
+    the arguments of its ``add_arguments``, and ``func`` = ``run``.
+
+    sub (argparse._SubParsersAction): the subparsers of the main parser.
+    name (str): the command (a module of this package).
+    RETURNS (argparse.ArgumentParser): the command's parser.
+    """
+    module = importlib.import_module(f"{__name__}.{name}")
+    parser = sub.add_parser(name, help=_summary(name, module.__doc__),
+                            description=inspect.getdoc(module.run))
+    module.add_arguments(parser)
+    parser.set_defaults(func=module.run)
+    return parser
 
 
 def _chosen(argv: Sequence[str]) -> Optional[str]:
@@ -63,7 +88,7 @@ def build_parser(argv: Optional[Sequence[str]] = None) -> argparse.ArgumentParse
     chosen = _chosen(argv) if argv is not None else None
     for name in COMMANDS:
         if argv is None or name == chosen:
-            importlib.import_module(f"{__name__}.{name}").add_parser(sub)
+            add_command(sub, name)
         else:  # listed only; its one-line help matters only when no command runs
             sub.add_parser(name, help=command_summary(name) if chosen is None else None,
                            add_help=False)

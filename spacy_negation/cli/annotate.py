@@ -5,14 +5,8 @@ import sys
 from pathlib import Path
 
 
-def add_parser(sub: "argparse._SubParsersAction") -> None:
-    p = sub.add_parser(
-        "annotate", help="annotate a corpus with a negation pipeline",
-        description="Annotate a corpus with a trained negation pipeline: one output record "
-                    "per document (its id and, per negation, the cue, scope and event as "
-                    "character offsets with their text). The input is split into shards; "
-                    "finished shards are kept in a work folder, so a re-run after an "
-                    "interruption continues where it stopped.")
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The arguments of ``annotate``."""
     p.add_argument("input", type=Path,
                    help="plain text (one document per line, id = line number), .jsonl or "
                         ".parquet")
@@ -47,10 +41,13 @@ def add_parser(sub: "argparse._SubParsersAction") -> None:
                    help="folder of the finished shards (default: OUTPUT.shards)")
     p.add_argument("--keep-shards", action="store_true", help="keep the work folder at the end")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    """Annotate a corpus with a trained negation pipeline: one output record per document
+    (its id and, per negation, the cue, scope and event as character offsets with their
+    text). The input is split into shards; finished shards are kept in a work folder, so a
+    re-run after an interruption continues where it stopped."""
     from ..annotate import annotate
 
     try:

@@ -6,16 +6,8 @@ from pathlib import Path
 from .probe import add_run_options, model_names
 
 
-def add_parser(sub: "argparse._SubParsersAction") -> None:
-    p = sub.add_parser(
-        "challenge", help="error rates of a negation pipeline on the template challenge set",
-        description="Run a negation pipeline on every filled sentence of the probe's "
-                    "experiments 1-3 (annotated with the expected cue and scope in the "
-                    "CD-SCO convention) and report the error rate per template family and "
-                    "the invariance failures (swapping names, professions and gender must "
-                    "not change the prediction). MODEL is a negation pipeline (with "
-                    "negation_cue and negation_scope) or a pipeline with the 'negation' "
-                    "component, as a package name or a path.")
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The arguments of ``challenge``."""
     p.add_argument("models", nargs="+", metavar="MODEL", help="a negation pipeline (name or path)")
     add_run_options(p, Path("results/challenge.json"), 20, ".md")
     p.add_argument("--host", default=None,
@@ -23,10 +15,15 @@ def add_parser(sub: "argparse._SubParsersAction") -> None:
                         "a path or blank:LANG)")
     p.add_argument("--gold", type=Path, default=None,
                    help="also write the challenge set with its expected negations as a *SEM file")
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run a negation pipeline on every filled sentence of the probe's experiments 1-3
+    (annotated with the expected cue and scope in the CD-SCO convention) and report the
+    error rate per template family and the invariance failures (swapping names, professions
+    and gender must not change the prediction). MODEL is a negation pipeline (with
+    negation_cue and negation_scope) or a pipeline with the 'negation' component, as a
+    package name or a path."""
     from ..challenge import build_items, evaluate_pipeline, load_pipeline, write_gold, write_results
     from ..probe.report import load_results
 

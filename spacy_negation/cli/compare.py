@@ -24,18 +24,11 @@ from typing import Any, Dict, List, Sequence, Tuple
 
 from ..errors import Errors
 
-__all__ = ["add_parser", "run", "read_tables", "format_table", "text_table"]
+__all__ = ["add_arguments", "run", "read_tables", "format_table", "text_table"]
 
 
-def add_parser(sub: "argparse._SubParsersAction") -> None:
-    p = sub.add_parser(
-        "compare", help="paired significance tests of system files against the first",
-        description="Compare *SEM 2012 CoNLL system files on the same gold file: for each "
-                    "metric and each system B after the first (A), the values, the "
-                    "difference B - A with its paired bootstrap confidence interval over "
-                    "sentences, and the p-values of the paired bootstrap and of approximate "
-                    "randomization (two-sided). Metrics are named as in 'evaluate --json': "
-                    "FAMILY.ROW.VALUE.")
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The arguments of ``compare``."""
     p.add_argument("gold", type=Path, help="the gold *SEM file")
     p.add_argument("systems", type=Path, nargs="+", metavar="system",
                    help="two or more system *SEM files; the first is A")
@@ -51,7 +44,6 @@ def add_parser(sub: "argparse._SubParsersAction") -> None:
     p.add_argument("--confidence", type=float, default=0.95,
                    help="coverage of the interval (default 0.95)")
     p.add_argument("--json", action="store_true", help="print the results as JSON (fractions)")
-    p.set_defaults(func=run)
 
 
 def read_tables(gold: Path, systems: Sequence[Path], families: Sequence[str]
@@ -115,6 +107,11 @@ def text_table(title: str, head: Sequence[str], rows: Sequence[Sequence[str]], l
 
 
 def run(args: argparse.Namespace) -> int:
+    """Compare *SEM 2012 CoNLL system files on the same gold file: for each metric and each
+    system B after the first (A), the values, the difference B - A with its paired bootstrap
+    confidence interval over sentences, and the p-values of the paired bootstrap and of
+    approximate randomization (two-sided). Metrics are named as in 'evaluate --json':
+    FAMILY.ROW.VALUE."""
     from ..metrics.compare import DEFAULT_METRICS, compare, families_of
 
     if len(args.systems) < 2:

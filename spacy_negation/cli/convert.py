@@ -20,9 +20,8 @@ def n_sents_arg(value: str) -> int:
         raise argparse.ArgumentTypeError(Errors.E116.format(value=value)) from None
 
 
-def add_parser(sub: "argparse._SubParsersAction") -> None:
-    p = sub.add_parser("convert", help="convert a corpus file to a .spacy file",
-                       description="Convert a negation corpus file to a .spacy (DocBin) file.")
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The arguments of ``convert``."""
     p.add_argument("input", type=Path, help="the corpus file (or folder, for the XML corpora)")
     p.add_argument("output", type=Path, help="the .spacy file to write")
     p.add_argument("--format", default="starsem", choices=format_names(),
@@ -40,10 +39,10 @@ def add_parser(sub: "argparse._SubParsersAction") -> None:
                         "sentence (and repair a cell that differs from its token only in letter "
                         "case), report each with file, line and reason, and count them")
     p.add_argument("--quiet", action="store_true", help="no progress output")
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    """Convert a negation corpus file to a .spacy (DocBin) file."""
     from spacy.tokens import DocBin
     from tqdm import tqdm
 

@@ -11,17 +11,11 @@ from typing import Any, Dict
 
 from ..metrics.evaluate import FAIR_KEYS, FAMILIES, evaluate_files, to_json
 
-__all__ = ["add_parser", "run", "format_faireval_table"]
+__all__ = ["add_arguments", "run", "format_faireval_table"]
 
 
-def add_parser(sub: "argparse._SubParsersAction") -> None:
-    p = sub.add_parser(
-        "evaluate", help="score a *SEM system file against a gold file",
-        description="Score a *SEM 2012 CoNLL system file against the gold file with the *SEM "
-                    "2012 scorer's metrics (eval.cd-sco.pl v2.2), the negation-instance based "
-                    "scores (NIS) and FairEval on negation spans. The files must be "
-                    "token-aligned (columns 0-3 equal, line by line); they are read sentence "
-                    "by sentence.")
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The arguments of ``evaluate``."""
     p.add_argument("gold", type=Path, help="the gold *SEM file")
     p.add_argument("system", type=Path, help="the system *SEM file")
     p.add_argument("--metrics", default=",".join(FAMILIES), metavar="FAMILIES",
@@ -32,7 +26,6 @@ def add_parser(sub: "argparse._SubParsersAction") -> None:
     p.add_argument("--starsem-compat", action="store_true",
                    help="print the *SEM table exactly as eval.cd-sco.pl v2.2 does (F1 from "
                         "rounded P/R, the SCM tp in the 'no cue match' rows)")
-    p.set_defaults(func=run)
 
 
 def format_faireval_table(result: Dict[str, Any]) -> str:
@@ -67,6 +60,10 @@ def _num(x: Any) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Score a *SEM 2012 CoNLL system file against the gold file with the *SEM 2012 scorer's
+    metrics (eval.cd-sco.pl v2.2), the negation-instance based scores (NIS) and FairEval on
+    negation spans. The files must be token-aligned (columns 0-3 equal, line by line); they
+    are read sentence by sentence."""
     from ..metrics.evaluate import parse_families
 
     results = evaluate_files(args.gold, args.system, parse_families(args.metrics))

@@ -6,17 +6,16 @@ from pathlib import Path
 from ..errors import Errors, NegationFormatError
 
 
-def add_parser(sub: "argparse._SubParsersAction") -> None:
-    p = sub.add_parser("export", help="write a .spacy file as *SEM CoNLL",
-                       description="Write the docs of a .spacy file, with the negations they "
-                                   "carry (gold or predicted), in the *SEM 2012 CoNLL format.")
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The arguments of ``export``."""
     p.add_argument("input", type=Path, help="the .spacy (DocBin) file")
     p.add_argument("output", type=Path, help="the *SEM CoNLL file to write")
     p.add_argument("--lang", default="en", help="language of the vocab (default: en)")
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    """Write the docs of a .spacy file, with the negations they carry (gold or predicted),
+    in the *SEM 2012 CoNLL format."""
     from ..corpora.starsem_docs import write_starsem_docs
     from ..corpora.docbin import read_docbin
     from ..util import check_output

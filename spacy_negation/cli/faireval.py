@@ -16,14 +16,8 @@ from ..metrics.faireval_io import DEFAULT_EXCLUDE
 _TITLES = {"traditional": "Traditional", "fair": "Fair", "weighted": "Weighted"}
 
 
-def add_parser(sub: "argparse._SubParsersAction") -> None:
-    p = sub.add_parser(
-        "faireval", help="FairEval span scores (traditional, fair, weighted)",
-        description="FairEval (Ortmann 2022): traditional, fair and weighted precision, recall "
-                    "and F1 per label, and the confusion matrix, from FairEval span files "
-                    "(label TAB begin TAB end TAB tok, tok, ...) or CoNLL2000 files (form POS "
-                    "BIO-tag). Two files are compared whatever their names; two folders file "
-                    "by file (same names).")
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The arguments of ``faireval``."""
     p.add_argument("target", type=Path, help="target (gold) file or folder")
     p.add_argument("system", type=Path, help="system file or folder")
     p.add_argument("--focus", choices=("target", "system"), default="target",
@@ -44,7 +38,6 @@ def add_parser(sub: "argparse._SubParsersAction") -> None:
     p.add_argument("--exclude", default=",".join(DEFAULT_EXCLUDE),
                    help="comma-separated labels to ignore (default: NONE,EMPTY)")
     p.add_argument("--json", action="store_true", help="print the scores as JSON (fractions)")
-    p.set_defaults(func=run)
 
 
 def _split(value: Optional[str]) -> Optional[List[str]]:
@@ -54,6 +47,10 @@ def _split(value: Optional[str]) -> Optional[List[str]]:
 
 
 def run(args: argparse.Namespace) -> int:
+    """FairEval (Ortmann 2022): traditional, fair and weighted precision, recall and F1 per
+    label, and the confusion matrix, from FairEval span files (label TAB begin TAB end TAB
+    tok, tok, ...) or CoNLL2000 files (form POS BIO-tag). Two files are compared whatever
+    their names; two folders file by file (same names)."""
     weights = parse_weights(args.weights)
     counts = count_files(args.target, args.system, focus=args.focus,
                          ignore_punct=args.ignore_punct, punct_compat=args.punct_compat,

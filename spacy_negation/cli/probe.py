@@ -6,15 +6,8 @@ from pathlib import Path
 from typing import Any, List, Optional
 
 
-def add_parser(sub: "argparse._SubParsersAction") -> None:
-    p = sub.add_parser(
-        "probe", help="probe masked language models' negation understanding (%%-ACT-repetition)",
-        description="Fill the 43 templates of Gubelmann & Handschuh (2022) with names, "
-                    "professions and ACT tokens of the given probability ranks chosen by each "
-                    "model, let the model fill the final mask and report %%-ACT-repetition by "
-                    "experiment, template feature and rank. Local files only. The results "
-                    "of each model are added to OUTPUT (JSON), with a Markdown report and "
-                    "plots beside it.")
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The arguments of ``probe``."""
     p.add_argument("models", nargs="+", type=Path, metavar="MODEL_DIR",
                    help="a Hugging Face masked-LM folder (BERT [MASK] or RoBERTa <mask>)")
     add_run_options(p, Path("results/probe.json"), 100, ".md and .png")
@@ -26,7 +19,6 @@ def add_parser(sub: "argparse._SubParsersAction") -> None:
                         "head from the tied word embeddings (warns W600)")
     p.add_argument("--no-plot", action="store_true", help="do not write the PNG")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    p.set_defaults(func=run)
 
 
 def add_run_options(p: argparse.ArgumentParser, output: Path, sample: int, beside: str) -> None:
@@ -51,6 +43,11 @@ def model_names(models: List[Any], names: Optional[List[str]]) -> List[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Fill the 43 templates of Gubelmann & Handschuh (2022) with names, professions and ACT
+    tokens of the given probability ranks chosen by each model, let the model fill the final
+    mask and report %-ACT-repetition by experiment, template feature and rank. Local files
+    only. The results of each model are added to OUTPUT (JSON), with a Markdown report and
+    plots beside it."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     from ..probe import mlm as mlm_mod

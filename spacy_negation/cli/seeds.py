@@ -22,15 +22,11 @@ from typing import Any, Dict, List
 from ..errors import Errors
 from .compare import read_tables, text_table
 
-__all__ = ["add_parser", "run", "read_metrics_json", "format_table"]
+__all__ = ["add_arguments", "run", "read_metrics_json", "format_table"]
 
 
-def add_parser(sub: "argparse._SubParsersAction") -> None:
-    p = sub.add_parser(
-        "seeds", help="mean and standard deviation of metrics over runs",
-        description="Mean and sample standard deviation of metrics over runs, from one "
-                    "'evaluate --json' document per run; with --gold and the runs' system "
-                    "files, also the pooled bootstrap interval of the mean over sentences.")
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The arguments of ``seeds``."""
     p.add_argument("runs", type=Path, nargs="+", metavar="METRICS_JSON",
                    help="two or more metrics JSON files, one per run")
     p.add_argument("--metric", action="append", dest="metrics", metavar="NAME",
@@ -45,7 +41,6 @@ def add_parser(sub: "argparse._SubParsersAction") -> None:
     p.add_argument("--confidence", type=float, default=0.95,
                    help="coverage of the interval (default 0.95)")
     p.add_argument("--json", action="store_true", help="print the results as JSON (fractions)")
-    p.set_defaults(func=run)
 
 
 def read_metrics_json(path: Path) -> Any:
@@ -94,6 +89,9 @@ def format_table(doc: Dict[str, Any]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Mean and sample standard deviation of metrics over runs, from one 'evaluate --json'
+    document per run; with --gold and the runs' system files, also the pooled bootstrap
+    interval of the mean over sentences."""
     from ..metrics.compare import DEFAULT_METRICS, families_of
     from ..metrics.seeds import metric_value, pooled_interval, seed_summary
 

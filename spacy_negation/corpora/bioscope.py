@@ -174,7 +174,7 @@ def parse_bioscope(path: Union[str, Path], on_error: str = "raise") -> Iterator[
                 continue
             yield parsed
     if not n:
-        raise NegationFormatError(Errors.E410.format(path=tree.path), tree.path)
+        raise NegationFormatError(Errors.E108.format(path=tree.path), tree.path)
 
 
 def _doc_id(tree: XMLTree, document: Element) -> str:

@@ -126,7 +126,7 @@ def iter_records(path: Union[str, Path], on_error: str = "raise") -> Iterator[Se
     on_error (str): 'raise' stops at the first bad line; 'skip' skips it with warning W402.
     YIELDS (SentenceRecord): the sentences in file order.
     RAISES (NegationFormatError): a bad line (E720-E725, E727) or a file without sentences
-        (E726).
+        (E108).
     """
     lenient = check_on_error(on_error)
     path = Path(path)
@@ -151,7 +151,7 @@ def iter_records(path: Union[str, Path], on_error: str = "raise") -> Iterator[Se
         seen[sent.sent_id] = line
         yield record
     if not n:
-        raise NegationFormatError(Errors.E726.format(path=path), path)
+        raise NegationFormatError(Errors.E108.format(path=path), path)
 
 
 def read_clinical_synth(path: Union[str, Path], vocab: Optional[Vocab] = None, n_sents: int = 10,

@@ -110,7 +110,7 @@ def parse_neges_conll(path: Union[str, Path], on_error: str = "raise") -> List[N
     blocks = iter_blocks(split_lines(path, text), trailing_tab=True)
     sentences = list(parse_blocks(blocks, partial(_parse_block, path, repair=lenient), lenient, path))
     if not sentences and not text.strip():
-        raise NegationFormatError(Errors.E410.format(path=path), path)
+        raise NegationFormatError(Errors.E108.format(path=path), path)
     return sentences
 
 

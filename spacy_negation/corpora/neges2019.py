@@ -130,7 +130,7 @@ def parse_neges_xml(path: Union[str, Path], on_error: str = "raise") -> List[Neg
         except NegationFormatError as err:
             skip_or_raise(err, lenient, tree.path, tree.line(sent))
     if not n:
-        raise NegationFormatError(Errors.E410.format(path=tree.path), tree.path)
+        raise NegationFormatError(Errors.E108.format(path=tree.path), tree.path)
     return sentences
 
 

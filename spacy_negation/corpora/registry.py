@@ -43,4 +43,4 @@ def get_reader(name: str) -> Reader:
     try:
         return formats.get(name)
     except catalogue.RegistryError:
-        raise ValueError(Errors.E131.format(fmt=name, available=", ".join(format_names()))) from None
+        raise ValueError(Errors.E131.format(what="input format", name=name, available=", ".join(format_names()))) from None

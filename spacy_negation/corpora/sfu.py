@@ -239,7 +239,7 @@ def _resolve(candidates: List[Tuple[int, Element]], sentence: int) -> Optional[T
 
 def sfu_file_records(file: Path, on_error: str = "raise") -> List[SentenceRecord]:
     """The sentence records of one SFU Review file; reading strictly, a file without
-    sentences is an error (E410).
+    sentences is an error (E108).
 
     file (Path): the XML file.
     on_error (str): 'raise' or 'skip' (see :func:`parse_sfu`).
@@ -247,7 +247,7 @@ def sfu_file_records(file: Path, on_error: str = "raise") -> List[SentenceRecord
     """
     records = parse_sfu(file, on_error=on_error)
     if not records and on_error == "raise":
-        raise NegationFormatError(Errors.E410.format(path=file), file)
+        raise NegationFormatError(Errors.E108.format(path=file), file)
     return records
 
 

@@ -45,7 +45,7 @@ def split_file(name: str, splits_dir: Optional[Union[str, Path]] = None) -> Path
     RETURNS (Path): the file.
     """
     if name not in SPLIT_CORPORA:
-        raise ValueError(Errors.E430.format(name=name, available=", ".join(sorted(SPLIT_CORPORA))))
+        raise ValueError(Errors.E131.format(what="corpus split", name=name, available=", ".join(sorted(SPLIT_CORPORA))))
     folder = Path(splits_dir) if splits_dir is not None else SPLITS_DIR
     return folder / f"{SPLIT_CORPORA[name][0]}.json"
 
@@ -59,7 +59,7 @@ def read_split_ids(name: str, split: str, splits_dir: Optional[Union[str, Path]]
     RETURNS (List[str]): the ids, in corpus order.
     """
     if split not in SPLIT_NAMES:
-        raise ValueError(Errors.E431.format(split=split, available=", ".join(SPLIT_NAMES)))
+        raise ValueError(Errors.E131.format(what="split", name=split, available=", ".join(SPLIT_NAMES)))
     path = split_file(name, splits_dir)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))

@@ -23,7 +23,10 @@ import numpy
 from ..errors import Errors
 from .bootstrap import paired_tests, prf_statistic
 from .evaluate import FAMILIES, Evaluation
+from .faireval_spans import FAIR_TYPES, TRADITIONAL_TYPES
+from .nis import NisCounts
 from .records import SentenceRecord
+from .starsem_counts import Count
 
 #: The default metrics of ``compare``: NIS_tok F1, NIS_ex F1, *SEM Scopes B (cue match) F1.
 DEFAULT_METRICS: Tuple[str, ...] = ("nis.nis_tok.f", "nis.nis_ex.f", "starsem.scopes_cue_match_b.f")
@@ -35,11 +38,8 @@ _STARSEM_MAIN = ("cues", "scopes_cue_match", "scopes_no_cue_match", "scope_token
                  "full_negation")
 _STARSEM_B = ("cues_b", "scopes_cue_match_b", "scopes_no_cue_match_b", "negated_b",
               "full_negation_b")
-_STARSEM_FIELDS = ("gold", "system", "tp", "fp", "fn")
-_NIS_FIELDS = ("gold", "system", "matched", "sum_p", "sum_r", "exact", "matched_tokens",
-               "gold_tokens", "system_tokens")
-_FAIR_TRADITIONAL = ("TP", "FP", "FN")
-_FAIR_TYPES = ("TP", "FP", "FN", "LE", "BE", "BES", "BEL", "BEO", "LBE")
+_STARSEM_FIELDS = Count.names()
+_NIS_FIELDS = NisCounts.names()
 
 #: A linear form of counts: column name -> coefficient.
 Form = Dict[str, float]
@@ -63,8 +63,8 @@ def columns(families: Sequence[str] = FAMILIES) -> Tuple[str, ...]:
         elif family == "nis":
             out += [f"nis.{f}" for f in _NIS_FIELDS]
         else:
-            out += [f"faireval.traditional.{t}" for t in _FAIR_TRADITIONAL]
-            out += [f"faireval.fair.{t}" for t in _FAIR_TYPES]
+            out += [f"faireval.traditional.{t}" for t in TRADITIONAL_TYPES]
+            out += [f"faireval.fair.{t}" for t in FAIR_TYPES]
     return tuple(out)
 
 
@@ -231,8 +231,8 @@ def sentence_counts(gold: SentenceRecord, system: SentenceRecord,
     if ev.nis is not None:
         out += [getattr(ev.nis, f) for f in _NIS_FIELDS]
     if ev.faireval is not None:
-        out += [getattr(ev.faireval.traditional, t) for t in _FAIR_TRADITIONAL]
-        out += [getattr(ev.faireval.fair, t) for t in _FAIR_TYPES]
+        out += [getattr(ev.faireval.traditional, t) for t in TRADITIONAL_TYPES]
+        out += [getattr(ev.faireval.fair, t) for t in FAIR_TYPES]
     return out
 
 

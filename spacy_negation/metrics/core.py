@@ -6,7 +6,7 @@ family modules count into :class:`Counts` records (summed with ``+=``), and thes
 functions only divide. 0/0 (or any zero denominator) gives 0.0, never an exception.
 """
 from dataclasses import dataclass, fields
-from typing import Dict, Optional, Sequence, TypeVar
+from typing import Dict, Optional, Sequence, Tuple, TypeVar
 
 _C = TypeVar("_C", bound="Counts")
 
@@ -15,6 +15,14 @@ _C = TypeVar("_C", bound="Counts")
 class Counts:
     """Base of the flat count records of the metric families (every field a number).
     Records of the same type add field by field."""
+
+    @classmethod
+    def names(cls) -> Tuple[str, ...]:
+        """The field names, in order.
+
+        RETURNS (Tuple[str, ...]): the names.
+        """
+        return tuple(f.name for f in fields(cls))
 
     def add(self: _C, other: _C) -> None:
         """Add another record's counts in place.

@@ -9,19 +9,20 @@ from typing import TYPE_CHECKING, Any, Dict, Optional, Sequence, Tuple, Union
 
 
 from ..errors import Errors
+from .faireval_spans import FAIR_TYPES, TRADITIONAL_TYPES
 from .records import SentenceRecord
 from .starsem_io import iter_aligned, sentence_record
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..starsem import Sentence
+    from ..corpora.starsem import Sentence
     from .faireval import FairEvalCounts
     from .nis import NisCounts
     from .starsem_eval import StarsemCounts
 
 #: The metric families, in output order.
 FAMILIES: Tuple[str, ...] = ("starsem", "nis", "faireval")
-FAIR_KEYS = ("TP", "FP", "FN", "LE", "BE", "BES", "BEL", "BEO", "LBE", "p", "r", "f")
-TRAD_KEYS = ("TP", "FP", "FN", "p", "r", "f")
+FAIR_KEYS = FAIR_TYPES + ("p", "r", "f")
+TRAD_KEYS = TRADITIONAL_TYPES + ("p", "r", "f")
 
 
 def parse_families(value: Union[str, Sequence[str], None]) -> Tuple[str, ...]:
@@ -134,7 +135,7 @@ def evaluate_files(gold: Union[str, Path], system: Union[str, Path],
 
 def evaluate_sentences(gold: Sequence["Sentence"], system: Sequence["Sentence"],
                        families: Sequence[str] = FAMILIES) -> Dict[str, Any]:
-    """All (or the chosen) families on aligned :class:`~spacy_negation.starsem.Sentence`
+    """All (or the chosen) families on aligned :class:`~spacy_negation.corpora.starsem.Sentence`
     lists (see :func:`evaluate_files`).
 
     gold (Sequence[Sentence]): the gold sentences.

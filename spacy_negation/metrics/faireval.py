@@ -39,7 +39,7 @@ Result keys: fractions ``p``, ``r``, ``f`` beside the counts; the spaCy-facing
 """
 from typing import Any, Dict, List, Mapping, Sequence, Union
 
-from ..starsem import Sentence
+from ..corpora.starsem import Sentence
 from .faireval_count import (ErrorCounts, FairEvalCounts, check_focus, count_into,
                              count_sentence, count_spans)
 from .faireval_score import (BE_WEIGHTS, BE_WEIGHTS_FORMULA, FAIR_WEIGHTS, PAPER_WEIGHTS,
@@ -61,7 +61,7 @@ __all__ = ["AFFIX_LABEL", "BE_TYPES", "BE_WEIGHTS", "BE_WEIGHTS_FORMULA", "CUE_L
 
 def negation_spans(sentence: Sentence) -> List[FSpan]:
     """FairEval negation spans of a *SEM sentence (see :func:`record_spans`), punctuation
-    by its own POS column (:func:`spacy_negation.starsem.is_punct_pos`).
+    by its own POS column (:func:`spacy_negation.corpora.starsem.is_punct_pos`).
 
     sentence (Sentence): the sentence.
     RETURNS (List[FSpan]): the spans in instance order, cue before scope.

@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
-from ..starsem import Sentence
+from ..corpora.starsem import Sentence
 from .core import Counts, f1, safe_div
 from .records import SentenceRecord, cells
 

@@ -25,8 +25,8 @@ two "Scopes (no cue match)" rows, Q-4); a zero denominator gives 0.0 where perl 
 import re
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
+from ..corpora.starsem import Sentence
 from ..errors import Errors, NegationFormatError
-from ..starsem import Sentence
 from .records import NegationRecord, SentenceRecord, cells
 from .starsem_counts import B_ROWS, MAIN_ROWS, ROW_KEYS, Count, StarsemCounts, starsem_scores
 from .starsem_io import punct_pos, sentence_record
@@ -101,7 +101,7 @@ def greedy_pairs(gold: Sequence[FrozenSet[int]], system: Sequence[FrozenSet[int]
 
 def count_sentence(gold: Sentence, system: Sentence, counts: StarsemCounts,
                    punct: Optional[Sequence[bool]] = None) -> None:
-    """Add one sentence pair's counts (:class:`~spacy_negation.starsem.Sentence` objects;
+    """Add one sentence pair's counts (:class:`~spacy_negation.corpora.starsem.Sentence` objects;
     see :func:`count_record`). The sentences must be token-aligned.
 
     gold (Sentence): the gold sentence (its POS column decides punctuation).
@@ -135,6 +135,24 @@ def count_cue_record(gold: SentenceRecord, system: SentenceRecord, counts: Count
     counts.fp += len(S) - sum(1 for z in pairs if z >= 0)
 
 
+def _count_unpaired(x: _Prepared, counts: StarsemCounts, outcome: str) -> None:
+    """An instance without a cue pair: a miss (``outcome`` "fn", gold) or a false alarm
+    ("fp", system) in the cue and full-negation rows and, with a scope, both scope rows;
+    its scope tokens likewise.
+
+    x (_Prepared): the instance.
+    counts (StarsemCounts): the counts to update in place.
+    outcome (str): "fn" or "fp".
+    """
+    rows = [counts.cues, counts.full_negation]
+    if x.scope:
+        rows += [counts.scopes_cue_match, counts.scopes_no_cue_match]
+    for row in rows:
+        setattr(row, outcome, getattr(row, outcome) + 1)
+    st = counts.scope_tokens
+    setattr(st, outcome, getattr(st, outcome) + len(x.scope))
+
+
 def count_record(gold: SentenceRecord, system: SentenceRecord, counts: StarsemCounts) -> None:
     """Add one sentence pair's counts. The records must be on the same tokens; the gold
     record's punctuation mask is used for both.
@@ -150,37 +168,25 @@ def count_record(gold: SentenceRecord, system: SentenceRecord, counts: StarsemCo
     cues, scm, scnm = counts.cues, counts.scopes_cue_match, counts.scopes_no_cue_match
     st, neg, full = counts.scope_tokens, counts.negated, counts.full_negation
     counts.sentences += 1
-    for x in G:
-        cues.gold += 1
-        full.gold += 1
-        if x.scope:
-            scm.gold += 1
-            scnm.gold += 1
-            st.gold += len(x.scope)
-        if x.event:
-            neg.gold += 1
-    for y in S:
-        cues.system += 1
-        full.system += 1
-        if y.scope:
-            scm.system += 1
-            scnm.system += 1
-            st.system += len(y.scope)
-        if y.event:
-            neg.system += 1
     if not G and not S:
         return
+    for side, xs in (("gold", G), ("system", S)):
+        n_scope = n_tokens = n_event = 0
+        for x in xs:
+            if x.scope:
+                n_scope += 1
+                n_tokens += len(x.scope)
+            if x.event:
+                n_event += 1
+        for row, n in ((cues, len(xs)), (full, len(xs)), (scm, n_scope), (scnm, n_scope),
+                       (st, n_tokens), (neg, n_event)):
+            setattr(row, side, getattr(row, side) + n)
     error = False
     pairs = greedy_pairs([x.cue_set for x in G], [y.cue_set for y in S])
     for x, z in zip(G, pairs):
         if z < 0:
             error = True
-            cues.fn += 1
-            if x.scope:
-                scm.fn += 1
-                scnm.fn += 1
-                st.fn += len(x.scope)
-            full.fn += 1
+            _count_unpaired(x, counts, "fn")
             continue
         y = S[z]
         cue_ok = x.cue == y.cue
@@ -219,12 +225,7 @@ def count_record(gold: SentenceRecord, system: SentenceRecord, counts: StarsemCo
         if z in paired:
             continue
         error = True
-        cues.fp += 1
-        if y.scope:
-            scm.fp += 1
-            scnm.fp += 1
-            st.fp += len(y.scope)
-        full.fp += 1
+        _count_unpaired(y, counts, "fp")
     # Negated (no cue match): its own pairing by event tokens.
     epairs = greedy_pairs([x.event_set for x in G], [y.event_set for y in S])
     last = len(S) - 1

@@ -3,7 +3,7 @@ into pairs of :class:`~.records.SentenceRecord`, sentence by sentence.
 
 Memory holds one sentence of each file plus a read buffer, whatever the file size; no
 spaCy, no ``TokenRow`` objects. The checks are those of the strict *SEM reader
-(:mod:`spacy_negation.starsem`, same error codes, file and line) plus the ones the metrics
+(:mod:`spacy_negation.corpora.starsem`, same error codes, file and line) plus the ones the metrics
 need: columns 0-3 of gold and system agree line by line (as ``eval.cd-sco.pl`` v2.2
 requires, Morante & Blanco 2012), no empty cue/scope/event cell, no CR-only line endings,
 no directory. A UTF-8 byte order mark at the start of a file is skipped.
@@ -14,8 +14,8 @@ and, when both sides are such sentences, counted without building a record.
 from itertools import compress
 from typing import Dict, Iterator, List, NoReturn, Optional, Sequence, Tuple
 
+from ..corpora.starsem import EMPTY, N_TOKEN_COLUMNS, NO_NEGATION, Sentence, is_punct_pos
 from ..errors import Errors, NegationFormatError
-from ..starsem import EMPTY, N_TOKEN_COLUMNS, NO_NEGATION, Sentence, is_punct_pos
 from .records import NegationRecord, Part, SentenceRecord
 from .textfile import Block, PathLike, check_input_file, iter_lines, iter_text_blocks
 
@@ -35,7 +35,7 @@ def _numbers(n: int) -> List[str]:
 
 
 def punct_pos(pos: str) -> bool:
-    """:func:`spacy_negation.starsem.is_punct_pos`, cached per tag."""
+    """:func:`spacy_negation.corpora.starsem.is_punct_pos`, cached per tag."""
     flag = _PUNCT_POS.get(pos)
     if flag is None:
         flag = _PUNCT_POS[pos] = is_punct_pos(pos)
@@ -358,7 +358,7 @@ def _where(sent: Optional[ParsedSentence], j: int, key: Optional[Tuple[str, ...]
 
 def sentence_record(sentence: Sentence, punct: Optional[Sequence[bool]] = None,
                     nis_punct: Optional[Sequence[bool]] = None) -> SentenceRecord:
-    """The record of a parsed *SEM :class:`~spacy_negation.starsem.Sentence` (each cell
+    """The record of a parsed *SEM :class:`~spacy_negation.corpora.starsem.Sentence` (each cell
     becomes the part at its first occurrence in the form: the same string, which is what
     the scorers compare).
 

@@ -35,7 +35,7 @@ def sample_pairs(gender: str, n: int, seed: int) -> List[Pair]:
     RETURNS (List[Pair]): (name, profession, gender) triples.
     """
     if n < 1:
-        raise ValueError(Errors.E607.format(n=n))
+        raise ValueError(Errors.E704.format(option="--sample", value=n))
     pairs = [(name, prof, gender) for name in tpl.names(gender) for prof in tpl.professions()]
     if n > len(pairs):
         warnings.warn(Warnings.W601.format(n=n, available=len(pairs), gender=gender))

@@ -1,22 +1,18 @@
 """bench/bench_clinical.py end to end on a tiny trained model (the rule tools need their own
 virtualenvs and run only in the real benchmark)."""
-import importlib.util
 import json
 from pathlib import Path
 from types import ModuleType
 
 import spacy
 
-from negation_testutil import REPO, gold_sentences, make_reference
+from util import REPO, gold_sentences, load_module, make_reference
 
 from spacy_negation import register_extensions
 
 
 def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_clinical", REPO / "bench" / "bench_clinical.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_module(REPO / "bench" / "bench_clinical.py", "bench_clinical")
 
 
 def _hand_set(split: str) -> list:

@@ -1,6 +1,5 @@
 """bench/bench_vs_rules.py: the entity-negation task, its counting and a run on a tiny model
 (the rule tools need their own virtualenvs and run only in the real benchmark)."""
-import importlib.util
 import json
 from pathlib import Path
 from types import ModuleType
@@ -9,16 +8,13 @@ import pytest
 import spacy
 from spacy.tokens import DocBin
 
-from negation_testutil import REPO, gold_sentences, make_reference
+from util import REPO, gold_sentences, load_module, make_reference
 
 from spacy_negation import register_extensions
 
 
 def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_vs_rules", REPO / "bench" / "bench_vs_rules.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_module(REPO / "bench" / "bench_vs_rules.py", "bench_vs_rules")
 
 
 def test_task_sentences_and_counts():

@@ -14,7 +14,7 @@ from spacy.tokens import DocBin
 
 from spacy_negation.corpora.clinical_synth import main as convert_main
 
-from negation_testutil import TRF_TINY
+from util import TRF_TINY
 
 REPO = Path(__file__).resolve().parents[2]
 SYNTH = REPO / "data" / "clinical_synth" / "train.jsonl"

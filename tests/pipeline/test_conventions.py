@@ -10,7 +10,7 @@ import spacy
 from spacy.tokens import Doc, DocBin
 from spacy.training import Example
 
-from negation_testutil import CNN_TINY, gold_sentences, load_test_nlp, make_reference, negation_key
+from util import CNN_TINY, gold_sentences, load_test_nlp, make_reference, negation_key
 from spacy_negation.negation import CONVENTION_KEY, get_convention, set_convention
 
 

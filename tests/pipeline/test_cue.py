@@ -7,20 +7,13 @@ from spacy.tokens import Doc, DocBin
 from spacy.training import Example
 
 from spacy_negation import get_negations, set_negations
+from spacy_negation.ml.training_corpus import count_cue_words
 from spacy_negation.pipeline._util import find_affix
-from spacy_negation.ml.readers import count_cue_words
 from spacy_negation.pipeline.cue_decoding import cues_of_labels, join_multiword
 from spacy_negation.pipeline.cue_labels import make_label, parse_label
 from spacy_negation.pipeline.lexicons import MultiwordLexicon, choose_affix, find_all, find_pattern, multiword_pattern
 
-from negation_testutil import cue_key, make_examples, make_reference
-
-SMALL_CNN = {
-    "@architectures": "spacy.HashEmbedCNN.v2", "pretrained_vectors": None, "width": 32,
-    "depth": 2, "embed_size": 1000, "window_size": 1, "maxout_pieces": 3,
-    "subword_features": True,
-}
-
+from util import SMALL_CNN, assert_initialize_checks_get_examples, cue_key, make_examples, make_reference
 
 CUE_MODELS = {
     "v1": {"@architectures": "spacy-negation.CueTagger.v1", "tok2vec": SMALL_CNN},
@@ -241,13 +234,7 @@ def test_precision_settings_out_of_range(setting, code, bad):
 
 def test_initialize_bad_get_examples():
     nlp = _nlp_with_cue()
-    cue = nlp.get_pipe("negation_cue")
-    with pytest.raises(TypeError, match=r"\[E930\]"):
-        cue.initialize(lambda: [], nlp=nlp)
-    with pytest.raises(TypeError, match=r"\[E930\]"):
-        cue.initialize(None, nlp=nlp)
-    with pytest.raises(TypeError, match=r"\[E978\]"):
-        cue.initialize(lambda: [nlp.make_doc("not an example")], nlp=nlp)
+    assert_initialize_checks_get_examples(nlp, "negation_cue")
 
 
 def test_initialize_without_cues_raises():

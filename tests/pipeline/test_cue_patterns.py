@@ -18,7 +18,7 @@ from spacy_negation.pipeline.cue_patterns import (
     shipped_lists,
 )
 
-from negation_testutil import negation_key
+from util import negation_key
 
 TEXTS = ["No one came to the party.", "The dog barked loudly.", "He was unhappy.", "", "I think not",
          "She denied the party was fun."]

@@ -13,13 +13,13 @@ from spacy.training import Example
 from spacy.util import registry
 
 from spacy_negation import get_negations, set_negations
-from spacy_negation.ml.readers import count_cue_words
+from spacy_negation.ml.training_corpus import count_cue_words
 from spacy_negation.negation import Part
 from spacy_negation.pipeline.cue_decoding import CUE_DECODER_DEFAULTS, CueDecoder, make_cue_decoder
 from spacy_negation.pipeline.lexicons import AffixLexicon, MultiwordLexicon, WordLexicon
 from spacy_negation.pipeline.scope_decoding import SCOPE_DECODER_DEFAULTS, ScopeDecoder, make_scope_decoder
 
-from negation_testutil import REPO, cue_key, make_examples, make_reference, negation_key
+from util import REPO, cue_key, make_examples, make_reference, negation_key
 
 TEXTS = ["He said that the dog did not bark at all , and left .", "No dog barked and no cat came .",
          "He was not happy , but she did not mind ."]

@@ -19,16 +19,11 @@ from spacy_negation.ml.biaffine import build_graph_parser, sentence_spans
 from spacy_negation.pipeline.graph import gold_instances, negations_as_instances
 from spacy_negation.pipeline.graph_encoding import Instance, decode, encode, pair_labels
 
-from negation_testutil import (CONFIGS, gold_sentences, load_test_nlp, make_examples, make_reference,
-                               negation_key, overfit)
+from util import (CONFIGS, SMALL_CNN, gold_sentences, load_test_nlp, make_examples, make_reference,
+                  negation_key, overfit)
 
 GRAPH_CNN_TINY = CONFIGS / "test" / "graph_cnn_tiny.cfg"
 GRAPH_TRF_TINY = CONFIGS / "test" / "graph_trf_tiny.cfg"
-SMALL_CNN = {
-    "@architectures": "spacy.HashEmbedCNN.v2", "pretrained_vectors": None, "width": 32,
-    "depth": 2, "embed_size": 1000, "window_size": 1, "maxout_pieces": 3,
-    "subword_features": True,
-}
 
 
 def _nlp(encoding: str = "nested") -> Language:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from negation_testutil import TRF_TINY, load_test_nlp, make_examples
+from util import TRF_TINY, load_test_nlp, make_examples
 
 TIMEOUT = 120
 

@@ -7,7 +7,7 @@ import spacy
 
 from spacy_negation.pipeline.negation import DEFAULT_MODEL, NegationResolver
 
-from negation_testutil import negation_key
+from util import negation_key
 
 TEXTS = ["He was unhappy. No one came to the party.", "The dog barked loudly.", "",
          "Neither he nor she came.", "I think not"]
@@ -72,7 +72,7 @@ def test_overfitting_IO(trained_cnn_dir, tmp_path):
     the host's bytes and disk round trips predict the same."""
     from spacy.util import load_model_from_config
 
-    from negation_testutil import make_examples
+    from util import make_examples
 
     host = spacy.blank("en")
     host.add_pipe("negation", config={"model": str(trained_cnn_dir)})
@@ -118,7 +118,7 @@ SPANISH = [
 def test_spanish_pipeline_in_a_blank_spanish_host(tmp_path):
     from spacy.training import Example
 
-    from negation_testutil import CNN_TINY, load_test_nlp, make_reference, overfit
+    from util import CNN_TINY, load_test_nlp, make_reference, overfit
 
     nlp = load_test_nlp(CNN_TINY, {"nlp.lang": "es"})
     examples = []

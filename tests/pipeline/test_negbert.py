@@ -28,7 +28,7 @@ from spacy_negation.pipeline.scope import SCOPE_LABELS, cue_windows
 
 from test_scope import _with_gold_cues
 
-from negation_testutil import CONFIGS, gold_sentences, load_test_nlp, make_examples, make_reference, negation_key, overfit
+from util import CONFIGS, gold_sentences, load_test_nlp, make_examples, make_reference, negation_key, overfit
 
 NEGBERT_TINY = CONFIGS / "test" / "negbert_tiny.cfg"
 NAME = "negation_scope_negbert"

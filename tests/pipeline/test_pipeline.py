@@ -12,7 +12,7 @@ from spacy.tokens import Doc, DocBin
 
 from spacy_negation import set_negations
 
-from negation_testutil import (
+from util import (
     CNN_TINY, TRF_TINY, gold_sentences, load_test_nlp, make_examples, negation_key, overfit,
 )
 

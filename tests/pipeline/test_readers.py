@@ -12,7 +12,7 @@ from spacy_negation.corpora.docs import META_KEY
 from spacy_negation.ml.training_corpus import create_sentence_corpus, split_sentences
 from spacy_negation.pipeline.negation import copy_negations
 
-from negation_testutil import negation_key
+from util import negation_key
 
 
 def _two_sentences(vocab) -> Doc:

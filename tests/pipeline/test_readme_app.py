@@ -8,7 +8,7 @@ from pathlib import Path
 import spacy
 from spacy.tokens import Span
 
-from negation_testutil import REPO
+from util import REPO
 
 README = REPO / "README.md"
 

@@ -12,14 +12,8 @@ from spacy_negation.ml.bilstm import CUE_AFFIX, CUE_WHOLE
 from spacy_negation.pipeline.scope import SCOPE_LABELS, _decode, cue_windows
 from spacy_negation.pipeline.scope_decoding import contiguous_labels, split_at_other_cues
 
-from negation_testutil import CNN_TINY, load_test_nlp, make_examples, make_reference, negation_key
-
-SMALL_CNN = {
-    "@architectures": "spacy.HashEmbedCNN.v2", "pretrained_vectors": None, "width": 32,
-    "depth": 2, "embed_size": 1000, "window_size": 1, "maxout_pieces": 3,
-    "subword_features": True,
-}
-
+from util import (CNN_TINY, SMALL_CNN, assert_initialize_checks_get_examples, load_test_nlp, make_examples,
+                  make_reference, negation_key)
 
 def _nlp_with_scope() -> Language:
     nlp = spacy.blank("en")
@@ -150,11 +144,8 @@ def test_gold_windows_project_onto_predicted_tokens():
 
 def test_initialize_bad_get_examples_and_no_cues():
     nlp = _nlp_with_scope()
+    assert_initialize_checks_get_examples(nlp, "negation_scope")
     scope = nlp.get_pipe("negation_scope")
-    with pytest.raises(TypeError, match=r"\[E930\]"):
-        scope.initialize(lambda: [], nlp=nlp)
-    with pytest.raises(TypeError, match=r"\[E978\]"):
-        scope.initialize(lambda: [nlp.make_doc("no example")], nlp=nlp)
     ref = make_reference(nlp.vocab, ["The", "dog", "barked", "."], [])
     with pytest.raises(ValueError, match=r"\[E301\]"):
         scope.initialize(lambda: [Example(nlp.make_doc(ref.text), ref)], nlp=nlp)

@@ -9,7 +9,7 @@ from spacy.cli.train import train
 from spacy_negation.cli import main as negation_cli
 from spacy_negation.corpora.starsem_docs import CDSCO_FILES
 
-from negation_testutil import CNN_TINY, TRF_TINY
+from util import CNN_TINY, TRF_TINY
 
 N_SENTS = 30
 

@@ -21,7 +21,7 @@ from spacy_negation.errors import NegationFormatError
 from . import test_bioscope_reader as bioscope
 from . import test_neges_reader as neges
 from . import test_sfu_reader as sfu
-from .util import negation_keys
+from util import negation_keys
 
 Reader = Callable[..., List[Doc]]
 

@@ -78,9 +78,9 @@ def test_load_split_errors(tmp_path):
     folder = _split_dir(tmp_path, {"train": ["BOOKS/no9done"], "dev": [], "test": []})
     with pytest.raises(NegationFormatError, match=r"\[E433\].*BOOKS/no9done"):
         load_split("sfu", "train", root, splits_dir=folder)
-    with pytest.raises(ValueError, match=r"\[E430\]"):
+    with pytest.raises(ValueError, match=r"\[E131\] Unknown corpus split"):
         load_split("cdsco", "train", root, splits_dir=folder)
-    with pytest.raises(ValueError, match=r"\[E431\]"):
+    with pytest.raises(ValueError, match=r"\[E131\] Unknown split"):
         load_split("sfu", "validation", root, splits_dir=folder)
     (folder / "sfu.json").write_text("{not json", encoding="utf-8")
     with pytest.raises(NegationFormatError, match=r"\[E432\]"):
@@ -139,7 +139,7 @@ def test_convert_split_option(tmp_path, capsys):
     assert cli_main(["convert", "--format", "sfu", "--quiet", "--split", "sfu:train", str(root), str(out)]) == 1
     assert "[E433]" in capsys.readouterr().err and not out.exists()
     assert cli_main(["convert", "--format", "sfu", "--quiet", "--split", "sfu:validation", str(root), str(out)]) == 1
-    assert "[E431]" in capsys.readouterr().err and not out.exists()
+    assert "[E131]" in capsys.readouterr().err and not out.exists()
 
 
 @pytest.mark.slow

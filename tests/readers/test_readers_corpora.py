@@ -25,7 +25,7 @@ from spacy_negation.corpora.splits import SPLIT_NAMES, make_document_split, sele
 from spacy_negation.corpora.starsem_docs import read_starsem_docs, write_starsem_docs
 from spacy_negation.corpora.stats import negation_statistics
 
-from .util import negation_keys
+from util import negation_keys
 
 pytestmark = pytest.mark.slow
 

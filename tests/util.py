@@ -1,9 +1,14 @@
-"""Helpers of the negation component tests: synthetic gold sentences, the tiny test
-configs, comparable negation keys and an overfitting loop."""
+"""Helpers shared by the tests: synthetic gold sentences, the tiny test configs,
+comparable negation keys, an overfitting loop, coded-error checks and loading a script
+of the project by its path. The fixtures are in ``conftest.py``."""
+import importlib.util
+import json
 import random
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from types import ModuleType
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
+import pytest
 import spacy
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -13,11 +18,20 @@ import spacy_negation.ml.models  # noqa: F401  (registers the architectures)
 import spacy_negation.pipeline  # noqa: F401  (registers the factories)
 import spacy_negation.scorers  # noqa: F401  (registers the scorer)
 from spacy_negation import get_negations, set_negations
+from spacy_negation.errors import NegationFormatError
+from spacy_negation.negation import ROLES
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[1]
 CONFIGS = REPO / "configs"
 CNN_TINY = CONFIGS / "test" / "negation_cnn_tiny.cfg"
 TRF_TINY = CONFIGS / "test" / "negation_trf_tiny.cfg"
+
+#: A tiny tok2vec for component tests built in code.
+SMALL_CNN = {
+    "@architectures": "spacy.HashEmbedCNN.v2", "pretrained_vectors": None, "width": 32,
+    "depth": 2, "embed_size": 1000, "window_size": 1, "maxout_pieces": 3,
+    "subword_features": True,
+}
 
 PartSpec = Tuple[int, int, int]
 
@@ -72,6 +86,33 @@ def make_examples(nlp: Language) -> List[Example]:
     return examples
 
 
+#: The gold sentences' texts (as the tiny pipeline learned them), some docs of two sentences.
+TEXTS = [" ".join(w for w in words).replace(" .", ".") for words, _ in gold_sentences()]
+
+
+def corpus_texts(n: int) -> List[str]:
+    """n texts of the gold sentences, every third one a doc of two sentences."""
+    return [TEXTS[i % len(TEXTS)] + ("" if i % 3 else " " + TEXTS[(i + 4) % len(TEXTS)])
+            for i in range(n)]
+
+
+def write_text(path: Path, texts: List[str]) -> Path:
+    """A plain text corpus: one text a line."""
+    path.write_text("".join(t + "\n" for t in texts), encoding="utf-8")
+    return path
+
+
+def write_jsonl(path: Path, rows: List[Dict[str, Any]]) -> Path:
+    """A JSONL file of the records."""
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def read_jsonl(path: Path) -> List[Dict[str, Any]]:
+    """The records of a JSONL file."""
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
 def negation_key(doc: Doc) -> List[Tuple]:
     """Comparable negations of a doc (cue, scope, event parts), in cue order."""
     return [tuple(tuple((p.i, p.start, p.end) for p in neg.parts(role))
@@ -108,3 +149,66 @@ def overfit(nlp: Language, examples: List[Example], max_iter: int, learn_rate: O
         if it % check_every == 0 and [negation_key(doc) for doc in nlp.pipe(texts)] == gold:
             return it
     return max_iter + 1
+
+
+Key = Tuple[Tuple[Tuple[int, int, int, str], ...], ...]
+
+
+def negation_keys(doc: Doc) -> List[Key]:
+    """A doc's negations as comparable values: per role, (token index, start, end, text) of
+    each part, instances in document order.
+
+    doc (Doc): the doc.
+    RETURNS (List[Key]): one key per instance.
+    """
+    return [
+        tuple(tuple((p.i, p.start, p.end, p.text(doc)) for p in neg.parts(role)) for role in ROLES)
+        for neg in get_negations(doc)
+    ]
+
+
+def assert_coded_error(read: Callable[[Path], object], path: Path, code: str, line: Optional[int]) -> None:
+    """Reading a file raises the error with the code, naming the file and (if given) the
+    line, as ``path:line:``.
+
+    read (Callable[[Path], object]): reads the file (and consumes what it returns).
+    path (Path): the file.
+    code (str): the error code, e.g. 'E405'.
+    line (Optional[int]): the line the error names, or None for a file-level error.
+    """
+    with pytest.raises(NegationFormatError, match=rf"\[{code}\]") as err:
+        read(path)
+    assert err.value.path == str(path) and err.value.line == line
+    assert str(path) in str(err.value)
+    if line is not None:
+        assert f"{path}:{line}:" in str(err.value)
+
+
+def assert_initialize_checks_get_examples(nlp: Language, name: str) -> None:
+    """The component's ``initialize`` rejects a missing or empty ``get_examples`` (E930) and
+    one that returns docs instead of examples (E978), as spaCy's components do.
+
+    nlp (Language): the pipeline.
+    name (str): the component's name.
+    """
+    pipe = nlp.get_pipe(name)
+    with pytest.raises(TypeError, match=r"\[E930\]"):
+        pipe.initialize(lambda: [], nlp=nlp)
+    with pytest.raises(TypeError, match=r"\[E930\]"):
+        pipe.initialize(None, nlp=nlp)
+    with pytest.raises(TypeError, match=r"\[E978\]"):
+        pipe.initialize(lambda: [nlp.make_doc("not an example")], nlp=nlp)
+
+
+def load_module(path: Path, name: str) -> ModuleType:
+    """A script of the project (``scripts/``, ``bench/``, ``data/``) imported from its path.
+
+    path (Path): the file.
+    name (str): the module's name.
+    RETURNS (ModuleType): the executed module.
+    """
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
