@@ -16,7 +16,7 @@ import json
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 SPLITS = ("cdsco", "bioscope", "sfu")
 NAMES = {"cdsco": "CD-SCO", "bioscope": "BioScope abstracts", "sfu": "SFU Review"}
@@ -86,6 +86,13 @@ def build(general_dir: Path, cross_dir: Path, gold: Dict[str, Path]) -> Dict[str
     return out
 
 
+def _systems(report: Dict[str, Any]) -> Iterator[Tuple[str, str, Dict[str, Any]]]:
+    """(split, system, entry) of every system of every split, in the report's order."""
+    for split in SPLITS:
+        for name, entry in report.get(split, {}).items():
+            yield split, name, entry
+
+
 def render(report: Dict[str, Any]) -> str:
     lines = ["# The general English model", "",
              "`en_negation_general` (configs/general.cfg: one transformer, one cue and one scope "
@@ -95,11 +102,10 @@ def render(report: Dict[str, Any]) -> str:
              "one seed each.", "",
              "| test split | model | Cues-B F1 | SCM-B F1 | Scope-tokens F1 | NIS_tok F1 | NIS_ex F1 |",
              "|---|---|---|---|---|---|---|"]
-    for split in SPLITS:
-        for name, entry in report.get(split, {}).items():
-            s = entry["scores"]
-            label = "general" if name == "general" else f"{NAMES[name]} model" + (" (in domain)" if name == split else "")
-            lines.append(f"| {NAMES[split]} | {label} | " + " | ".join(f"{100 * s[k]:.2f}" for k, _ in MEASURES) + " |")
+    for split, name, entry in _systems(report):
+        s = entry["scores"]
+        label = "general" if name == "general" else f"{NAMES[name]} model" + (" (in domain)" if name == split else "")
+        lines.append(f"| {NAMES[split]} | {label} | " + " | ".join(f"{100 * s[k]:.2f}" for k, _ in MEASURES) + " |")
     lines += ["", f"Goal: NIS_tok F1 within {report['within']} points of the in-domain model on every split, "
               "no split below 80.", "", "| test split | general | in domain | difference |", "|---|---|---|---|"]
     for split in SPLITS:
@@ -113,11 +119,9 @@ def render(report: Dict[str, Any]) -> str:
               "\"T cell\" on BioScope), and affixal cues predicted anywhere.", "",
               "| test split | model | sentences without negation | with a predicted cue | cues there | affixal cues | most frequent |",
               "|---|---|---|---|---|---|---|"]
-    for split in SPLITS:
-        for name, entry in report.get(split, {}).items():
-            c = entry.get("cues")
-            if c is None:
-                continue
+    for split, name, entry in _systems(report):
+        c = entry.get("cues")
+        if c is not None:
             top = ", ".join(f"{cue} ({n})" for cue, n in c["top"][:5])
             lines.append(f"| {NAMES[split]} | {name} | {c['unnegated_sentences']} | {c['sentences_with_false_cue']} | "
                          f"{c['cues_in_unnegated']} | {c['affixal_cues']} | {top} |")

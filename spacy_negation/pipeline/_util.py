@@ -8,6 +8,20 @@ from spacy.tokens import Doc
 
 from ..alignment import Part, Range
 
+#: The token-to-vector layer of the components' default models (a CNN; the project's
+#: configs replace it with a listener of a shared transformer or tok2vec).
+DEFAULT_TOK2VEC_CONFIG = """
+[model.tok2vec]
+@architectures = "spacy.HashEmbedCNN.v2"
+pretrained_vectors = null
+width = 96
+depth = 4
+embed_size = 2000
+window_size = 1
+maxout_pieces = 3
+subword_features = true
+"""
+
 
 def sentence_ranges(doc: Doc) -> Tuple[List[Range], numpy.ndarray]:
     """The sentences of a doc as token ranges (the whole doc without sentence

@@ -3,6 +3,7 @@ model once over a batch and takes a per-token categorical cross-entropy against 
 labels, a per-component learning-rate factor, and the decoder settings that pipelines
 trained before the registered decoders existed keep on the component."""
 from dataclasses import fields, is_dataclass, replace
+from itertools import islice
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, TypeVar, cast
 
 from thinc.api import Model, Optimizer, SequenceCategoricalCrossentropy, set_dropout_rate
@@ -74,6 +75,21 @@ class NegationPipe(TrainablePipe):
     def _inputs_and_truths(self, examples: List[Example]) -> Tuple[Any, Sequence[Sequence[Optional[str]]]]:
         """The model input of a batch and the gold label sequences (None: unknown)."""
         raise NotImplementedError
+
+    def _initialize_model(self, get_examples: Callable[[], Iterable[Example]], *, set_width: bool = True) -> None:
+        """Initialize the model on a sample (the first 10) of the examples, with their gold
+        labels one-hot; E923 if there is none.
+
+        get_examples (Callable[[], Iterable[Example]]): returns the examples.
+        set_width (bool): set the model's output width ``nO`` to the number of labels first.
+        """
+        sample = list(islice(get_examples(), 10))
+        if not sample:
+            raise ValueError(SpacyErrors.E923.format(name=self.name))
+        inputs, truths = self._inputs_and_truths(sample)
+        if set_width:
+            self.model.set_dim("nO", len(self.labels))
+        self.model.initialize(X=inputs, Y=self._label_sample(truths))
 
     def update(
         self,

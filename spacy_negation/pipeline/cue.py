@@ -19,7 +19,6 @@ terminations and trigger directions bound the scopes that ``negation_scope`` res
 The predicted cues replace the doc's negations (``doc.spans["negations"]``), with empty
 scopes and events; ``negation_scope`` fills those in.
 """
-from itertools import islice
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
@@ -43,23 +42,16 @@ from .cue_decoding import CUE_DECODER_DEFAULTS, CueDecoder, CueLexicons, make_cu
 from .cue_labels import OUTSIDE, gold_cue_labels, learn_lexicons, parse_label
 from .cue_patterns import PATTERNS_KEY, CuePatterns, Setting, cue_patterns_from_entries, load_cue_patterns
 from .lexicons import AFFIX_KINDS, AffixLexicon, MultiwordLexicon, WordLexicon
+from ._util import DEFAULT_TOK2VEC_CONFIG
 
 default_model_config = """
 [model]
 @architectures = "spacy-negation.CueTagger.v1"
 nO = null
 
-[model.tok2vec]
-@architectures = "spacy.HashEmbedCNN.v2"
-pretrained_vectors = null
-width = 96
-depth = 4
-embed_size = 2000
-window_size = 1
-maxout_pieces = 3
-subword_features = true
 """
-DEFAULT_CUE_MODEL = Config().from_str(default_model_config)["model"]
+
+DEFAULT_CUE_MODEL = Config().from_str(default_model_config + DEFAULT_TOK2VEC_CONFIG)["model"]
 
 
 @Language.factory(
@@ -364,11 +356,7 @@ class NegationCue(NegationPipe):
             self.add_label(label)
         if len(self.labels) < 2:
             raise ValueError(Errors.E301.format(name=self.name))
-        sample = list(islice(get_examples(), 10))
-        if not sample:
-            raise ValueError(SpacyErrors.E923.format(name=self.name))
-        docs, truths = self._inputs_and_truths(sample)
-        self.model.initialize(X=docs, Y=self._label_sample(truths))
+        self._initialize_model(get_examples, set_width=False)
 
     def add_label(self, label: str) -> int:
         """Add a cue label ('S', 'B', 'I', or with an affix kind: 'S|prefix').

@@ -16,7 +16,6 @@ rest beside an affixal cue, an embedded scope reaching outside its outer scope i
 nested encoding) is learned in its nearest encodable form.
 """
 import copy
-from itertools import islice
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy
@@ -199,12 +198,7 @@ class NegationGraph(NegationPipe):
             self.add_label(label)
         if len(self.labels) < 2:
             raise ValueError(Errors.E866.format(name=self.name))
-        sample = list(islice(get_examples(), 10))
-        if not sample:
-            raise ValueError(SpacyErrors.E923.format(name=self.name))
-        docs, truths = self._inputs_and_truths(sample)
-        self.model.set_dim("nO", len(self.labels))
-        self.model.initialize(X=docs, Y=self._label_sample(truths))
+        self._initialize_model(get_examples)
 
     @property
     def label_data(self) -> List[str]:

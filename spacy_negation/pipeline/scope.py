@@ -17,14 +17,12 @@ cue component applied a user cue list (``cue_patterns``), the decoded scopes kee
 side of a directed trigger cue and stop at terminations (``constrain_scopes``) before
 the decoder post-processes them.
 """
-from itertools import islice
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy
 from thinc.api import Config, Model
 from thinc.types import Floats2d
 
-from spacy.errors import Errors as SpacyErrors
 from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.training import Example, validate_get_examples
@@ -38,7 +36,7 @@ from ..negation import Negation, Part, get_negations, register_extensions, set_n
 from .base import NegationPipe, with_flat_settings
 from .cue_patterns import constrain_scopes
 from .scope_decoding import SCOPE_DECODER_DEFAULTS, SCOPE_LABELS, ScopeDecoder, make_scope_decoder
-from ._util import remainder, sentence_ranges
+from ._util import DEFAULT_TOK2VEC_CONFIG, remainder, sentence_ranges
 
 default_model_config = """
 [model]
@@ -49,17 +47,9 @@ depth = 1
 dropout = 0.1
 nO = null
 
-[model.tok2vec]
-@architectures = "spacy.HashEmbedCNN.v2"
-pretrained_vectors = null
-width = 96
-depth = 4
-embed_size = 2000
-window_size = 1
-maxout_pieces = 3
-subword_features = true
 """
-DEFAULT_SCOPE_MODEL = Config().from_str(default_model_config)["model"]
+
+DEFAULT_SCOPE_MODEL = Config().from_str(default_model_config + DEFAULT_TOK2VEC_CONFIG)["model"]
 
 
 @Language.factory(
@@ -229,12 +219,7 @@ class NegationScope(NegationPipe):
                 break
         if not n_cues:
             raise ValueError(Errors.E301.format(name=self.name))
-        sample = list(islice(get_examples(), 10))
-        if not sample:
-            raise ValueError(SpacyErrors.E923.format(name=self.name))
-        inputs, truths = self._inputs_and_truths(sample)
-        self.model.set_dim("nO", len(self.labels))
-        self.model.initialize(X=inputs, Y=self._label_sample(truths))
+        self._initialize_model(get_examples)
 
     def _gold_windows(self, examples: List[Example]) -> Tuple[List[CueWindow], List[List[str]]]:
         """The windows of the gold cues, projected onto the predicted tokens, and the
