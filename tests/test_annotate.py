@@ -201,8 +201,10 @@ def test_rerun_with_other_settings_or_bad_manifest_refuses(trained_cnn_dir, tmp_
 @pytest.mark.parametrize("sig,code", [(signal.SIGKILL, -signal.SIGKILL), (signal.SIGINT, 130)])
 def test_resume_after_kill_has_every_record_once_in_order(trained_cnn_dir, tmp_path, sig, code):
     """Kill (or Ctrl-C) a run after its first finished shard; the re-run annotates only the
-    other shards and the output has every input record exactly once, in order."""
-    n, size = 800, 20
+    other shards and the output has every input record exactly once, in order. Enough
+    records that the run outlasts the polling for its first finished shard (800 took half
+    a second on the CI machine once annotation got faster, and a run could end first)."""
+    n, size = 4000, 20
     inp = write_text(tmp_path / "in.txt", corpus_texts(n))
     out = tmp_path / "out.jsonl"
     work = tmp_path / "out.jsonl.shards"
