@@ -288,19 +288,19 @@ def write_model_copy(model_dir: Path, out_dir: Path, cue_patterns: Optional[str]
     """
     import spacy
 
-    from spacy_negation.pipeline.base import NegationPipe
-
     components: Dict[str, Dict[str, Any]] = {}
     default_cue = "negation_cue"
     if default_convention is not None:
-        conventions = {name: pipe.convention for name, pipe in spacy.load(model_dir).pipeline
-                       if isinstance(pipe, NegationPipe)}
-        if default_convention not in conventions.values():
+        # the settings from the saved config: no need to load the weights twice
+        config = spacy.util.load_config(model_dir / "config.cfg", interpolate=False)["components"]
+        conventions = {name: (section.get("convention"), section["factory"]) for name, section in config.items()
+                       if "annotate_unmarked" in section}
+        if default_convention not in {convention for convention, _ in conventions.values()}:
             raise ValueError(f"{model_dir} has no components of the convention {default_convention!r} "
-                             f"(it has: {sorted(c for c in set(conventions.values()) if c)})")
-        for name, convention in conventions.items():
+                             f"(it has: {sorted({c for c, _ in conventions.values() if c})})")
+        for name, (convention, factory) in conventions.items():
             components[name] = {"annotate_unmarked": convention == default_convention}
-            if convention == default_convention and name.startswith("negation_cue"):
+            if convention == default_convention and factory == "negation_cue":
                 default_cue = name
     if cue_patterns is not None:
         components.setdefault(default_cue, {})["cue_patterns"] = cue_patterns
