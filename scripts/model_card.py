@@ -141,6 +141,31 @@ DOMAINS: Dict[str, Dict[str, Any]] = {
                     {"name": "BioScope (abstracts)", "author": "Vincze et al. (2008)"},
                     {"name": "SFU Review Corpus (negation)", "author": "Konstantinova et al. (2012)"}],
     },
+    "fast": {
+        "lang": "en",
+        "title": "Fast English negation resolution on CPU (CD-SCO + BioScope + SFU Review, CNN)",
+        "data": "As en_negation_general: the train splits of ConanDoyle-neg (CD-SCO, Morante & "
+                "Daelemans 2012), BioScope abstracts (Vincze et al. 2008) and the SFU Review Corpus "
+                "(Konstantinova et al. 2012), each doc marked with its corpus's annotation convention; "
+                "model selection on the three dev splits together.",
+        "license": "CC BY-NC-SA 3.0",
+        "license_note": "The most restrictive of its data: CD-SCO is cited as CC BY-NC-SA 3.0 "
+                        "(non-commercial, share-alike); BioScope is for research use; the SFU "
+                        "Review Corpus is GPL-3.0-or-later.",
+        "convention": "One small CNN (spaCy's HashEmbedCNN, trained from scratch), one cue and one "
+                      "scope component per convention, as en_negation_general. By default it "
+                      "annotates in the {default} convention; `config={{\"convention\": NAME}}` of the "
+                      "`negation` component picks another (`\"cdsco\"`, `\"bioscope\"`, `\"sfu\"`). "
+                      "Its cue components have the sentence prefilter on: only sentences with a "
+                      "candidate cue (a word seen as a cue in training, or a learned negation affix "
+                      "where the convention has affixal cues) are annotated, and the `negation` "
+                      "component sends only those to the model.",
+        "use": "Large volumes of text on CPU where speed matters more than the last points of "
+               "accuracy; en_negation_general is the more accurate default.",
+        "sources": [{"name": "ConanDoyle-neg (*SEM 2012 CD-SCO)", "author": "Morante & Daelemans (2012)"},
+                    {"name": "BioScope (abstracts)", "author": "Vincze et al. (2008)"},
+                    {"name": "SFU Review Corpus (negation)", "author": "Konstantinova et al. (2012)"}],
+    },
 }
 #: The end-to-end measures of an evaluate_model.py scores file the card states.
 EVAL_MEASURES = (("Cues-B F1", "neg_cue_b_f"), ("NIS_ex F1", "neg_nis_ex_f"), ("Scope-tokens F1", "neg_st_f"),
@@ -256,6 +281,10 @@ def build_meta(model_meta: Dict[str, Any], domain: str, name: str, version: str,
         worst = min(split_scores, key=lambda t: split_scores[t]["scores"]["neg_nis_tok_f"])
         lines.append(f"- Its weakest test split is {CORPUS_NAMES[worst]} (NIS_tok F1 "
                      f"{_pct(split_scores[worst]['scores']['neg_nis_tok_f'])}, in that corpus's convention).")
+    if domain == "fast":
+        lines.append("- The prefilter never looks at sentences without a cue word of its training data: "
+                     "unseen cue words (for example 'denies') are not found, not even by the network; "
+                     "add them with a user cue list.")
     if domain == "clinical":
         lines += ["- Part of the training data is synthetic: clinical phrasing far from its templates "
                   "(long narrative sentences, abbreviations) is resolved as BioScope would.",
@@ -273,7 +302,7 @@ def build_meta(model_meta: Dict[str, Any], domain: str, name: str, version: str,
 
 
 def write_model_copy(model_dir: Path, out_dir: Path, cue_patterns: Optional[str] = None,
-                     default_convention: Optional[str] = None) -> None:
+                     default_convention: Optional[str] = None, prefilter: bool = False) -> None:
     """Write a copy of a negation pipeline with settings in its config; the copy replaces
     ``out_dir`` only once it is complete.
 
@@ -285,6 +314,7 @@ def write_model_copy(model_dir: Path, out_dir: Path, cue_patterns: Optional[str]
     default_convention (Optional[str]): for a pipeline with components per annotation
         convention, the convention whose components annotate unmarked docs (the others
         then annotate only docs marked with theirs).
+    prefilter (bool): turn on the sentence prefilter of every cue component.
     """
     import spacy
 
@@ -304,6 +334,11 @@ def write_model_copy(model_dir: Path, out_dir: Path, cue_patterns: Optional[str]
                 default_cue = name
     if cue_patterns is not None:
         components.setdefault(default_cue, {})["cue_patterns"] = cue_patterns
+    if prefilter:
+        config = spacy.util.load_config(model_dir / "config.cfg", interpolate=False)["components"]
+        for name, section in config.items():
+            if section.get("factory") == "negation_cue":
+                components.setdefault(name, {})["prefilter"] = True
     nlp = spacy.load(model_dir, config={"components": components})
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", dir=out_dir.parent))
@@ -339,13 +374,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--default-convention", default=None,
                         help="with --model-out: the convention whose components annotate unmarked docs "
                              "(a pipeline with components per convention: the general model)")
+    parser.add_argument("--prefilter", action="store_true",
+                        help="turn on the sentence prefilter of the cue components (with --model-out)")
     parser.add_argument("--model-out", type=Path, default=None,
                         help="write the model with --cue-patterns / --default-convention set here "
                              "(the folder to package)")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
-    if (args.cue_patterns is None and args.default_convention is None) != (args.model_out is None):
-        parser.error("--model-out goes with --cue-patterns or --default-convention")
+    if (args.cue_patterns is None and args.default_convention is None and not args.prefilter) != (args.model_out is None):
+        parser.error("--model-out goes with --cue-patterns, --default-convention or --prefilter")
     try:
         model_meta = json.loads((args.model_dir / "meta.json").read_text(encoding="utf-8"))
         cross = json.loads(args.cross.read_text(encoding="utf-8")) if args.cross else None
@@ -364,7 +401,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         meta = build_meta(model_meta, args.domain, args.name, args.version, cross, neges, speed,
                           bioscope_scores, clinical, split_scores, args.default_convention)
         if args.model_out is not None:
-            write_model_copy(args.model_dir, args.model_out, args.cue_patterns, args.default_convention)
+            write_model_copy(args.model_dir, args.model_out, args.cue_patterns, args.default_convention,
+                             args.prefilter)
     except (OSError, ValueError, KeyError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 1

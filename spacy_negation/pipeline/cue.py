@@ -42,7 +42,8 @@ from .cue_decoding import CUE_DECODER_DEFAULTS, CueDecoder, CueLexicons, make_cu
 from .cue_labels import OUTSIDE, gold_cue_labels, learn_lexicons, parse_label
 from .cue_patterns import PATTERNS_KEY, CuePatterns, Setting, cue_patterns_from_entries, load_cue_patterns
 from .lexicons import AFFIX_KINDS, AffixLexicon, MultiwordLexicon, WordLexicon
-from ._util import DEFAULT_TOK2VEC_CONFIG
+from .prefilter import CuePrefilter, only_in, stop_words
+from ._util import DEFAULT_TOK2VEC_CONFIG, sentence_ranges
 
 default_model_config = """
 [model]
@@ -65,6 +66,7 @@ DEFAULT_CUE_MODEL = Config().from_str(default_model_config + DEFAULT_TOK2VEC_CON
         "cue_patterns": None,
         "convention": None,
         "annotate_unmarked": True,
+        "prefilter": False,
         "scorer": {"@scorers": "spacy-negation.negation_cue_scorer.v1"},
     },
     default_score_weights={"neg_cue_f": 1.0, "neg_cue_p": None, "neg_cue_r": None},
@@ -83,6 +85,7 @@ def make_negation_cue(
     cue_patterns: Setting,
     convention: Optional[str],
     annotate_unmarked: bool,
+    prefilter: bool,
     scorer: Optional[Callable],
 ) -> "NegationCue":
     """Create a negation cue tagger.
@@ -101,6 +104,7 @@ def make_negation_cue(
     convention (Optional[str]): learn from and annotate only docs of this annotation
         convention (``spacy_negation.negation.convention``); None: all.
     annotate_unmarked (bool): annotate docs without a convention mark.
+    prefilter (bool): find cues only in sentences with a candidate cue (``prefilter.py``).
     scorer (Optional[Callable]): the scoring method.
     """
     flat = {
@@ -111,7 +115,7 @@ def make_negation_cue(
         nlp.vocab, model, name, lr_scale=lr_scale,
         decoder=with_flat_settings(name, decoder, flat, CUE_DECODER_DEFAULTS),
         cue_patterns=None if cue_patterns is None else load_cue_patterns(cue_patterns, nlp.make_doc),
-        convention=convention, annotate_unmarked=annotate_unmarked, scorer=scorer,
+        convention=convention, annotate_unmarked=annotate_unmarked, prefilter=prefilter, scorer=scorer,
     )
 
 
@@ -131,6 +135,7 @@ class NegationCue(NegationPipe):
         cue_patterns: Optional[List[Dict[str, Any]]] = None,
         convention: Optional[str] = None,
         annotate_unmarked: bool = True,
+        prefilter: bool = False,
         scorer: Optional[Callable] = None,
     ) -> None:
         """Initialize a negation cue tagger.
@@ -149,6 +154,7 @@ class NegationCue(NegationPipe):
         convention (Optional[str]): The annotation convention of the docs the component
             learns from and annotates (None: all).
         annotate_unmarked (bool): Whether it annotates docs without a convention mark.
+        prefilter (bool): Find cues only in sentences with a candidate (``prefilter.py``).
         scorer (Optional[Callable]): The scoring method.
         """
         register_extensions()
@@ -157,6 +163,8 @@ class NegationCue(NegationPipe):
         self.name = name
         self.lr_scale = lr_scale
         self.convention, self.annotate_unmarked = convention, annotate_unmarked
+        self.prefilter = prefilter
+        self._prefilter: Optional[CuePrefilter] = None
         self.decoder = make_cue_decoder() if decoder is None else decoder
         self.scorer = scorer
         self.cfg: Dict[str, Any] = {
@@ -199,6 +207,7 @@ class NegationCue(NegationPipe):
 
         entries (List[Dict[str, Any]]): entries as ``load_cue_patterns`` returns them.
         """
+        self._prefilter = None
         self.cfg["cue_patterns"] = list(entries)
         self._cue_patterns = cue_patterns_from_entries(self.vocab, entries)
 
@@ -261,14 +270,23 @@ class NegationCue(NegationPipe):
         """
         docs = list(docs)
         mine = [self.annotates(doc) for doc in docs]
-        if not any(len(doc) for doc, m in zip(docs, mine) if m):
+        kept = [self.candidate_sentences(doc) if m and self.prefilter else None for doc, m in zip(docs, mine)]
+        if not any(len(doc) and k != [] for doc, m, k in zip(docs, mine, kept) if m):
             return [numpy.zeros(len(doc), dtype="int32") if m else None for doc, m in zip(docs, mine)]
         scores = self.model.predict(docs)
         lexicons = self.lexicons
-        return [
-            self.decoder.label_ids(doc, self.model.ops.to_numpy(s), self.labels, lexicons) if m else None
-            for doc, s, m in zip(docs, scores, mine)
-        ]
+        ids = [self.decoder.label_ids(doc, self.model.ops.to_numpy(s), self.labels, lexicons) if m else None
+               for doc, s, m in zip(docs, scores, mine)]
+        return [i if i is None or k is None else only_in(i, k, self.labels.index(OUTSIDE)) for i, k in zip(ids, kept)]
+
+    def candidate_sentences(self, doc: Doc) -> List[Tuple[int, int]]:
+        """The token ranges (in order) of the sentences in which the component looks for
+        cues: with ``prefilter``, those with a candidate cue (``prefilter.py``); else all."""
+        if not self.prefilter:
+            return sentence_ranges(doc)[0]
+        if self._prefilter is None:
+            self._prefilter = CuePrefilter.of_component(self, stop_words(self.vocab))
+        return self._prefilter.sentences(doc)
 
     def _decode(self, doc: Doc, scores: numpy.ndarray) -> numpy.ndarray:
         """The decoded label ids of one doc's scores (as ``predict`` gives them)."""
@@ -323,6 +341,7 @@ class NegationCue(NegationPipe):
             lexicon on instead of the examples (the whole training corpus, where the
             training reader samples its sentences).
         """
+        self._prefilter = None
         validate_get_examples(get_examples, "NegationCue.initialize")
         get_examples = self._own_examples(get_examples)
         affixes = multiword = words = None
@@ -378,3 +397,4 @@ class NegationCue(NegationPipe):
     def _gold_labels(self, example: Example) -> List[Optional[str]]:
         """The gold cue label of each predicted token (None: unknown)."""
         return [label for label, _ in gold_cue_labels(example)]
+

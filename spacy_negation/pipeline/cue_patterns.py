@@ -358,13 +358,25 @@ def copy_pattern_matches(source: Doc, target: Doc) -> None:
     source (Doc): the doc with matches in ``doc.spans["negation_patterns"]``.
     target (Doc): the doc to write them to.
     """
-    group = source.spans.get(PATTERNS_KEY)
-    if group is None:
+    merge_pattern_matches([(source, 0)], target)
+
+
+def merge_pattern_matches(pieces: Sequence[Tuple[Doc, int]], target: Doc) -> None:
+    """Write the pattern matches of docs that are pieces of a doc onto it (none on any
+    piece: none on the target).
+
+    pieces (Sequence[Tuple[Doc, int]]): each doc, and the index of its first token in
+        the target.
+    target (Doc): the doc to write them to.
+    """
+    groups = [(source.spans[PATTERNS_KEY], offset) for source, offset in pieces if PATTERNS_KEY in source.spans]
+    if not groups:
         if PATTERNS_KEY in target.spans:
             del target.spans[PATTERNS_KEY]
         return
     target.spans[PATTERNS_KEY] = SpanGroup(target, name=PATTERNS_KEY, spans=[
-        Span(target, span.start, span.end, label=span.label_, span_id=span.id_) for span in group
+        Span(target, span.start + offset, span.end + offset, label=span.label_, span_id=span.id_)
+        for group, offset in groups for span in group
     ])
 
 

@@ -25,16 +25,16 @@ copied to the host doc's ``doc.spans["negation_patterns"]`` with the negations.
 """
 import warnings
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple, Union, cast
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union, cast
 
 from spacy.language import Language
 from spacy.pipeline import Pipe, Sentencizer
-from spacy.tokens import Doc
+from spacy.tokens import Doc, SpanGroup
 from spacy.util import minibatch
 
 from ..errors import Errors, Warnings
 from ..negation import PartLike, get_negations, register_extensions, set_convention, set_negations
-from .cue_patterns import Setting, copy_pattern_matches, load_cue_patterns
+from .cue_patterns import PATTERNS_KEY, Setting, load_cue_patterns, merge_pattern_matches
 
 if TYPE_CHECKING:
     from .cue import NegationCue
@@ -155,12 +155,39 @@ class NegationResolver(Pipe):
         YIELDS (Doc): The docs, with their negations, in order.
         """
         size = batch_size or self.batch_size
+        cue = self._cue_component(self.convention)
         for batch in minibatch(stream, size):
-            model_docs = [self.model_doc(doc) for doc in batch]
-            for doc, model_doc in zip(batch, self.negation_nlp.pipe(model_docs, batch_size=size)):
-                copy_negations(model_doc, doc)
-                copy_pattern_matches(model_doc, doc)
+            pieces = [self.model_pieces(doc, cue) for doc in batch]
+            results = iter(self.negation_nlp.pipe([d for ps in pieces for d, _ in ps], batch_size=size))
+            for doc, ps in zip(batch, pieces):
+                done = [(next(results), offset) for _, offset in ps]
+                merge_negations(done, doc)
+                merge_pattern_matches(done, doc)
+                if not done and cue.cue_patterns:
+                    doc.spans[PATTERNS_KEY] = SpanGroup(doc, name=PATTERNS_KEY)
                 yield doc
+
+    def model_pieces(self, doc: Doc, cue: "NegationCue") -> List[Tuple[Doc, int]]:
+        """The docs for the negation pipeline of one host doc, with their first token's
+        index in it: the model doc; with the cue component's ``prefilter``, a doc per
+        sentence with a candidate cue (none for a doc without one).
+
+        doc (Doc): The host doc.
+        cue (NegationCue): The model's cue component that annotates it.
+        RETURNS (List[Tuple[Doc, int]]): The docs and offsets.
+        """
+        model_doc = self.model_doc(doc)
+        if not cue.prefilter or not len(model_doc):
+            return [(model_doc, 0)]
+        pieces = []
+        for start, end in cue.candidate_sentences(model_doc):
+            tokens = model_doc[start:end]
+            starts: List[Union[bool, int, None]] = [True, *([False] * (len(tokens) - 1))]
+            piece = Doc(model_doc.vocab, words=[t.text for t in tokens], spaces=[bool(t.whitespace_) for t in tokens],
+                        sent_starts=starts)
+            set_convention(piece, self.convention)
+            pieces.append((piece, start))
+        return pieces
 
     def model_doc(self, doc: Doc) -> Doc:
         """A doc in the negation pipeline's vocab with the host doc's words, spaces
@@ -196,12 +223,26 @@ def copy_negations(source: Doc, target: Doc) -> None:
     source (Doc): the doc with negations.
     target (Doc): the doc to write them to (its negations are replaced).
     """
-    if len(source) != len(target) or any(a.text != b.text for a, b in zip(source, target)):
+    if len(source) != len(target):
         raise ValueError(Errors.E322.format(n_source=len(source), n_target=len(target)))
+    merge_negations([(source, 0)], target)
+
+
+def merge_negations(pieces: Sequence[Tuple[Doc, int]], target: Doc) -> None:
+    """Write the negations of docs that are pieces of a doc onto it.
+
+    pieces (Sequence[Tuple[Doc, int]]): each doc with negations, and the index of its
+        first token in the target; their tokens must be the target's from there.
+    target (Doc): the doc to write them to (its negations are replaced; none without pieces).
+    """
     negations: List[Dict[str, Iterable[PartLike]]] = []
-    for neg in sorted(get_negations(source), key=lambda n: n.id):
-        negations.append({
-            role: [(p.i, p.start, p.end) for p in neg.parts(role)]
-            for role in ("cue", "scope", "event")
-        })
+    for source, offset in pieces:
+        if offset < 0 or offset + len(source) > len(target) or any(
+                a.text != b.text for a, b in zip(source, target[offset: offset + len(source)])):
+            raise ValueError(Errors.E322.format(n_source=len(source), n_target=len(target)))
+        for neg in sorted(get_negations(source), key=lambda n: n.id):
+            negations.append({
+                role: [(p.i + offset, p.start, p.end) for p in neg.parts(role)]
+                for role in ("cue", "scope", "event")
+            })
     set_negations(target, negations)
