@@ -4,11 +4,12 @@ model predicts in test sentences that have no negation at all (the off-domain cu
 hallucinations of a model trained on one corpus).
 
 python scripts/general_report.py --general-dir metrics/general --cross-dir metrics/cross \
+    [--fast-dir metrics/general_fast] \
     --gold cdsco=corpus/test.spacy --gold bioscope=corpus/bioscope/test.spacy \
     --gold sfu=corpus/sfu/test.spacy --out-dir results
 
 Reads the scores and system *SEM files of scripts/evaluate_model.py: metrics/general/on_SPLIT.*
-(the general model, --convention SPLIT) and metrics/cross/MODEL_on_SPLIT.* (the models of
+(the general model, --convention SPLIT), the same of the fast model, and metrics/cross/MODEL_on_SPLIT.* (the models of
 the cross-domain workflow). Writes nothing it did not read or count.
 """
 import argparse
@@ -22,6 +23,8 @@ SPLITS = ("cdsco", "bioscope", "sfu")
 NAMES = {"cdsco": "CD-SCO", "bioscope": "BioScope abstracts", "sfu": "SFU Review"}
 MEASURES = (("cues_b_f", "neg_cue_b_f"), ("scm_b_f", "neg_scm_b_f"), ("st_f", "neg_st_f"),
             ("nis_tok_f", "neg_nis_tok_f"), ("nis_ex_f", "neg_nis_ex_f"))
+#: The row labels of the models that are not a cross-domain model.
+LABELS = {"general": "general", "fast": "fast (en_negation_fast, CNN)"}
 #: The goal of the general model: within this many NIS_tok F1 points of the in-domain model.
 WITHIN = 1.5
 
@@ -68,12 +71,15 @@ def _scores(path: Path) -> Dict[str, float]:
     return {key: float(scores[source]) for key, source in MEASURES}
 
 
-def build(general_dir: Path, cross_dir: Path, gold: Dict[str, Path]) -> Dict[str, Any]:
-    """The report's numbers: per split the general model and every cross-domain model."""
+def build(general_dir: Path, cross_dir: Path, gold: Dict[str, Path], fast_dir: Optional[Path] = None) -> Dict[str, Any]:
+    """The report's numbers: per split the general model, the fast model (from
+    ``fast_dir``, when given) and every cross-domain model."""
     out: Dict[str, Any] = {"within": WITHIN}
     for split in SPLITS:
         entry: Dict[str, Any] = {}
         systems: List[Tuple[str, Path]] = [("general", general_dir / f"on_{split}")]
+        if fast_dir is not None:
+            systems.append(("fast", fast_dir / f"on_{split}"))
         systems += [(model, cross_dir / f"{model}_on_{split}") for model in SPLITS]
         for name, stem in systems:
             scores_path, system_path = stem.with_suffix(".json"), stem.with_suffix(".txt")
@@ -104,7 +110,7 @@ def render(report: Dict[str, Any]) -> str:
              "|---|---|---|---|---|---|---|"]
     for split, name, entry in _systems(report):
         s = entry["scores"]
-        label = "general" if name == "general" else f"{NAMES[name]} model" + (" (in domain)" if name == split else "")
+        label = LABELS.get(name) or f"{NAMES[name]} model" + (" (in domain)" if name == split else "")
         lines.append(f"| {NAMES[split]} | {label} | " + " | ".join(f"{100 * s[k]:.2f}" for k, _ in MEASURES) + " |")
     lines += ["", f"Goal: NIS_tok F1 within {report['within']} points of the in-domain model on every split, "
               "no split below 80.", "", "| test split | general | in domain | difference |", "|---|---|---|---|"]
@@ -132,6 +138,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--general-dir", type=Path, required=True)
     parser.add_argument("--cross-dir", type=Path, required=True)
+    parser.add_argument("--fast-dir", type=Path, default=None,
+                        help="the fast model's evaluate_model.py outputs (on_SPLIT.*), if any")
     parser.add_argument("--gold", action="append", default=[], help="SPLIT=GOLD.spacy")
     parser.add_argument("--out-dir", type=Path, required=True)
     args = parser.parse_args(argv)
@@ -144,7 +152,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             if not sep or split not in SPLITS:
                 raise ValueError(f"--gold {text!r}: expected SPLIT=GOLD.spacy with SPLIT one of {SPLITS}")
             gold[split] = Path(path)
-        report = build(args.general_dir, args.cross_dir, gold)
+        report = build(args.general_dir, args.cross_dir, gold, args.fast_dir)
     except (OSError, ValueError, KeyError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 1

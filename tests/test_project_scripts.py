@@ -102,3 +102,13 @@ def test_general_report_counts_cues_in_sentences_without_negation(run_script, tm
     assert (cues["unnegated_sentences"], cues["sentences_with_false_cue"], cues["cues_in_unnegated"]) == (1, 1, 1)
     assert cues["top"] == [["t", 1]]
     assert "| BioScope abstracts | 87.50 | 90.00 | -2.50 |" in (tmp_path / "out" / "general.md").read_text()
+    assert "fast" not in report["bioscope"]
+    # the fast model's rows, when its outputs are given
+    (tmp_path / "fast").mkdir()
+    (tmp_path / "fast" / "on_bioscope.json").write_text(json.dumps({"scores": {**scores["scores"], "neg_nis_tok_f": 0.8}}))
+    proc = run_script("general_report.py", "--general-dir", str(tmp_path / "general"), "--cross-dir",
+                      str(tmp_path / "cross"), "--fast-dir", str(tmp_path / "fast"), "--out-dir", str(tmp_path / "out"))
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads((tmp_path / "out" / "general.json").read_text())
+    assert report["bioscope"]["fast"]["scores"]["nis_tok_f"] == 0.8
+    assert "| BioScope abstracts | fast (en_negation_fast, CNN) | 50.00 |" in (tmp_path / "out" / "general.md").read_text()
