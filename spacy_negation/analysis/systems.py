@@ -161,7 +161,8 @@ def sparse_counts(table: CountTable) -> Dict[str, Any]:
         used |= parse_metric(metric).matrix(cols).any(axis=1)
     keep = [k for k in range(len(cols)) if used[k]]
     sub = table.counts[:, keep]
-    rows = [[int(i)] + [float(v) for v in sub[i]] for i in numpy.flatnonzero(sub.any(axis=1))]
+    rows: List[List[float]] = [[int(i)] + [int(v) if float(v).is_integer() else float(v) for v in sub[i]]
+                               for i in numpy.flatnonzero(sub.any(axis=1))]
     return {"families": list(table.families), "sentences": int(len(table.counts)),
             "columns": [cols[k] for k in keep], "rows": rows}
 
