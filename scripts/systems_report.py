@@ -148,7 +148,7 @@ def render_markdown(report: Mapping[str, Any]) -> str:
         if not entry["comparisons"]:
             lines += ["", "No other system has a run yet.", ""]
             continue
-        lines += [f"{entry['samples']} bootstrap samples, {entry['ar_samples']} shuffles, seed {entry['seed']}.", "",
+        lines += ["", f"{entry['samples']} bootstrap samples, {entry['ar_samples']} shuffles, seed {entry['seed']}.", "",
                   "| metric | B | A (%) | B (%) | B-A | CI low | CI high | p boot | p AR |",
                   "|---|---|---|---|---|---|---|---|---|"]
         for c in entry["comparisons"]:
