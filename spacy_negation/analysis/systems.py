@@ -234,8 +234,8 @@ def summarize_run(folder: Path, corpus: str, system: str, seed: int,
         raise ValueError(Errors.E923.format(path=gold, corpus=corpus))
     config = None
     if system != PUNCT:
-        path, overrides = train_config(corpus, system)
-        config = " ".join([path] + overrides)
+        config_path, overrides = train_config(corpus, system)
+        config = " ".join([config_path] + overrides)
     return {"version": SUMMARY_VERSION, "corpus": corpus, "system": system, "seed": seed,
             "config": config, "train_seconds": seconds, "words_per_second": speed,
             "scores": scores, "test_counts": sparse_counts(count_run(gold, folder / "test.txt"))}
