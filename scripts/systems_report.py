@@ -44,6 +44,16 @@ def collect(runs_dir: Path, gold_dir: Path, summaries_dir: Path
     RETURNS (Tuple[List[Dict[str, Any]], List[Dict[str, Any]]]): (fresh, kept).
     RAISES (ValueError, NegationFormatError): a bad run or summary (E920-E923, E2xx).
     """
+    if runs_dir.is_dir():
+        known = {*CORPORA, gold_dir.name} if gold_dir.parent == runs_dir else set(CORPORA)
+        for path in sorted(runs_dir.iterdir()):
+            if path.name not in known:
+                print(f"note: {path} is not a corpus of the grid; not read", file=sys.stderr)
+        for corpus in CORPORA:
+            if (runs_dir / corpus).is_dir():
+                for path in sorted((runs_dir / corpus).iterdir()):
+                    if path.name not in SYSTEMS:
+                        print(f"note: {path} is not a system of the grid; not read", file=sys.stderr)
     fresh = [summarize_run(folder, corpus, system, seed, gold_dir)
              for corpus, system, seed, folder in (find_runs(runs_dir) if runs_dir.is_dir() else [])]
     names = {summary_name(s["corpus"], s["system"], s["seed"]) for s in fresh}
@@ -92,6 +102,10 @@ def render_markdown(report: Mapping[str, Any]) -> str:
         "where there is none (a single run has no sd). Punct-BL uses gold cues and is not "
         "trained (one run). Written by `scripts/systems_report.py`; reproduce with `spacy "
         "project run systems` (docs/systems.md).",
+        "",
+        "*words/s*: the annotation speed of `scripts/evaluate_model.py` on the test split "
+        "(gold tokens, mean over seeds, CPU shared with other jobs); *train min*: wall minutes "
+        "of `spacy train`, mean over seeds.",
         "",
         f"Published rows: {pub['citation']} Their NIS_ex column is not printed (`-`).",
         "",

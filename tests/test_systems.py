@@ -184,6 +184,19 @@ def test_summaries_are_written_and_rebuild_the_report(built: Dict[str, Any], tmp
         assert (root / "results" / name).read_text(encoding="utf-8") == text
 
 
+def test_folders_outside_the_grid_are_named(built: Dict[str, Any], tmp_path: Path,
+                                             run_script: RunScript) -> None:
+    root = tmp_path / "copy"
+    shutil.copytree(built["root"], root)
+    (root / "training" / "systems" / "cdsco" / "ensemble" / "seed0").mkdir(parents=True)
+    (root / "training" / "systems" / "neges").mkdir()
+    proc = report(run_script, root)
+    assert proc.returncode == 0, proc.stderr
+    assert "cdsco/ensemble is not a system of the grid" in proc.stderr
+    assert "systems/neges is not a corpus of the grid" in proc.stderr
+    assert "systems/gold" not in proc.stderr
+
+
 def test_a_run_folder_overrides_its_summary_and_others_are_kept(built: Dict[str, Any], tmp_path: Path,
                                                                 run_script: RunScript) -> None:
     root = tmp_path / "copy"
