@@ -10,7 +10,7 @@ with ``test.json``; partial grids are normal) and writes its summary to
 ``SUMMARIES/{corpus}__{system}__seed{N}.json`` (scores of dev, test, cross-domain and gold
 cues, speed, training time, config, per-sentence test counts). Runs whose folder is gone
 are taken from their committed summaries, so the report rebuilds from the summaries alone
-when ``training/`` is absent. The JSON's shape (fractions) is that of issue #23:
+when ``training/`` is absent. The JSON's shape (fractions):
 ``{CORPUS: {SYSTEM: {"seeds", "mean", "sd"}}, "cross_domain": {"TRAIN->TEST": ...},
 "published": ...}`` plus "scope_only", "dev", "speed", "train_seconds", "configs" and
 "significance" (:func:`spacy_negation.analysis.systems.build_report`). All inputs are read

@@ -1,4 +1,4 @@
-"""The systems workflow of issue #23: scripts/systems_run.py (the grid, --dry-run, resuming)
+"""The systems workflow: scripts/systems_run.py (the grid, --dry-run, resuming)
 and scripts/systems_report.py (results/systems.{json,md}, the run summaries, the choice on
 dev, the significance tests), on tiny synthetic run folders: hand-written scores JSONs and
 *SEM system files of the four-sentence case of test_metrics_compare. No training."""
