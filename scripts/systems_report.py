@@ -12,9 +12,9 @@ cues, speed, training time, config, per-sentence test counts). Runs whose folder
 are taken from their committed summaries, so the report rebuilds from the summaries alone
 when ``training/`` is absent. The JSON's shape (fractions):
 ``{CORPUS: {SYSTEM: {"seeds", "mean", "sd"}}, "cross_domain": {"TRAIN->TEST": ...},
-"published": ...}`` plus "scope_only", "dev", "speed", "train_seconds", "configs" and
-"significance" (:func:`spacy_negation.analysis.systems.build_report`). All inputs are read
-and checked before the first file is written; each file is written atomically.
+"published": ...}`` plus "scope_only", "dev", "speed", "train_seconds", "configs",
+"significance" and "goal" (:func:`spacy_negation.analysis.systems.build_report`). All
+inputs are read and checked before the first file is written; each file is written atomically.
 """
 import argparse
 import json
@@ -170,7 +170,24 @@ def render_markdown(report: Mapping[str, Any]) -> str:
                          f"{100 * c['value_b']:.2f} | {100 * c['diff']:+.2f} | {100 * c['ci_low']:+.2f} | "
                          f"{100 * c['ci_high']:+.2f} | {c['p_bootstrap']:.4f} | {c['p_ar']:.4f} |")
         lines.append("")
-    lines += ["## Training configs", "", "| corpus | system | config and overrides |", "|---|---|---|"]
+    lines += ["## Against the best published numbers", "",
+              "The best system of each corpus (on dev, as above): its mean over seeds on the test "
+              "split against the best number of each column that Sineva et al. (2021) publish "
+              "for a trained system on that corpus, with the 95% bootstrap interval of our mean "
+              "over test sentences (the seeds' system files resampled together, `python -m "
+              "spacy_negation seeds`' pooled interval).", "",
+              "| corpus | measure | published best | ours | difference | 95% CI of ours |",
+              "|---|---|---|---|---|---|"]
+    for corpus in CORPORA:
+        goal = report["goal"].get(corpus)
+        if goal is None:
+            continue
+        ours = f"{SYSTEM_NAMES[goal['system']]}, {len(goal['seeds'])} seed(s)"
+        for key, row in goal["measures"].items():
+            lines.append(f"| {CORPUS_NAMES[corpus]} | {MEASURE_NAMES[key]} | {100 * row['published']:.1f} "
+                         f"({SYSTEM_NAMES[row['published_system']]}) | {100 * row['mean']:.2f} ({ours}) | "
+                         f"{100 * row['diff']:+.2f} | {100 * row['ci']['low']:.2f}-{100 * row['ci']['high']:.2f} |")
+    lines += ["", "## Training configs", "", "| corpus | system | config and overrides |", "|---|---|---|"]
     for corpus in CORPORA:
         for system in TRAINED:
             config = report["configs"].get(corpus, {}).get(system)

@@ -90,7 +90,7 @@ def built(tmp_path_factory: Any, run_script: RunScript) -> Dict[str, Any]:
 def test_report_shape(built: Dict[str, Any]) -> None:
     doc = built["doc"]
     assert set(doc) == {"cdsco", "bioscope", "sfu", "cross_domain", "published", "scope_only", "dev",
-                        "speed", "train_seconds", "configs", "significance"}
+                        "speed", "train_seconds", "configs", "significance", "goal"}
     assert set(doc["cdsco"]) == {"punct_baseline", "bilstm_tagger", "negbert", "dp_nested"}
     for cell in doc["cdsco"].values():
         assert set(cell) == {"seeds", "mean", "sd"}
@@ -141,6 +141,25 @@ def test_best_system_is_chosen_on_dev(built: Dict[str, Any]) -> None:
         (m, s) for _, m in MEASURES.values() for s in ("bilstm_tagger", "dp_nested")]
     assert all(c["ci_low"] <= c["diff"] <= c["ci_high"] and 0 < c["p_bootstrap"] <= 1 for c in comparisons)
     assert "Best on dev: **NegBERT**" in built["md"]
+
+
+def test_best_system_against_the_best_published_numbers(built: Dict[str, Any]) -> None:
+    """Sineva et al. (2021) on CD-SCO test: the best trained system per column (Cues-B 93.4,
+    DP-nested-synt; SCM-B 70.1, NegBERT; Scope tokens 88.0 and NIS_tok 88.2, BiLSTM-Tagger)
+    against our best system on dev (NegBERT, one seed, test scores 0.7 in its JSON)."""
+    goal = built["doc"]["goal"]["cdsco"]
+    assert goal["system"] == "negbert" and goal["seeds"] == [0]
+    rows = goal["measures"]
+    assert set(rows) == {"cues_b_f", "scm_b_f", "st_f", "nis_tok_f"}  # the paper prints no NIS_ex
+    assert {k: r["published"] for k, r in rows.items()} == pytest.approx(
+        {"cues_b_f": 0.934, "scm_b_f": 0.701, "st_f": 0.88, "nis_tok_f": 0.882})
+    assert {k: r["published_system"] for k, r in rows.items()} == {
+        "cues_b_f": "dp_nested_synt", "scm_b_f": "negbert", "st_f": "bilstm_tagger", "nis_tok_f": "bilstm_tagger"}
+    nis = rows["nis_tok_f"]
+    assert nis["mean"] == 0.7 and nis["diff"] == pytest.approx(0.7 - 0.882)
+    # the interval is that of the system file's counts: SYS_A has NIS_tok 2/3
+    assert nis["ci"]["value"] == pytest.approx(2 / 3) and nis["ci"]["low"] <= 2 / 3 <= nis["ci"]["high"]
+    assert "| CD-SCO | NIS_tok F1 | 88.2 (BiLSTM-Tagger) | 70.00 (NegBERT, 1 seed(s)) | -18.20 |" in built["md"]
 
 
 def test_significance_pools_the_seeds_counts(built: Dict[str, Any], tmp_path: Path) -> None:

@@ -27,7 +27,7 @@ import numpy
 
 from ..errors import Errors
 from ..metrics.compare import CountTable, columns, compare, families_of, parse_metric
-from ..metrics.seeds import seed_summary
+from ..metrics.seeds import pooled_interval, seed_summary
 from ..published import SINEVA2021_CITATION, sineva2021
 
 CORPORA: Tuple[str, ...] = ("cdsco", "bioscope", "sfu")
@@ -350,6 +350,45 @@ def published_rows() -> Dict[str, Any]:
             "in_domain": in_domain, "cross_domain": cross}
 
 
+def published_best(corpus: str) -> Dict[str, Tuple[float, str]]:
+    """The best published number of each column on a corpus's test split, in domain,
+    over the trained systems of Sineva et al. (2021), Table 8 (Punct-BL uses gold cues).
+
+    corpus (str): one of CORPORA.
+    RETURNS (Dict[str, Tuple[float, str]]): measure -> (fraction, our name of the system).
+    """
+    rows = [r for r in sineva2021(train=corpus, test=corpus)]
+    out: Dict[str, Tuple[float, str]] = {}
+    for key, col in PUBLISHED_COLUMNS.items():
+        best = max(rows, key=lambda r: r.scores[col])
+        out[key] = (best.scores[col] / 100, PUBLISHED_NAMES[best.system])
+    return out
+
+
+def goal_rows(runs: Sequence[Mapping[str, Any]], corpus: str, *, samples: int,
+              seed: int) -> Dict[str, Dict[str, Any]]:
+    """A system's seed mean on the test split against the best published number of each
+    column, with the pooled bootstrap interval of the mean over sentences
+    (:func:`spacy_negation.metrics.seeds.pooled_interval`).
+
+    runs (Sequence[Mapping[str, Any]]): the system's run summaries on the corpus.
+    corpus (str): the corpus.
+    samples (int): bootstrap samples.
+    seed (int): the random seed.
+    RETURNS (Dict[str, Dict[str, Any]]): measure -> {"published", "published_system",
+        "mean", "diff", "ci": {"value", "low", "high"}} (fractions; "value" is the mean of
+        the seeds' scores of their system files).
+    """
+    tables = [dense_counts(r["test_counts"]) for r in runs]
+    out: Dict[str, Dict[str, Any]] = {}
+    for key, (value, system) in published_best(corpus).items():
+        mean = float(numpy.mean([r["scores"]["test"][key] for r in runs]))
+        ci = pooled_interval(tables, MEASURES[key][1], samples=samples, seed=seed)
+        out[key] = {"published": value, "published_system": system, "mean": mean,
+                    "diff": mean - value, "ci": {"value": ci.value, "low": ci.low, "high": ci.high}}
+    return out
+
+
 def build_report(summaries: Sequence[Mapping[str, Any]], *, samples: int = 10000,
                  ar_samples: int = 10000, seed: int = 0) -> Dict[str, Any]:
     """The systems report from the run summaries (partial grids allowed).
@@ -363,15 +402,17 @@ def build_report(summaries: Sequence[Mapping[str, Any]], *, samples: int = 10000
         {SYSTEM: ...}} (gold cues, test), "dev": {CORPUS: {SYSTEM: ...}}, "speed": {CORPUS:
         {SYSTEM: mean words/s on test}}, "train_seconds": {CORPUS: {SYSTEM: mean}},
         "configs": {CORPUS: {SYSTEM: config}}, "significance": {CORPUS: {"best",
-        "chosen_by", "dev_nis_tok_f", "comparisons": [...]}}, "published": ...}; values
-        are fractions, a missing cell is absent.
+        "chosen_by", "dev_nis_tok_f", "comparisons": [...]}}, "goal": {CORPUS: {"system",
+        "seeds", "measures": the best system against the best published numbers
+        (:func:`goal_rows`)}}, "published": ...}; values are fractions, a missing cell is
+        absent.
     """
     by_cell: Dict[Tuple[str, str], List[Mapping[str, Any]]] = {}
     for s in sorted(summaries, key=lambda s: s["seed"]):
         by_cell.setdefault((s["corpus"], s["system"]), []).append(s)
     doc: Dict[str, Any] = {c: {} for c in CORPORA}
     extra: Dict[str, Dict[str, Any]] = {k: {} for k in ("cross_domain", "scope_only", "dev", "speed",
-                                                       "train_seconds", "configs", "significance")}
+                                                       "train_seconds", "configs", "significance", "goal")}
     for (corpus, system), runs in sorted(by_cell.items(),
                                          key=lambda kv: (CORPORA.index(kv[0][0]), SYSTEMS.index(kv[0][1]))):
         cells = {"test": _cell(runs, "test"), "dev": _cell(runs, "dev"),
@@ -403,4 +444,7 @@ def build_report(summaries: Sequence[Mapping[str, Any]], *, samples: int = 10000
             entry["comparisons"] = [c.as_dict() for c in results]
             entry.update({"samples": samples, "ar_samples": ar_samples, "seed": seed})
         extra["significance"][corpus] = entry
+        extra["goal"][corpus] = {"system": best, "seeds": [r["seed"] for r in by_cell[(corpus, best)]],
+                                 "measures": goal_rows(by_cell[(corpus, best)], corpus,
+                                                       samples=samples, seed=seed)}
     return {**doc, **extra, "published": published_rows()}
