@@ -1,6 +1,8 @@
 """Write the per-corpus training configs (configs/bioscope.cfg, sfu.cfg, general.cfg): the
 transformer config (configs/negation_trf.cfg) with each corpus's paths and settings, so
-that the project's training commands pass only the seed.
+that the project's training commands pass only the seed; and the same per-corpus
+configs of the other systems of Sineva et al. (2021) (configs/{negbert,dp_direct,
+dp_nested}_{bioscope,sfu}.cfg, from configs/{negbert,dp_direct,dp_nested}.cfg).
 
 python scripts/corpus_configs.py [--check]
 
@@ -101,6 +103,52 @@ SETTINGS["general"] = {
 }
 
 
+#: The other systems' CD-SCO configs, from which their BioScope and SFU configs are derived.
+SYSTEM_BASES: Dict[str, str] = {
+    "negbert": "configs/negbert.cfg",
+    "dp_direct": "configs/dp_direct.cfg",
+    "dp_nested": "configs/dp_nested.cfg",
+}
+
+
+def _system_settings(system: str, corpus: str) -> Dict[str, Any]:
+    """The settings of a corpus (SETTINGS) carried over to another system's config.
+
+    NegBERT shares the cue tagger, the batch size and the learning rate of the transformer
+    config: it takes every setting, its scope decoding ones applied to its own scope
+    component (``negation_scope_negbert.decoder``). The graph parsers (one component, no
+    cue or scope decoding options, batches of 32 sentences and the learning rate of
+    Sineva et al. 2021, Appendix B) take the paths and the corpus reader's settings, and
+    the training length in sentences: a quarter of the steps.
+    """
+    out: Dict[str, Any] = {}
+    for key, value in SETTINGS[corpus].items():
+        if system == "negbert":
+            if key.startswith("components.negation_scope."):
+                key = key.replace("components.negation_scope.", "components.negation_scope_negbert.decoder.")
+            out[key] = value
+        elif key in ("training.max_steps", "training.eval_frequency"):
+            out[key] = value // 4
+        elif key.startswith(("paths.", "corpora.")):
+            out[key] = value
+    return out
+
+
+for _system in SYSTEM_BASES:
+    for _corpus in ("bioscope", "sfu"):
+        SETTINGS[f"{_system}_{_corpus}"] = _system_settings(_system, _corpus)
+
+
+def base_config(name: str) -> str:
+    """The config a generated config is derived from.
+
+    name (str): a key of SETTINGS.
+    RETURNS (str): its path relative to the project folder.
+    """
+    system = name.rpartition("_")[0]
+    return SYSTEM_BASES[system] if system in SYSTEM_BASES else BASE
+
+
 def _apply(config: Any, copies: Dict[str, str], settings: Dict[str, Any]) -> Any:
     """The config with sections copied (new name: existing name), then settings applied."""
     def section(dotted: str) -> Any:
@@ -127,15 +175,20 @@ def render(corpus: str, root: Path = REPO) -> str:
     RETURNS (str): the file's text.
     """
     settings = SETTINGS[corpus]
+    base = base_config(corpus)
     if corpus in COPIES:
-        config = _apply(load_config(root / BASE, interpolate=False), COPIES[corpus], settings)
+        config = _apply(load_config(root / base, interpolate=False), COPIES[corpus], settings)
     else:
-        config = load_config(root / BASE, overrides=settings, interpolate=False)
-    header = [f"# {corpus}: {BASE} with these settings (written by scripts/corpus_configs.py; edit",
+        config = load_config(root / base, overrides=settings, interpolate=False)
+    header = [f"# {corpus}: {base} with these settings (written by scripts/corpus_configs.py; edit",
               "# the base config or the script's SETTINGS and re-run it):"]
     header += [f"#   {new} = copy of {old}" for new, old in COPIES.get(corpus, {}).items()]
     header += [f"#   {key} = {json.dumps(value)}" for key, value in settings.items()]
-    header += ["#", f"#   python -m spacy train configs/{corpus}.cfg --output training/{corpus} "
+    output = f"training/{corpus}"
+    if base != BASE:
+        system, _, domain = corpus.rpartition("_")
+        output = f"training/systems/{domain}/{system}/seed0"
+    header += ["#", f"#   python -m spacy train configs/{corpus}.cfg --output {output} "
                "--system.seed 0", ""]
     return "\n".join(header) + "\n" + config.to_str()
 

@@ -1,6 +1,6 @@
 """Score the punctuation baseline (Sineva et al. 2021, "Punct-BL") on a gold .spacy file.
 
-python scripts/punct_baseline.py GOLD.spacy SYSTEM_OUT.txt SCORES_OUT.json
+python scripts/punct_baseline.py GOLD.spacy SYSTEM_OUT.txt SCORES_OUT.json [--tag-punct]
 
 Gold cues are kept; each scope becomes the tokens from the cue to the next punctuation
 mark (spacy_negation.baselines). Writes the system's *SEM file and a JSON with the spaCy
@@ -15,6 +15,7 @@ from pathlib import Path
 import srsly
 
 from spacy_negation.analysis import score_docs
+from spacy_negation.analysis.evaluation import tag_punct
 from spacy_negation.baselines import apply_punct_baseline
 from spacy_negation.corpora.docbin import read_docbin
 from spacy_negation.corpora.starsem_docs import write_starsem_docs
@@ -26,9 +27,15 @@ def main() -> None:
     parser.add_argument("gold", type=Path)
     parser.add_argument("system_out", type=Path)
     parser.add_argument("scores_out", type=Path)
+    parser.add_argument("--tag-punct", action="store_true",
+                        help="corpora without POS tags (BioScope, SFU): tag the untagged gold "
+                             "tokens as scripts/evaluate_model.py --tag-punct does")
     args = parser.parse_args()
     start = time.time()
     gold = read_docbin(args.gold)
+    if args.tag_punct:
+        for doc in gold:
+            tag_punct(doc)
     system = [apply_punct_baseline(copy.deepcopy(doc)) for doc in gold]
     write_starsem_docs(system, args.system_out)
     result = score_docs(system, gold)

@@ -378,6 +378,17 @@ class Errors(metaclass=ErrorsWithCodes):
             "label samples or set nO.")
     E870 = ("Cannot infer the token-vector width of the graph parser: initialize it with "
             "sample docs or a tok2vec layer of known width.")
+    # --- systems workflow: scripts/systems_run.py, scripts/systems_report.py (E920-E939) ---
+    E920 = ("{path}: cannot read the scores of a systems run ({reason}).")
+    E921 = ("{path}: not a run summary of the systems report ({reason}).")
+    E922 = ("{path}: a run folder of the systems grid is named seedN (N an integer), found "
+            "{name!r}.")
+    E923 = ("{path}: the gold *SEM file of the {corpus} test split is missing; "
+            "scripts/systems_run.py writes it beside the runs (or pass --gold-dir).")
+    E924 = ("{command!r} failed with exit code {code}; see {log}. The run folder {run} is "
+            "unfinished and is redone by the next run.")
+    E925 = ("The runs of {system} on the {corpus} test split cover different numbers of "
+            "sentences ({counts}); they were not scored on the same gold file.")
 
 
 class NegationFormatError(ValueError):

@@ -67,6 +67,9 @@ def test_stale_config_is_reported(run_script: Any, tmp_path: Path) -> None:
     text = (REPO / "configs" / "negation_trf.cfg").read_text(encoding="utf-8")
     (tmp_path / "configs" / "negation_trf.cfg").write_text(text.replace("patience = 2000", "patience = 1000"),
                                                           encoding="utf-8")
+    for system in ("negbert", "dp_direct", "dp_nested"):  # the other systems' bases
+        (tmp_path / "configs" / f"{system}.cfg").write_text(
+            (REPO / "configs" / f"{system}.cfg").read_text(encoding="utf-8"), encoding="utf-8")
     for corpus in OLD_COMMANDS:
         (tmp_path / "configs" / f"{corpus}.cfg").write_text(
             (REPO / "configs" / f"{corpus}.cfg").read_text(encoding="utf-8"), encoding="utf-8")
@@ -92,3 +95,65 @@ def test_timed_records_the_config_settings(run_script: Any, tmp_path: Path) -> N
         "bioscope_contiguous": "true", "bioscope_scope_bias": "0.5", "max_steps": "1600", "learn_rate": "5e-05",
         "seed": "0"}
     assert recorded["config"].endswith("sfu.cfg") and "hard_negatives" not in recorded
+
+
+#: The per-corpus settings of the other systems (scripts/corpus_configs.py), spelled out:
+#: NegBERT takes the transformer config's settings (its scope decoding on its own
+#: component); the graph parsers the paths, the reader settings and a quarter of the steps
+#: (batches of 32 sentences, not 8).
+SYSTEM_OVERRIDES = {
+    "negbert_bioscope": {
+        "paths.train": "corpus/bioscope/train.spacy", "paths.dev": "corpus/bioscope/dev.spacy",
+        "training.max_steps": 3200, "training.eval_frequency": 400,
+        "corpora.train.unnegated_ratio": 1.0, "corpora.train.hard_negatives": 0.1,
+        "training.optimizer.learn_rate.initial_rate": 0.00005,
+        "components.negation_cue.min_word_precision": 0.1,
+        "components.negation_scope_negbert.decoder.contiguous": True,
+        "components.negation_scope_negbert.decoder.scope_bias": 0.5,
+        "initialize.components": {"negation_cue": {"words_corpus": "corpus/bioscope/train.spacy"}}},
+    "negbert_sfu": {
+        "paths.train": "corpus/sfu/train.spacy", "paths.dev": "corpus/sfu/dev.spacy",
+        "training.max_steps": 1600, "training.eval_frequency": 400,
+        "corpora.train.unnegated_ratio": 1.0, "training.optimizer.learn_rate.initial_rate": 0.00005},
+    **{f"dp_{enc}_bioscope": {
+        "paths.train": "corpus/bioscope/train.spacy", "paths.dev": "corpus/bioscope/dev.spacy",
+        "training.max_steps": 800, "training.eval_frequency": 100,
+        "corpora.train.unnegated_ratio": 1.0, "corpora.train.hard_negatives": 0.1} for enc in ("direct", "nested")},
+    **{f"dp_{enc}_sfu": {
+        "paths.train": "corpus/sfu/train.spacy", "paths.dev": "corpus/sfu/dev.spacy",
+        "training.max_steps": 400, "training.eval_frequency": 100,
+        "corpora.train.unnegated_ratio": 1.0} for enc in ("direct", "nested")},
+}
+
+
+@pytest.mark.parametrize("name", sorted(SYSTEM_OVERRIDES))
+def test_system_corpus_config_is_its_base_with_the_corpus_settings(name: str) -> None:
+    from spacy.schemas import ConfigSchemaTraining
+    from spacy.util import registry
+
+    import spacy_negation  # noqa: F401  (the readers' registry entries)
+
+    system = name.rpartition("_")[0]
+    expected = load_config(REPO / "configs" / f"{system}.cfg", overrides=SYSTEM_OVERRIDES[name], interpolate=True)
+    new = load_config(REPO / "configs" / f"{name}.cfg", interpolate=True)
+    assert json.loads(json.dumps(dict(new))) == json.loads(json.dumps(dict(expected)))
+    base = load_config(REPO / "configs" / f"{system}.cfg", interpolate=True)
+    assert new["training"]["max_steps"] != base["training"]["max_steps"]
+    assert new["nlp"]["pipeline"] == base["nlp"]["pipeline"]
+    # the training and corpus sections resolve (readers built, schema validated)
+    training = registry.resolve(new["training"], schema=ConfigSchemaTraining)
+    assert training["max_steps"] == SYSTEM_OVERRIDES[name]["training.max_steps"]
+    corpora = registry.resolve(new["corpora"])
+    assert set(corpora) == {"train", "dev"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(SYSTEM_OVERRIDES))
+def test_system_corpus_config_builds_its_pipeline(name: str) -> None:
+    from spacy.util import load_model_from_config
+
+    import spacy_negation  # noqa: F401  (the factories' registry entries)
+
+    config = load_config(REPO / "configs" / f"{name}.cfg", interpolate=False)
+    nlp = load_model_from_config(config, auto_fill=True, validate=True)
+    assert nlp.pipe_names == config["nlp"]["pipeline"]

@@ -1,0 +1,236 @@
+"""Report the systems of Sineva et al. (2021) trained over seeds: results/systems.md and
+results/systems.json, and one committed summary per finished run.
+
+python scripts/systems_report.py [--runs-dir training/systems] [--gold-dir RUNS/gold]
+    [--summaries-dir results/systems/runs] [--out-dir results] [--samples 10000]
+    [--ar-samples 10000] [--seed 0]
+
+Reads every finished run of ``scripts/systems_run.py`` (``RUNS/{corpus}/{system}/seed{N}``
+with ``test.json``; partial grids are normal) and writes its summary to
+``SUMMARIES/{corpus}__{system}__seed{N}.json`` (scores of dev, test, cross-domain and gold
+cues, speed, training time, config, per-sentence test counts). Runs whose folder is gone
+are taken from their committed summaries, so the report rebuilds from the summaries alone
+when ``training/`` is absent. The JSON's shape (fractions):
+``{CORPUS: {SYSTEM: {"seeds", "mean", "sd"}}, "cross_domain": {"TRAIN->TEST": ...},
+"published": ...}`` plus "scope_only", "dev", "speed", "train_seconds", "configs",
+"significance" and "goal" (:func:`spacy_negation.analysis.systems.build_report`). All
+inputs are read and checked before the first file is written; each file is written atomically.
+"""
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from spacy_negation.analysis.systems import (CORPORA, MEASURES, SCOPE_COMPONENT, SYSTEMS, TRAINED, build_report,
+                                             find_runs, read_summary, summarize_run, summary_name)
+from spacy_negation.errors import NegationFormatError
+from spacy_negation.util import atomic_write_text
+
+CORPUS_NAMES = {"cdsco": "CD-SCO", "bioscope": "BioScope abstracts", "sfu": "SFU Review"}
+SYSTEM_NAMES = {"punct_baseline": "Punct-BL (gold cues)", "bilstm_tagger": "BiLSTM-Tagger",
+                "negbert": "NegBERT", "dp_direct": "DP-direct", "dp_nested": "DP-nested",
+                "dp_direct_synt": "DP-direct-synt", "dp_nested_synt": "DP-nested-synt"}
+PUBLISHED_LABELS = {"punct_baseline": "Punct-BL"}
+MEASURE_NAMES = {"cues_b_f": "Cues-B F1", "scm_b_f": "SCM-B F1", "st_f": "Scope-tokens F1",
+                 "nis_tok_f": "NIS_tok F1", "nis_ex_f": "NIS_ex F1"}
+
+
+def collect(runs_dir: Path, gold_dir: Path, summaries_dir: Path
+            ) -> Tuple[List[Dict[str, Any]], List[Dict[str, Any]]]:
+    """The summaries of the finished runs in runs_dir, and those of the committed
+    summaries whose run folder is not there.
+
+    RETURNS (Tuple[List[Dict[str, Any]], List[Dict[str, Any]]]): (fresh, kept).
+    RAISES (ValueError, NegationFormatError): a bad run or summary (E920-E923, E2xx).
+    """
+    if runs_dir.is_dir():
+        known = {*CORPORA, gold_dir.name} if gold_dir.parent == runs_dir else set(CORPORA)
+        for path in sorted(runs_dir.iterdir()):
+            if path.name not in known:
+                print(f"note: {path} is not a corpus of the grid; not read", file=sys.stderr)
+        for corpus in CORPORA:
+            if (runs_dir / corpus).is_dir():
+                for path in sorted((runs_dir / corpus).iterdir()):
+                    if path.name not in SYSTEMS:
+                        print(f"note: {path} is not a system of the grid; not read", file=sys.stderr)
+    fresh = [summarize_run(folder, corpus, system, seed, gold_dir)
+             for corpus, system, seed, folder in (find_runs(runs_dir) if runs_dir.is_dir() else [])]
+    names = {summary_name(s["corpus"], s["system"], s["seed"]) for s in fresh}
+    kept = [read_summary(path) for path in sorted(summaries_dir.glob("*.json"))
+            if path.name not in names] if summaries_dir.is_dir() else []
+    return fresh, kept
+
+
+def _pct(cell: Optional[Mapping[str, Any]], key: str) -> str:
+    if cell is None:
+        return "-"
+    mean, sd = cell["mean"][key], cell["sd"][key]
+    return f"{100 * mean:.2f}" + ("" if sd is None else f" ± {100 * sd:.2f}")
+
+
+def _rows(cells: Mapping[str, Any], published: Mapping[str, Mapping[str, float]],
+          systems: Sequence[str] = SYSTEMS, extra: Optional[Mapping[str, List[str]]] = None) -> List[str]:
+    """Table rows: ours (mean ± sd, the seeds' count, extra cells), then the published."""
+    lines = []
+    width = 0
+    for system in systems:
+        cell = cells.get(system)
+        seeds = "-" if cell is None else f"{len(cell['seeds'])}"
+        more = list((extra or {}).get(system, []))
+        width = len(more)
+        lines.append("| " + " | ".join([SYSTEM_NAMES[system], seeds] + [_pct(cell, k) for k in MEASURES]
+                                       + more) + " |")
+    for system, values in published.items():
+        row = [f"{PUBLISHED_LABELS.get(system, SYSTEM_NAMES[system])} (published)", ""]
+        row += [f"{values[k] * 100:.1f}" if k in values else "-" for k in MEASURES]
+        lines.append("| " + " | ".join(row + [""] * width) + " |")
+    return lines
+
+
+def render_markdown(report: Mapping[str, Any]) -> str:
+    """The report as Markdown (percent, mean ± sample sd over seeds)."""
+    head = "| System | seeds | " + " | ".join(MEASURE_NAMES.values())
+    pub = report["published"]
+    lines = [
+        "# The systems of Sineva et al. (2021) on one backbone",
+        "",
+        "Every system on the backbone of `configs/negation_trf.cfg` (all-MiniLM-L6-v2), trained "
+        "over seeds and evaluated end to end (predicted cues) on the test split, as in Tables 1-3 "
+        "of Sineva et al. (2021). Cells are the mean ± the sample standard deviation over the "
+        "seeds, in percent (`systems.json` holds fractions); *seeds* is the number of runs, `-` "
+        "where there is none (a single run has no sd). Punct-BL uses gold cues and is not "
+        "trained (one run). Written by `scripts/systems_report.py`; reproduce with `spacy "
+        "project run systems` (docs/systems.md).",
+        "",
+        "*words/s*: the annotation speed of `scripts/evaluate_model.py` on the test split "
+        "(gold tokens, mean over seeds, CPU shared with other jobs); *train min*: wall minutes "
+        "of `spacy train`, mean over seeds.",
+        "",
+        f"Published rows: {pub['citation']} Their NIS_ex column is not printed (`-`).",
+        "",
+    ]
+    for corpus in CORPORA:
+        cells = report[corpus]
+        extra = {}
+        for system in SYSTEMS:
+            dev = report["dev"].get(corpus, {}).get(system)
+            wps = report["speed"].get(corpus, {}).get(system)
+            secs = report["train_seconds"].get(corpus, {}).get(system)
+            extra[system] = [_pct(dev, "nis_tok_f"), "-" if wps is None else f"{wps:.0f}",
+                             "-" if secs is None else f"{secs / 60:.1f}"]
+        lines += [f"## {CORPUS_NAMES[corpus]}, test, in domain", "",
+                  head + " | dev NIS_tok F1 | words/s | train min |",
+                  "|---|---|" + "---|" * (len(MEASURES) + 3)]
+        lines += _rows(cells, pub["in_domain"].get(corpus, {}), SYSTEMS, extra)
+        lines.append("")
+    lines += ["## Scope resolution on gold cues (test)", "",
+              "The scope component alone on the gold cues (`evaluate_model.py --gold-cues`), for "
+              "the systems that have one.", ""]
+    for corpus in CORPORA:
+        cells = report["scope_only"].get(corpus, {})
+        lines += [f"### {CORPUS_NAMES[corpus]}", "", head + " |", "|---|---|" + "---|" * len(MEASURES)]
+        lines += _rows(cells, {}, SCOPE_COMPONENT)
+        lines.append("")
+    lines += ["## Cross-domain (Table 3)", "",
+              "Each in-domain model on the other corpora's test splits, no extra training.", ""]
+    for train in CORPORA:
+        for test in CORPORA:
+            if train == test:
+                continue
+            pair = f"{train}->{test}"
+            cells = report["cross_domain"].get(pair, {})
+            lines += [f"### Trained on {CORPUS_NAMES[train]}, tested on {CORPUS_NAMES[test]}", "",
+                      head + " |", "|---|---|" + "---|" * len(MEASURES)]
+            lines += _rows(cells, pub["cross_domain"].get(pair, {}), TRAINED)
+            lines.append("")
+    lines += ["## Significance", "",
+              "Per corpus, the best system (highest mean dev NIS_tok F1 over its seeds, end-to-end "
+              "systems only) against each other end-to-end system on the test split: paired "
+              "bootstrap and approximate randomization over sentences (`python -m spacy_negation "
+              "compare`'s tests), each system's per-sentence counts averaged over its seeds, so A "
+              "and B below are the scores of those pooled counts, not the seed means. B-A with its "
+              "95% interval in points; two-sided p-values.", ""]
+    for corpus in CORPORA:
+        entry = report["significance"].get(corpus)
+        lines += [f"### {CORPUS_NAMES[corpus]}", ""]
+        if entry is None:
+            lines += ["No run with dev scores yet.", ""]
+            continue
+        lines.append(f"Best on dev: **{SYSTEM_NAMES[entry['best']]}** (mean dev NIS_tok F1 "
+                     f"{100 * entry['dev_nis_tok_f']:.2f}).")
+        if not entry["comparisons"]:
+            lines += ["", "No other system has a run yet.", ""]
+            continue
+        lines += ["", f"{entry['samples']} bootstrap samples, {entry['ar_samples']} shuffles, seed {entry['seed']}.", "",
+                  "| metric | B | A (%) | B (%) | B-A | CI low | CI high | p boot | p AR |",
+                  "|---|---|---|---|---|---|---|---|---|"]
+        for c in entry["comparisons"]:
+            lines.append(f"| {c['metric']} | {SYSTEM_NAMES[c['b']]} | {100 * c['value_a']:.2f} | "
+                         f"{100 * c['value_b']:.2f} | {100 * c['diff']:+.2f} | {100 * c['ci_low']:+.2f} | "
+                         f"{100 * c['ci_high']:+.2f} | {c['p_bootstrap']:.4f} | {c['p_ar']:.4f} |")
+        lines.append("")
+    lines += ["## Against the best published numbers", "",
+              "The best system of each corpus (on dev, as above): its mean over seeds on the test "
+              "split against the best number of each column that Sineva et al. (2021) publish "
+              "for a trained system on that corpus, with the 95% bootstrap interval of our mean "
+              "over test sentences (the seeds' system files resampled together, `python -m "
+              "spacy_negation seeds`' pooled interval).", "",
+              "| corpus | measure | published best | ours | difference | 95% CI of ours |",
+              "|---|---|---|---|---|---|"]
+    for corpus in CORPORA:
+        goal = report["goal"].get(corpus)
+        if goal is None:
+            continue
+        ours = f"{SYSTEM_NAMES[goal['system']]}, {len(goal['seeds'])} seed(s)"
+        for key, row in goal["measures"].items():
+            lines.append(f"| {CORPUS_NAMES[corpus]} | {MEASURE_NAMES[key]} | {100 * row['published']:.1f} "
+                         f"({SYSTEM_NAMES[row['published_system']]}) | {100 * row['mean']:.2f} ({ours}) | "
+                         f"{100 * row['diff']:+.2f} | {100 * row['ci']['low']:.2f}-{100 * row['ci']['high']:.2f} |")
+    lines += ["", "## Training configs", "", "| corpus | system | config and overrides |", "|---|---|---|"]
+    for corpus in CORPORA:
+        for system in TRAINED:
+            config = report["configs"].get(corpus, {}).get(system)
+            if config is not None:
+                lines.append(f"| {CORPUS_NAMES[corpus]} | {SYSTEM_NAMES[system]} | `{config}` |")
+    lines.append("")
+    return "\n".join(lines)
+
+
+def summary_text(summary: Mapping[str, Any]) -> str:
+    """A run summary as JSON text, one top-level key a line (small diffs, compact rows)."""
+    return "{\n" + ",\n".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in summary.items()) + "\n}\n"
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs-dir", type=Path, default=Path("training/systems"))
+    parser.add_argument("--gold-dir", type=Path, default=None,
+                        help="the gold test files (default: RUNS/gold, written by systems_run.py)")
+    parser.add_argument("--summaries-dir", type=Path, default=Path("results/systems/runs"))
+    parser.add_argument("--out-dir", type=Path, default=Path("results"))
+    parser.add_argument("--samples", type=int, default=10000, help="bootstrap samples")
+    parser.add_argument("--ar-samples", type=int, default=10000, help="approximate randomization shuffles")
+    parser.add_argument("--seed", type=int, default=0, help="random seed of the tests")
+    args = parser.parse_args(argv)
+    gold_dir = args.gold_dir if args.gold_dir is not None else args.runs_dir / "gold"
+    try:
+        fresh, kept = collect(args.runs_dir, gold_dir, args.summaries_dir)
+        report = build_report(fresh + kept, samples=args.samples, ar_samples=args.ar_samples,
+                              seed=args.seed)
+    except (ValueError, NegationFormatError, FileNotFoundError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    markdown = render_markdown(report)
+    for summary in fresh:
+        path = args.summaries_dir / summary_name(summary["corpus"], summary["system"], summary["seed"])
+        atomic_write_text(path, summary_text(summary))
+    atomic_write_text(args.out_dir / "systems.json", json.dumps(report, indent=2) + "\n")
+    atomic_write_text(args.out_dir / "systems.md", markdown)
+    print(f"{len(fresh)} runs read, {len(kept)} from summaries; wrote {args.out_dir}/systems.{{json,md}}",
+          file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,151 @@
+"""Train and evaluate the systems of Sineva et al. (2021) over corpora and seeds, one
+training at a time (the ``systems`` workflow).
+
+python scripts/systems_run.py [--corpora cdsco bioscope sfu] [--systems bilstm_tagger
+    negbert dp_direct dp_nested punct_baseline] [--seeds 0 1 2] [--out-dir training/systems]
+    [--dry-run]
+
+Run from the project folder (the configs name ``corpus/...``). Each run folder
+``OUT/{corpus}/{system}/seed{N}`` gets ``model-best``, ``train.log``, ``train_seconds`` and
+the evaluations of ``scripts/evaluate_model.py``: ``dev`` and ``test`` in domain,
+``cross_{corpus}`` on each other corpus's test split and, for the systems with a separate
+scope component, ``gold_cues_test`` (scope resolution on gold cues); BioScope and SFU are
+scored with ``--tag-punct`` wherever they are the test corpus. The punctuation baseline
+(gold cues, deterministic) runs once per corpus (``seed0``). The gold test files the
+report's significance tests align to are written to ``OUT/gold/{corpus}_test.txt``.
+
+Resumable: a run whose ``test.json`` exists is not trained again (only its missing
+evaluations run); a run folder without it is removed and redone. ``model-last`` is
+removed after training (the evaluations use ``model-best``). ``--dry-run`` prints the
+commands and changes nothing.
+"""
+import argparse
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import List, Optional, Sequence, Tuple
+
+from spacy_negation.analysis.systems import (CORPORA, PUNCT, SYSTEMS, UNTAGGED, evaluations,
+                                             gold_file, run_dir, split_file, train_config)
+from spacy_negation.errors import Errors
+from spacy_negation.util import atomic_write_text
+
+SCRIPTS = Path(__file__).resolve().parent
+
+
+def _show(command: Sequence[str], log: Optional[Path] = None) -> str:
+    text = shlex.join(["python" if c == sys.executable else c for c in command])
+    return text + (f" > {log} 2>&1" if log is not None else "")
+
+
+def _call(command: List[str], log: Path, folder: Path) -> None:
+    """Run a command with its output in a log file; a failure is a coded error."""
+    print(f"$ {_show(command, log)}", file=sys.stderr, flush=True)
+    with log.open("w", encoding="utf-8") as out:
+        code = subprocess.call(command, stdout=out, stderr=subprocess.STDOUT)
+    if code != 0:
+        raise RuntimeError(Errors.E924.format(command=_show(command), code=code, log=log, run=folder))
+
+
+def write_gold(corpus: str, out: Path) -> None:
+    """The gold *SEM file of a corpus's test split, as the runs' system files are written
+    (BioScope and SFU tagged for the punctuation rule)."""
+    from spacy_negation import register_extensions
+    from spacy_negation.analysis.evaluation import tag_punct
+    from spacy_negation.corpora.docbin import read_docbin
+    from spacy_negation.corpora.starsem_docs import write_starsem_docs
+
+    register_extensions()
+    docs = read_docbin(Path(split_file(corpus, "test")))
+    if corpus in UNTAGGED:
+        for doc in docs:
+            tag_punct(doc)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    write_starsem_docs(docs, out)
+
+
+def run_commands(corpus: str, system: str, seed: int, folder: Path, done: bool
+                 ) -> List[Tuple[str, List[str]]]:
+    """The commands of one run that are still to do, in order, each with the name of its
+    log file: the training unless the run is finished, then each evaluation whose JSON is
+    missing (the in-domain test last of the in-domain ones: it marks the run finished)."""
+    commands: List[Tuple[str, List[str]]] = []
+    if system != PUNCT and not done:
+        config, overrides = train_config(corpus, system)
+        commands.append(("train", [sys.executable, "-m", "spacy", "train", config, "--output", str(folder),
+                                   "--system.seed", str(seed), *overrides]))
+    for name, test, gold_cues in evaluations(corpus, system):
+        if done and (folder / f"{name}.json").exists():
+            continue
+        flags = (["--tag-punct"] if test in UNTAGGED else []) + (["--gold-cues"] if gold_cues else [])
+        outputs = [str(folder / f"{name}.txt"), str(folder / f"{name}.json")]
+        gold = split_file(test, "dev" if name == "dev" else "test")
+        if system == PUNCT:
+            command = [sys.executable, str(SCRIPTS / "punct_baseline.py"), gold, *outputs, *flags]
+        else:
+            command = [sys.executable, str(SCRIPTS / "evaluate_model.py"), str(folder / "model-best"),
+                       gold, *outputs, *flags]
+        commands.append((f"eval_{name}", command))
+    return commands
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpora", nargs="+", choices=CORPORA, default=list(CORPORA))
+    parser.add_argument("--systems", nargs="+", choices=SYSTEMS, default=list(SYSTEMS))
+    parser.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2])
+    parser.add_argument("--out-dir", type=Path, default=Path("training/systems"))
+    parser.add_argument("--dry-run", action="store_true", help="print the commands, change nothing")
+    args = parser.parse_args(argv)
+    needed = sorted({split_file(c, s) for c in args.corpora for s in ("train", "dev", "test")}
+                    | {split_file(c, "test") for c in CORPORA if set(args.systems) - {PUNCT}})
+    if not args.dry_run:
+        missing = [path for path in needed if not Path(path).exists()]
+        if missing:
+            for path in missing:
+                print(f"error: {Errors.E130.format(path=path)} (run the convert commands first)",
+                      file=sys.stderr)
+            return 1
+    for corpus in args.corpora:
+        gold = gold_file(args.out_dir / "gold", corpus)
+        if args.dry_run:
+            print(f"# write {gold} from {split_file(corpus, 'test')}")
+        else:
+            write_gold(corpus, gold)
+    try:
+        for corpus in args.corpora:
+            for system in args.systems:
+                for seed in ([0] if system == PUNCT else args.seeds):
+                    folder = run_dir(args.out_dir, corpus, system, seed)
+                    done = (folder / "test.json").exists()
+                    commands = run_commands(corpus, system, seed, folder, done)
+                    if args.dry_run:
+                        state = "finished" if done else ("unfinished: redone" if folder.exists() else "new")
+                        print(f"# {folder} ({state})")
+                        for name, command in commands:
+                            print(_show(command, folder / f"{name}.log"))
+                        continue
+                    if not commands:
+                        continue
+                    if not done:
+                        if folder.exists():
+                            print(f"removing the unfinished run {folder}", file=sys.stderr)
+                            shutil.rmtree(folder)
+                        folder.mkdir(parents=True)
+                    for name, command in commands:
+                        start = time.perf_counter()
+                        _call(command, folder / f"{name}.log", folder)
+                        if name == "train":
+                            atomic_write_text(folder / "train_seconds", f"{time.perf_counter() - start:.0f}\n")
+                            shutil.rmtree(folder / "model-last", ignore_errors=True)
+    except RuntimeError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

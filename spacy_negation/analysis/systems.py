@@ -1,0 +1,450 @@
+"""The systems of Sineva et al. (2021) side by side: the grid of training runs (corpus x
+system x seed), the summary of each finished run, and the seed means, standard deviations
+and significance tests of the systems report (``scripts/systems_run.py``,
+``scripts/systems_report.py``).
+
+A run folder is ``ROOT/{corpus}/{system}/seed{N}`` with ``model-best``, ``train.log``,
+``train_seconds`` (wall seconds of ``spacy train``) and the outputs of
+``scripts/evaluate_model.py``: ``{dev,test}.{txt,json}`` in domain, ``cross_{corpus}.*``
+on the other corpora's test splits (Sineva et al. 2021, Table 3) and
+``gold_cues_test.*`` (scope resolution on gold cues) for the systems with a separate
+scope component. The punctuation baseline (gold cues, no training) has one folder,
+``seed0``, per corpus. A run counts as finished when its ``test.json`` exists.
+
+Significance: the best system of a corpus (highest mean dev NIS_tok F1 over its seeds,
+end-to-end systems only) against each other end-to-end system on the test split, by the
+paired bootstrap and approximate randomization over sentences of
+:func:`spacy_negation.metrics.compare.compare`, each system's per-sentence counts averaged
+over its seeds (so every seed's predictions weigh the same; Koehn 2004, Berg-Kirkpatrick et
+al. 2012). No spaCy import.
+"""
+import json
+import re
+from pathlib import Path
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+import numpy
+
+from ..errors import Errors
+from ..metrics.compare import CountTable, columns, compare, families_of, parse_metric
+from ..metrics.seeds import pooled_interval, seed_summary
+from ..published import SINEVA2021_CITATION, sineva2021
+
+CORPORA: Tuple[str, ...] = ("cdsco", "bioscope", "sfu")
+#: The trained systems, in the order of the tables.
+TRAINED: Tuple[str, ...] = ("bilstm_tagger", "negbert", "dp_direct", "dp_nested")
+PUNCT = "punct_baseline"
+SYSTEMS: Tuple[str, ...] = (PUNCT,) + TRAINED
+#: The systems whose scope component runs alone on gold cues (``--gold-cues``).
+SCOPE_COMPONENT: Tuple[str, ...] = ("bilstm_tagger", "negbert")
+#: Corpora without POS tags: their tokens are tagged for the *SEM punctuation rule
+#: (``evaluate_model.py --tag-punct``) wherever they are scored.
+UNTAGGED: Tuple[str, ...] = ("bioscope", "sfu")
+#: Report key -> (key of the flat ``neg_*`` scores, metric name of ``compare``).
+MEASURES: Dict[str, Tuple[str, str]] = {
+    "cues_b_f": ("neg_cue_b_f", "starsem.cues_b.f"),
+    "scm_b_f": ("neg_scm_b_f", "starsem.scopes_cue_match_b.f"),
+    "st_f": ("neg_st_f", "starsem.scope_tokens.f"),
+    "nis_tok_f": ("neg_nis_tok_f", "nis.nis_tok.f"),
+    "nis_ex_f": ("neg_nis_ex_f", "nis.nis_ex.f"),
+}
+#: The system names of Sineva et al. (2021), Table 8 -> ours.
+PUBLISHED_NAMES: Dict[str, str] = {
+    "Punct-BL": PUNCT, "BiLSTM-Tagger": "bilstm_tagger", "NegBERT": "negbert",
+    "DP-direct": "dp_direct", "DP-nested": "dp_nested", "DP-direct-synt": "dp_direct_synt",
+    "DP-nested-synt": "dp_nested_synt",
+}
+#: Our measure -> the column of Table 8 (the paper prints no NIS_ex).
+PUBLISHED_COLUMNS: Dict[str, str] = {"cues_b_f": "cues_b_f", "scm_b_f": "scm_b_f",
+                                     "st_f": "st_f", "nis_tok_f": "nis_tok_f"}
+SUMMARY_VERSION = 1
+_SEED_DIR = re.compile(r"seed(\d+)")
+
+
+def train_config(corpus: str, system: str) -> Tuple[str, List[str]]:
+    """The training config of a trained system on a corpus and the overrides its
+    ``spacy train`` command adds (besides ``--output`` and ``--system.seed``): on CD-SCO
+    the system's config with the corpus paths (and the step counts of the project's
+    CD-SCO runs), elsewhere the per-corpus config of ``scripts/corpus_configs.py``.
+
+    corpus (str): one of CORPORA.
+    system (str): one of TRAINED.
+    RETURNS (Tuple[str, List[str]]): the config path (relative to the project folder) and
+        the overrides.
+    """
+    if corpus != "cdsco":
+        name = corpus if system == "bilstm_tagger" else f"{system}_{corpus}"
+        return f"configs/{name}.cfg", []
+    paths = ["--paths.train", "corpus/train.spacy", "--paths.dev", "corpus/dev.spacy"]
+    if system == "bilstm_tagger":
+        return "configs/negation_trf.cfg", paths + ["--training.max_steps", "2400",
+                                                    "--training.eval_frequency", "200"]
+    if system == "negbert":
+        return "configs/negbert.cfg", paths + ["--training.max_steps", "2400"]
+    return f"configs/{system}.cfg", paths
+
+
+def split_file(corpus: str, split: str) -> str:
+    """The converted split of a corpus (``spacy project run convert`` / ``convert-cross``).
+
+    corpus (str): one of CORPORA.
+    split (str): "train", "dev" or "test".
+    RETURNS (str): its path relative to the project folder.
+    """
+    return f"corpus/{split}.spacy" if corpus == "cdsco" else f"corpus/{corpus}/{split}.spacy"
+
+
+def run_dir(root: Path, corpus: str, system: str, seed: int) -> Path:
+    """The folder of one run: ``ROOT/{corpus}/{system}/seed{N}``."""
+    return root / corpus / system / f"seed{seed}"
+
+
+def gold_file(gold_dir: Path, corpus: str) -> Path:
+    """The gold *SEM file of a corpus's test split that the runs' system files align to."""
+    return gold_dir / f"{corpus}_test.txt"
+
+
+def evaluations(corpus: str, system: str) -> List[Tuple[str, str, bool]]:
+    """The evaluations of a run, in order: (output name, test corpus, gold cues); the
+    output files are ``NAME.txt`` and ``NAME.json`` in the run folder, ``test`` last of
+    the in-domain ones (it marks the run finished).
+
+    corpus (str): the training corpus.
+    system (str): the system.
+    RETURNS (List[Tuple[str, str, bool]]): the evaluations.
+    """
+    out = [("dev", corpus, False), ("test", corpus, False)]
+    if system == PUNCT:
+        return out
+    out += [(f"cross_{other}", other, False) for other in CORPORA if other != corpus]
+    if system in SCOPE_COMPONENT:
+        out.append(("gold_cues_test", corpus, True))
+    return out
+
+
+def read_scores(path: Path) -> Dict[str, Any]:
+    """The report's measures (fractions) and the speed of an ``evaluate_model.py`` or
+    ``punct_baseline.py`` scores JSON.
+
+    path (Path): the JSON file.
+    RETURNS (Dict[str, Any]): {"scores": {measure: float}, "words_per_second": float or None}.
+    RAISES (ValueError): unreadable, not JSON or a measure missing (E920).
+    """
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        flat = doc["scores"]
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        raise ValueError(Errors.E920.format(path=path, reason=f"{type(err).__name__}: {err}")) from None
+    scores: Dict[str, float] = {}
+    for key, (src, _) in MEASURES.items():
+        value = flat.get(src) if isinstance(flat, Mapping) else None
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ValueError(Errors.E920.format(path=path, reason=f"no numeric score {src!r}"))
+        scores[key] = float(value)
+    speed = doc.get("speed")
+    wps = speed.get("words_per_second") if isinstance(speed, Mapping) else None
+    return {"scores": scores,
+            "words_per_second": float(wps) if isinstance(wps, (int, float)) and wps else None}
+
+
+def sparse_counts(table: CountTable) -> Dict[str, Any]:
+    """The per-sentence counts the report's measures need, JSON-ready: only the columns
+    those metrics use and only the sentences with a count.
+
+    table (CountTable): the counts of a system file against its gold file.
+    RETURNS (Dict[str, Any]): {"families", "sentences", "columns", "rows": [[index,
+        value, ...], ...]}.
+    """
+    cols = table.columns
+    used = numpy.zeros(len(cols), dtype=bool)
+    for _, metric in MEASURES.values():
+        used |= parse_metric(metric).matrix(cols).any(axis=1)
+    keep = [k for k in range(len(cols)) if used[k]]
+    sub = table.counts[:, keep]
+    rows: List[List[float]] = [[int(i)] + [int(v) if float(v).is_integer() else float(v) for v in sub[i]]
+                               for i in numpy.flatnonzero(sub.any(axis=1))]
+    return {"families": list(table.families), "sentences": int(len(table.counts)),
+            "columns": [cols[k] for k in keep], "rows": rows}
+
+
+def dense_counts(data: Mapping[str, Any]) -> CountTable:
+    """The count table of :func:`sparse_counts` back (zeros where nothing was stored).
+
+    data (Mapping[str, Any]): the stored counts.
+    RETURNS (CountTable): the table.
+    RAISES (KeyError, TypeError, ValueError): malformed data.
+    """
+    families = tuple(str(f) for f in data["families"])
+    cols = columns(families)
+    index = [cols.index(c) for c in data["columns"]]
+    counts = numpy.zeros((int(data["sentences"]), len(cols)))
+    for row in data["rows"]:
+        if len(row) != len(index) + 1:
+            raise ValueError(f"a row of {len(row)} values for {len(index)} columns")
+        counts[int(row[0]), index] = [float(v) for v in row[1:]]
+    return CountTable(families, counts)
+
+
+def count_run(gold: Path, system_file: Path) -> CountTable:
+    """The per-sentence counts of a run's system file against the gold file.
+
+    gold (Path): the gold *SEM file.
+    system_file (Path): the system *SEM file.
+    RETURNS (CountTable): the counts of the report's measures' families.
+    RAISES (NegationFormatError, FileNotFoundError): bad or misaligned files.
+    """
+    from ..cli.compare import read_tables
+
+    families = families_of([metric for _, metric in MEASURES.values()])
+    return read_tables(gold, [system_file], families)[0][1]
+
+
+def summarize_run(folder: Path, corpus: str, system: str, seed: int,
+                  gold_dir: Path) -> Dict[str, Any]:
+    """The committed summary of a finished run: its scores (dev, test, cross-domain,
+    gold cues), speed, training time, config and test counts.
+
+    folder (Path): the run folder (its ``test.json`` exists).
+    corpus (str): the training corpus.
+    system (str): the system.
+    seed (int): the seed.
+    gold_dir (Path): the folder of the gold test files (:func:`gold_file`).
+    RETURNS (Dict[str, Any]): the summary (see :func:`read_summary`).
+    RAISES (ValueError): a scores file is unreadable (E920) or the gold file missing (E923).
+    """
+    scores: Dict[str, Dict[str, float]] = {}
+    speed: Optional[float] = None
+    for name, _, _ in evaluations(corpus, system):
+        path = folder / f"{name}.json"
+        if path.exists():
+            result = read_scores(path)
+            scores[name] = result["scores"]
+            if name == "test":
+                speed = result["words_per_second"]
+    seconds: Optional[float] = None
+    if (folder / "train_seconds").exists():
+        text = (folder / "train_seconds").read_text(encoding="utf-8").strip()
+        try:
+            seconds = float(text)
+        except ValueError:
+            raise ValueError(Errors.E920.format(path=folder / "train_seconds",
+                                                reason=f"not a number of seconds: {text!r}")) from None
+    gold = gold_file(gold_dir, corpus)
+    if not gold.exists():
+        raise ValueError(Errors.E923.format(path=gold, corpus=corpus))
+    config = None
+    if system != PUNCT:
+        config_path, overrides = train_config(corpus, system)
+        config = " ".join([config_path] + overrides)
+    return {"version": SUMMARY_VERSION, "corpus": corpus, "system": system, "seed": seed,
+            "config": config, "train_seconds": seconds, "words_per_second": speed,
+            "scores": scores, "test_counts": sparse_counts(count_run(gold, folder / "test.txt"))}
+
+
+def summary_name(corpus: str, system: str, seed: int) -> str:
+    """The file name of a run's summary: ``{corpus}__{system}__seed{N}.json``."""
+    return f"{corpus}__{system}__seed{seed}.json"
+
+
+def read_summary(path: Path) -> Dict[str, Any]:
+    """A committed run summary, checked.
+
+    path (Path): the file (named by :func:`summary_name`).
+    RETURNS (Dict[str, Any]): {"version", "corpus", "system", "seed", "config",
+        "train_seconds", "words_per_second", "scores": {NAME: {measure: float}},
+        "test_counts": the data of :func:`sparse_counts`}.
+    RAISES (ValueError): not such a summary, or not the run its name says (E921).
+    """
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        key = (doc["corpus"], doc["system"], doc["seed"])
+        dense_counts(doc["test_counts"])
+        for name, row in doc["scores"].items():
+            if set(row) != set(MEASURES) or not all(isinstance(v, (int, float)) for v in row.values()):
+                raise ValueError(f"the scores {name!r} are not the measures {', '.join(MEASURES)}")
+        if "test" not in doc["scores"]:
+            raise ValueError("no test scores")
+    except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError) as err:
+        raise ValueError(Errors.E921.format(path=path, reason=f"{type(err).__name__}: {err}")) from None
+    if key[0] not in CORPORA or key[1] not in SYSTEMS or not isinstance(key[2], int) \
+            or summary_name(*key) != path.name:
+        raise ValueError(Errors.E921.format(path=path, reason=f"it holds the run {key!r}"))
+    return doc
+
+
+def find_runs(root: Path) -> List[Tuple[str, str, int, Path]]:
+    """The finished runs under a runs folder (those with ``test.json``).
+
+    root (Path): the folder of the grid.
+    RETURNS (List[Tuple[str, str, int, Path]]): (corpus, system, seed, folder), sorted.
+    RAISES (ValueError): a folder in a system's folder that is not ``seed{N}`` (E922).
+    """
+    out = []
+    for corpus in CORPORA:
+        for system in SYSTEMS:
+            parent = root / corpus / system
+            if not parent.is_dir():
+                continue
+            for folder in sorted(parent.iterdir()):
+                match = _SEED_DIR.fullmatch(folder.name)
+                if match is None:
+                    raise ValueError(Errors.E922.format(path=folder, name=folder.name))
+                if (folder / "test.json").exists():
+                    out.append((corpus, system, int(match.group(1)), folder))
+    return sorted(out, key=lambda r: (CORPORA.index(r[0]), SYSTEMS.index(r[1]), r[2]))
+
+
+def _cell(runs: Sequence[Mapping[str, Any]], part: str) -> Optional[Dict[str, Any]]:
+    """{"seeds", "mean", "sd"} of the runs that have the scores ``part`` (None if none);
+    sd is the sample standard deviation, None for one seed."""
+    have = [r for r in runs if part in r["scores"]]
+    if not have:
+        return None
+    mean: Dict[str, float] = {}
+    sd: Dict[str, Optional[float]] = {}
+    for key in MEASURES:
+        values = [float(r["scores"][part][key]) for r in have]
+        if len(values) > 1:
+            summary = seed_summary(key, values)
+            mean[key], sd[key] = summary.mean, summary.sd
+        else:
+            mean[key], sd[key] = values[0], None
+    return {"seeds": [r["seed"] for r in have], "mean": mean, "sd": sd}
+
+
+def _mean(values: Sequence[Optional[float]]) -> Optional[float]:
+    have = [v for v in values if v is not None]
+    return float(numpy.mean(have)) if have else None
+
+
+def pooled_counts(runs: Sequence[Mapping[str, Any]], corpus: str, system: str) -> CountTable:
+    """A system's per-sentence test counts averaged over its seeds.
+
+    runs (Sequence[Mapping[str, Any]]): its run summaries.
+    corpus (str): the corpus (for messages).
+    system (str): the system (for messages).
+    RETURNS (CountTable): the mean table.
+    RAISES (ValueError): the seeds cover different sentences (E925).
+    """
+    tables = [dense_counts(r["test_counts"]) for r in runs]
+    sizes = sorted({len(t.counts) for t in tables})
+    if len(sizes) > 1:
+        raise ValueError(Errors.E925.format(system=system, corpus=corpus,
+                                            counts=", ".join(map(str, sizes))))
+    return CountTable(tables[0].families, numpy.mean([t.counts for t in tables], axis=0))
+
+
+def published_rows() -> Dict[str, Any]:
+    """Sineva et al. (2021), Table 8, as fractions: in domain per test corpus and cross
+    domain per "TRAIN->TEST" (Punct-BL under its test corpus), system -> measure."""
+    in_domain: Dict[str, Dict[str, Dict[str, float]]] = {}
+    cross: Dict[str, Dict[str, Dict[str, float]]] = {}
+    for row in sineva2021():
+        values = {k: row.scores[col] / 100 for k, col in PUBLISHED_COLUMNS.items()}
+        if row.train is None or row.train == row.test:
+            in_domain.setdefault(row.test, {})[PUBLISHED_NAMES[row.system]] = values
+        else:
+            cross.setdefault(f"{row.train}->{row.test}", {})[PUBLISHED_NAMES[row.system]] = values
+    return {"citation": SINEVA2021_CITATION + " Table 8 (Tables 1-3), XLM-R-large backbone, "
+                                              "their own BioScope and SFU splits.",
+            "in_domain": in_domain, "cross_domain": cross}
+
+
+def published_best(corpus: str) -> Dict[str, Tuple[float, str]]:
+    """The best published number of each column on a corpus's test split, in domain,
+    over the trained systems of Sineva et al. (2021), Table 8 (Punct-BL uses gold cues).
+
+    corpus (str): one of CORPORA.
+    RETURNS (Dict[str, Tuple[float, str]]): measure -> (fraction, our name of the system).
+    """
+    rows = [r for r in sineva2021(train=corpus, test=corpus)]
+    out: Dict[str, Tuple[float, str]] = {}
+    for key, col in PUBLISHED_COLUMNS.items():
+        best = max(rows, key=lambda r: r.scores[col])
+        out[key] = (best.scores[col] / 100, PUBLISHED_NAMES[best.system])
+    return out
+
+
+def goal_rows(runs: Sequence[Mapping[str, Any]], corpus: str, *, samples: int,
+              seed: int) -> Dict[str, Dict[str, Any]]:
+    """A system's seed mean on the test split against the best published number of each
+    column, with the pooled bootstrap interval of the mean over sentences
+    (:func:`spacy_negation.metrics.seeds.pooled_interval`).
+
+    runs (Sequence[Mapping[str, Any]]): the system's run summaries on the corpus.
+    corpus (str): the corpus.
+    samples (int): bootstrap samples.
+    seed (int): the random seed.
+    RETURNS (Dict[str, Dict[str, Any]]): measure -> {"published", "published_system",
+        "mean", "diff", "ci": {"value", "low", "high"}} (fractions; "value" is the mean of
+        the seeds' scores of their system files).
+    """
+    tables = [dense_counts(r["test_counts"]) for r in runs]
+    out: Dict[str, Dict[str, Any]] = {}
+    for key, (value, system) in published_best(corpus).items():
+        mean = float(numpy.mean([r["scores"]["test"][key] for r in runs]))
+        ci = pooled_interval(tables, MEASURES[key][1], samples=samples, seed=seed)
+        out[key] = {"published": value, "published_system": system, "mean": mean,
+                    "diff": mean - value, "ci": {"value": ci.value, "low": ci.low, "high": ci.high}}
+    return out
+
+
+def build_report(summaries: Sequence[Mapping[str, Any]], *, samples: int = 10000,
+                 ar_samples: int = 10000, seed: int = 0) -> Dict[str, Any]:
+    """The systems report from the run summaries (partial grids allowed).
+
+    summaries (Sequence[Mapping[str, Any]]): the run summaries (:func:`read_summary`).
+    samples (int): bootstrap samples of the significance tests.
+    ar_samples (int): approximate randomization shuffles.
+    seed (int): their random seed.
+    RETURNS (Dict[str, Any]): {CORPUS: {SYSTEM: {"seeds", "mean", "sd"}} (test, in
+        domain), "cross_domain": {"TRAIN->TEST": {SYSTEM: ...}}, "scope_only": {CORPUS:
+        {SYSTEM: ...}} (gold cues, test), "dev": {CORPUS: {SYSTEM: ...}}, "speed": {CORPUS:
+        {SYSTEM: mean words/s on test}}, "train_seconds": {CORPUS: {SYSTEM: mean}},
+        "configs": {CORPUS: {SYSTEM: config}}, "significance": {CORPUS: {"best",
+        "chosen_by", "dev_nis_tok_f", "comparisons": [...]}}, "goal": {CORPUS: {"system",
+        "seeds", "measures": the best system against the best published numbers
+        (:func:`goal_rows`)}}, "published": ...}; values are fractions, a missing cell is
+        absent.
+    """
+    by_cell: Dict[Tuple[str, str], List[Mapping[str, Any]]] = {}
+    for s in sorted(summaries, key=lambda s: s["seed"]):
+        by_cell.setdefault((s["corpus"], s["system"]), []).append(s)
+    doc: Dict[str, Any] = {c: {} for c in CORPORA}
+    extra: Dict[str, Dict[str, Any]] = {k: {} for k in ("cross_domain", "scope_only", "dev", "speed",
+                                                       "train_seconds", "configs", "significance", "goal")}
+    for (corpus, system), runs in sorted(by_cell.items(),
+                                         key=lambda kv: (CORPORA.index(kv[0][0]), SYSTEMS.index(kv[0][1]))):
+        cells = {"test": _cell(runs, "test"), "dev": _cell(runs, "dev"),
+                 "scope_only": _cell(runs, "gold_cues_test")}
+        doc[corpus][system] = cells["test"]
+        for part in ("dev", "scope_only"):
+            if cells[part] is not None:
+                extra[part].setdefault(corpus, {})[system] = cells[part]
+        for other in CORPORA:
+            cell = _cell(runs, f"cross_{other}")
+            if cell is not None:
+                extra["cross_domain"].setdefault(f"{corpus}->{other}", {})[system] = cell
+        extra["speed"].setdefault(corpus, {})[system] = _mean([r["words_per_second"] for r in runs])
+        extra["train_seconds"].setdefault(corpus, {})[system] = _mean([r["train_seconds"] for r in runs])
+        extra["configs"].setdefault(corpus, {})[system] = runs[0]["config"]
+    for corpus in CORPORA:
+        dev = extra["dev"].get(corpus, {})
+        ranked = [(dev[s]["mean"]["nis_tok_f"], s) for s in TRAINED if s in dev]
+        if not ranked:
+            continue
+        best_value, best = max(ranked, key=lambda r: (r[0], -TRAINED.index(r[1])))
+        entry: Dict[str, Any] = {"best": best, "chosen_by": "highest mean dev NIS_tok F1 over seeds",
+                                 "dev_nis_tok_f": best_value, "comparisons": []}
+        others = [s for s in TRAINED if s != best and (corpus, s) in by_cell]
+        if others:
+            tables = [(s, pooled_counts(by_cell[(corpus, s)], corpus, s)) for s in [best] + others]
+            results = compare(tables, [metric for _, metric in MEASURES.values()], samples=samples,
+                              ar_samples=ar_samples, seed=seed)
+            entry["comparisons"] = [c.as_dict() for c in results]
+            entry.update({"samples": samples, "ar_samples": ar_samples, "seed": seed})
+        extra["significance"][corpus] = entry
+        extra["goal"][corpus] = {"system": best, "seeds": [r["seed"] for r in by_cell[(corpus, best)]],
+                                 "measures": goal_rows(by_cell[(corpus, best)], corpus,
+                                                       samples=samples, seed=seed)}
+    return {**doc, **extra, "published": published_rows()}
