@@ -20,6 +20,8 @@ python bench/bench_vs_rules.py --split cdsco=corpus/test.spacy --split bioscope=
     --model en_negation_sfu --recommend cdsco=en_negation_cdsco --recommend bioscope=en_negation_bioscope \
     --recommend sfu=en_negation_sfu --out-dir results
 
+(--general and --fast name the general and the fast model among the --model ones: their
+entries are repeated under "general" and "fast" with paired intervals against each rule tool.)
 Writes OUT/vs_rules.json ({split: {system: {"p", "r", "f", "ci_low", "ci_high",
 "words_per_second", ...}}}, fractions) and OUT/vs_rules.md.
 """
@@ -172,7 +174,7 @@ def render_markdown(results: Dict[str, Dict[str, Dict[str, Any]]], meta: Dict[st
             label = f"{name} ({e['model']})" if "model" in e else name
             lines.append(f"| {label} | {100 * e['p']:.1f} | {100 * e['r']:.1f} | {100 * e['f']:.1f} | "
                          f"{100 * e['ci_low']:.1f}-{100 * e['ci_high']:.1f} | {wps} |")
-        for role, title in (("recommended", "Recommended"), ("general", "General")):
+        for role, title in (("recommended", "Recommended"), ("general", "General"), ("fast", "Fast")):
             system = systems.get(role)
             if not (system and system.get("vs")):
                 continue
@@ -202,6 +204,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--model", action="append", default=[], help="a negation model (package name or path); repeatable; NAME=PATH names a path")
     parser.add_argument("--recommend", action="append", default=[], help="SPLIT=MODEL_NAME: the model the README recommends there")
     parser.add_argument("--general", default=None, help="the general English model's name (of --model)")
+    parser.add_argument("--fast", default=None, help="the fast CPU model's name (of --model)")
     parser.add_argument("--rules", default=",".join(RULE_TOOLS), help="comma-separated rule tools, or 'none'")
     parser.add_argument("--venv-dir", type=Path, default=Path.home() / ".cache" / "spacy-negation-bench")
     parser.add_argument("--limit", type=int, default=0, help="first N sentences of each split (0: all)")
@@ -239,7 +242,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             rows = counts(gold, pred)
             answers[split, name] = rows
             results[split][name] = entry(rows, words, seconds)
-        for role, name in (("general", args.general), ("recommended", recommend.get(split))):
+        for role, name in (("general", args.general), ("fast", args.fast), ("recommended", recommend.get(split))):
             if name:
                 results[split][role] = {**results[split][name], "model": name}
                 if rules:

@@ -204,10 +204,13 @@ def _read(doc: Doc) -> List[Tuple[Tuple[Part, ...], Tuple[Part, ...], Tuple[Part
     a range that covers only part of a token (a merge joined it with other tokens)
     becomes a partial part with the same characters (W003 for a whole-token cue); two
     ranges of a role in one token become the range covering both (W004)."""
+    stored = _stored_ranges(doc)
+    if not stored:
+        return []
     array = doc.to_array([IDX, LENGTH]).tolist() if len(doc) else []
     offsets = TokenOffsets([row[0] for row in array], [row[0] + row[1] for row in array])
     parts: Dict[Any, Dict[str, Dict[int, List[Tuple[int, int, bool]]]]] = {}
-    for inst, role, lo, hi, whole in _stored_ranges(doc):
+    for inst, role, lo, hi, whole in stored:
         if inst not in parts:
             parts[inst] = {r: {} for r in ROLES}
         by_token = parts[inst][role]

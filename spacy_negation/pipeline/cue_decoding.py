@@ -89,9 +89,15 @@ class CueDecoder:
         affixes = lexicons.affixes
         parsed = [None if label == OUTSIDE else parse_label(label) for label in labels]
         ids = numpy.zeros(len(doc), dtype="int32")
+        top = scores.argmax(axis=1) if len(doc) else numpy.zeros(0, dtype="int64")
+        # without learned affixes, a token whose best label is 'O' stays 'O'
+        plain_outside = not any(affixes.counts.values())
         for start, end in sentence_ranges(doc)[0]:
             has_open = False
             for i in range(start, end):
+                if plain_outside and parsed[top[i]] is None:
+                    ids[i] = top[i]
+                    continue
                 token = doc[i]
                 if token.is_space:
                     continue
@@ -134,8 +140,8 @@ class CueDecoder:
         RETURNS (List[List[Part]]): the parts of each cue.
         """
         cues = cues_of_labels(doc, ids, labels, lexicons.affixes)
-        patterns = lexicons.multiword.patterns(self.multiword_min_precision) if self.multiword_cues else []
-        if patterns and cues:
+        patterns = lexicons.multiword.patterns(self.multiword_min_precision) if self.multiword_cues and cues else []
+        if patterns:
             cues = join_multiword(doc, cues, patterns)
         if self.min_word_precision is not None and cues:
             if lexicons.words is None:

@@ -176,18 +176,26 @@ class NegationResolver(Pipe):
         cue (NegationCue): The model's cue component that annotates it.
         RETURNS (List[Tuple[Doc, int]]): The docs and offsets.
         """
+        if cue.prefilter and len(doc) and doc.has_annotation("SENT_START") and not cue.cue_patterns:
+            # the prefilter reads only the token texts: no model doc for the other sentences
+            return [(self._piece(doc, start, end), start) for start, end in cue.candidate_sentences(doc)]
         model_doc = self.model_doc(doc)
         if not cue.prefilter or not len(model_doc):
             return [(model_doc, 0)]
-        pieces = []
-        for start, end in cue.candidate_sentences(model_doc):
-            tokens = model_doc[start:end]
-            starts: List[Union[bool, int, None]] = [True, *([False] * (len(tokens) - 1))]
-            piece = Doc(model_doc.vocab, words=[t.text for t in tokens], spaces=[bool(t.whitespace_) for t in tokens],
-                        sent_starts=starts)
-            set_convention(piece, self.convention)
-            pieces.append((piece, start))
-        return pieces
+        ranges = cue.candidate_sentences(model_doc)
+        if ranges == [(0, len(model_doc))]:
+            return [(model_doc, 0)]
+        return [(self._piece(model_doc, start, end), start) for start, end in ranges]
+
+    def _piece(self, doc: Doc, start: int, end: int) -> Doc:
+        """A doc in the negation pipeline's vocab of one sentence of a doc, marked with
+        the convention."""
+        tokens = doc[start:end]
+        starts: List[Union[bool, int, None]] = [True, *([False] * (len(tokens) - 1))]
+        piece = Doc(self.negation_nlp.vocab, words=[t.text for t in tokens],
+                    spaces=[bool(t.whitespace_) for t in tokens], sent_starts=starts)
+        set_convention(piece, self.convention)
+        return piece
 
     def model_doc(self, doc: Doc) -> Doc:
         """A doc in the negation pipeline's vocab with the host doc's words, spaces
