@@ -28,6 +28,31 @@ from spacy_negation.util import atomic_write_text
 
 CORPUS_NAMES = {"cdsco": "CD-SCO", "bioscope": "BioScope abstracts", "sfu": "SFU Review"}
 
+#: The card of the general English model; the fast model shares its data, licence and sources.
+DOMAINS_GENERAL: Dict[str, Any] = {
+    "lang": "en",
+    "title": "English negation resolution for any text (CD-SCO + BioScope + SFU Review)",
+    "data": "The train splits of ConanDoyle-neg (CD-SCO, Morante & Daelemans 2012), BioScope "
+            "abstracts (Vincze et al. 2008) and the SFU Review Corpus (Konstantinova et al. 2012), "
+            "each doc marked with its corpus's annotation convention; model selection on the "
+            "three dev splits together.",
+    "license": "CC BY-NC-SA 3.0",
+    "license_note": "The most restrictive of its data: CD-SCO is cited as CC BY-NC-SA 3.0 "
+                    "(non-commercial, share-alike); BioScope is for research use; the SFU "
+                    "Review Corpus is GPL-3.0-or-later.",
+    "convention": "One transformer, one cue and one scope component per convention. By default "
+                  "it annotates in the {default} convention (chosen on the dev splits among the "
+                  "conventions applications want: whole-word cues, scopes without the subject of "
+                  "the clause, no events). `config={{\"convention\": NAME}}` of the `negation` "
+                  "component picks another: `\"cdsco\"` (ConanDoyle-neg: subjects in scope, affixal "
+                  "cues, events), `\"bioscope\"`, `\"sfu\"`.",
+    "use": "The default for application users whose text is none of the domains of the other "
+           "packages, or a mix: `token._.negated` and `ent._.negated` mean 'is what is denied'.",
+    "sources": [{"name": "ConanDoyle-neg (*SEM 2012 CD-SCO)", "author": "Morante & Daelemans (2012)"},
+                {"name": "BioScope (abstracts)", "author": "Vincze et al. (2008)"},
+                {"name": "SFU Review Corpus (negation)", "author": "Konstantinova et al. (2012)"}],
+}
+
 #: Per domain: the training data, its licence as its provenance states it, the annotation
 #: convention, the intended text and the failure modes that follow from the convention.
 DOMAINS: Dict[str, Dict[str, Any]] = {
@@ -118,40 +143,11 @@ DOMAINS: Dict[str, Dict[str, Any]] = {
         "sources": [{"name": "BioScope (abstracts)", "author": "Vincze et al. (2008)"},
                     {"name": "Synthetic clinical sentences (data/clinical_synth)", "author": "spacy-negation"}],
     },
-    "general": {
-        "lang": "en",
-        "title": "English negation resolution for any text (CD-SCO + BioScope + SFU Review)",
-        "data": "The train splits of ConanDoyle-neg (CD-SCO, Morante & Daelemans 2012), BioScope "
-                "abstracts (Vincze et al. 2008) and the SFU Review Corpus (Konstantinova et al. 2012), "
-                "each doc marked with its corpus's annotation convention; model selection on the "
-                "three dev splits together.",
-        "license": "CC BY-NC-SA 3.0",
-        "license_note": "The most restrictive of its data: CD-SCO is cited as CC BY-NC-SA 3.0 "
-                        "(non-commercial, share-alike); BioScope is for research use; the SFU "
-                        "Review Corpus is GPL-3.0-or-later.",
-        "convention": "One transformer, one cue and one scope component per convention. By default "
-                      "it annotates in the {default} convention (chosen on the dev splits among the "
-                      "conventions applications want: whole-word cues, scopes without the subject of "
-                      "the clause, no events). `config={{\"convention\": NAME}}` of the `negation` "
-                      "component picks another: `\"cdsco\"` (ConanDoyle-neg: subjects in scope, affixal "
-                      "cues, events), `\"bioscope\"`, `\"sfu\"`.",
-        "use": "The default for application users whose text is none of the domains of the other "
-               "packages, or a mix: `token._.negated` and `ent._.negated` mean 'is what is denied'.",
-        "sources": [{"name": "ConanDoyle-neg (*SEM 2012 CD-SCO)", "author": "Morante & Daelemans (2012)"},
-                    {"name": "BioScope (abstracts)", "author": "Vincze et al. (2008)"},
-                    {"name": "SFU Review Corpus (negation)", "author": "Konstantinova et al. (2012)"}],
-    },
+    "general": DOMAINS_GENERAL,
     "fast": {
-        "lang": "en",
+        **{key: DOMAINS_GENERAL[key] for key in ("lang", "license", "license_note", "sources")},
         "title": "Fast English negation resolution on CPU (CD-SCO + BioScope + SFU Review, CNN)",
-        "data": "As en_negation_general: the train splits of ConanDoyle-neg (CD-SCO, Morante & "
-                "Daelemans 2012), BioScope abstracts (Vincze et al. 2008) and the SFU Review Corpus "
-                "(Konstantinova et al. 2012), each doc marked with its corpus's annotation convention; "
-                "model selection on the three dev splits together.",
-        "license": "CC BY-NC-SA 3.0",
-        "license_note": "The most restrictive of its data: CD-SCO is cited as CC BY-NC-SA 3.0 "
-                        "(non-commercial, share-alike); BioScope is for research use; the SFU "
-                        "Review Corpus is GPL-3.0-or-later.",
+        "data": "As en_negation_general: t" + DOMAINS_GENERAL["data"][1:],
         "convention": "One small CNN (spaCy's HashEmbedCNN, trained from scratch), one cue and one "
                       "scope component per convention, as en_negation_general. By default it "
                       "annotates in the {default} convention; `config={{\"convention\": NAME}}` of the "
@@ -162,9 +158,6 @@ DOMAINS: Dict[str, Dict[str, Any]] = {
                       "component sends only those to the model.",
         "use": "Large volumes of text on CPU where speed matters more than the last points of "
                "accuracy; en_negation_general is the more accurate default.",
-        "sources": [{"name": "ConanDoyle-neg (*SEM 2012 CD-SCO)", "author": "Morante & Daelemans (2012)"},
-                    {"name": "BioScope (abstracts)", "author": "Vincze et al. (2008)"},
-                    {"name": "SFU Review Corpus (negation)", "author": "Konstantinova et al. (2012)"}],
     },
 }
 #: The end-to-end measures of an evaluate_model.py scores file the card states.
@@ -320,9 +313,9 @@ def write_model_copy(model_dir: Path, out_dir: Path, cue_patterns: Optional[str]
 
     components: Dict[str, Dict[str, Any]] = {}
     default_cue = "negation_cue"
+    # the settings from the saved config: no need to load the weights twice
+    config = spacy.util.load_config(model_dir / "config.cfg", interpolate=False)["components"]
     if default_convention is not None:
-        # the settings from the saved config: no need to load the weights twice
-        config = spacy.util.load_config(model_dir / "config.cfg", interpolate=False)["components"]
         conventions = {name: (section.get("convention"), section["factory"]) for name, section in config.items()
                        if "annotate_unmarked" in section}
         if default_convention not in {convention for convention, _ in conventions.values()}:
@@ -335,7 +328,6 @@ def write_model_copy(model_dir: Path, out_dir: Path, cue_patterns: Optional[str]
     if cue_patterns is not None:
         components.setdefault(default_cue, {})["cue_patterns"] = cue_patterns
     if prefilter:
-        config = spacy.util.load_config(model_dir / "config.cfg", interpolate=False)["components"]
         for name, section in config.items():
             if section.get("factory") == "negation_cue":
                 components.setdefault(name, {})["prefilter"] = True
