@@ -3,7 +3,7 @@ results/systems.json, and one committed summary per finished run.
 
 python scripts/systems_report.py [--runs-dir training/systems] [--gold-dir RUNS/gold]
     [--summaries-dir results/systems/runs] [--out-dir results] [--samples 10000]
-    [--ar-samples 10000] [--seed 0]
+    [--ar-samples 10000] [--seed 0] [--speed results/systems/speed.json]
 
 Reads every finished run of ``scripts/systems_run.py`` (``RUNS/{corpus}/{system}/seed{N}``
 with ``test.json``; partial grids are normal) and writes its summary to
@@ -13,8 +13,11 @@ are taken from their committed summaries, so the report rebuilds from the summar
 when ``training/`` is absent. The JSON's shape (fractions):
 ``{CORPUS: {SYSTEM: {"seeds", "mean", "sd"}}, "cross_domain": {"TRAIN->TEST": ...},
 "published": ...}`` plus "scope_only", "dev", "speed", "train_seconds", "configs",
-"significance" and "goal" (:func:`spacy_negation.analysis.systems.build_report`). All
-inputs are read and checked before the first file is written; each file is written atomically.
+"significance" and "goal" (:func:`spacy_negation.analysis.systems.build_report`), and
+with ``--speed`` "speed_one_run": the systems' speed measured in one run of
+``bench/bench_systems.py --json`` (:func:`spacy_negation.analysis.systems.read_speed_bench`).
+All inputs are read and checked before the first file is written; each file is written
+atomically.
 """
 import argparse
 import json
@@ -23,7 +26,8 @@ from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from spacy_negation.analysis.systems import (CORPORA, MEASURES, SCOPE_COMPONENT, SYSTEMS, TRAINED, build_report,
-                                             find_runs, read_summary, summarize_run, summary_name)
+                                             find_runs, read_speed_bench, read_summary, summarize_run,
+                                             summary_name)
 from spacy_negation.errors import NegationFormatError
 from spacy_negation.util import atomic_write_text
 
@@ -88,6 +92,30 @@ def _rows(cells: Mapping[str, Any], published: Mapping[str, Mapping[str, float]]
     return lines
 
 
+def _speed_lines(speed: Optional[Mapping[str, Any]]) -> List[str]:
+    """The section on the speed of one ``bench/bench_systems.py`` run (none without it)."""
+    if speed is None:
+        return []
+    load = [speed.get("load_average_start"), speed.get("load_average_end")]
+    lines = ["## Speed, one run", "",
+             f"One model per system in one run of `bench/bench_systems.py` on `{speed['data']}` "
+             f"({speed['docs']} docs, {speed['sentences']} sentences, {speed['words']} words, "
+             f"{speed['cue_instances']} gold cue instances), {speed['threads']} torch thread(s), "
+             "best of the runs; words per CPU-second are the steadier figure on a shared machine "
+             "(load average "
+             + " and ".join("?" if v is None else f"{v:.2f}" for v in load)
+             + " at the start and end). *end to end*: `nlp.pipe` from raw tokens, the scopes of "
+             "the predicted cues; the other stages run one component at a time, the scope "
+             "components on the gold cues.", "",
+             "| System | model | stage | wall s | words/s | CPU s | words/CPU-s |",
+             "|---|---|---|---|---|---|---|"]
+    for system, entry in speed["systems"].items():
+        for row in entry["stages"]:
+            lines.append(f"| {SYSTEM_NAMES[system]} | `{entry['path']}` | {row['stage']} | {row['wall_s']:.2f} | "
+                         f"{row['words_per_second']:.0f} | {row['cpu_s']:.2f} | {row['words_per_cpu_second']:.0f} |")
+    return lines + [""]
+
+
 def render_markdown(report: Mapping[str, Any]) -> str:
     """The report as Markdown (percent, mean ± sample sd over seeds)."""
     head = "| System | seeds | " + " | ".join(MEASURE_NAMES.values())
@@ -104,8 +132,9 @@ def render_markdown(report: Mapping[str, Any]) -> str:
         "project run systems` (docs/systems.md).",
         "",
         "*words/s*: the annotation speed of `scripts/evaluate_model.py` on the test split "
-        "(gold tokens, mean over seeds, CPU shared with other jobs); *train min*: wall minutes "
-        "of `spacy train`, mean over seeds.",
+        "(gold tokens, mean over seeds, CPU shared with other jobs, so not comparable across "
+        "rows; the section *Speed, one run* compares the systems in one run); *train min*: "
+        "wall minutes of `spacy train`, mean over seeds.",
         "",
         f"Published rows: {pub['citation']} Their NIS_ex column is not printed (`-`).",
         "",
@@ -132,6 +161,7 @@ def render_markdown(report: Mapping[str, Any]) -> str:
         lines += [f"### {CORPUS_NAMES[corpus]}", "", head + " |", "|---|---|" + "---|" * len(MEASURES)]
         lines += _rows(cells, {}, SCOPE_COMPONENT)
         lines.append("")
+    lines += _speed_lines(report.get("speed_one_run"))
     lines += ["## Cross-domain (Table 3)", "",
               "Each in-domain model on the other corpora's test splits, no extra training.", ""]
     for train in CORPORA:
@@ -212,12 +242,16 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--samples", type=int, default=10000, help="bootstrap samples")
     parser.add_argument("--ar-samples", type=int, default=10000, help="approximate randomization shuffles")
     parser.add_argument("--seed", type=int, default=0, help="random seed of the tests")
+    parser.add_argument("--speed", type=Path, default=None,
+                        help="the systems' speed in one run (bench/bench_systems.py --json)")
     args = parser.parse_args(argv)
     gold_dir = args.gold_dir if args.gold_dir is not None else args.runs_dir / "gold"
     try:
         fresh, kept = collect(args.runs_dir, gold_dir, args.summaries_dir)
         report = build_report(fresh + kept, samples=args.samples, ar_samples=args.ar_samples,
                               seed=args.seed)
+        if args.speed is not None:
+            report["speed_one_run"] = read_speed_bench(args.speed)
     except (ValueError, NegationFormatError, FileNotFoundError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 1

@@ -389,6 +389,7 @@ class Errors(metaclass=ErrorsWithCodes):
             "unfinished and is redone by the next run.")
     E925 = ("The runs of {system} on the {corpus} test split cover different numbers of "
             "sentences ({counts}); they were not scored on the same gold file.")
+    E926 = ("{path}: not a speed measurement of bench/bench_systems.py --json ({reason}).")
 
 
 class NegationFormatError(ValueError):

@@ -442,3 +442,48 @@ def test_missing_corpus_is_a_coded_error(tmp_path: Path, run_script: RunScript) 
     proc = run_script("systems_run.py", "--out-dir", "runs", "--corpora", "sfu", cwd=tmp_path)
     assert proc.returncode == 1 and "[E130]" in proc.stderr and "corpus/sfu/train.spacy" in proc.stderr
     assert not (tmp_path / "runs").exists()
+
+
+def _speed_json(path: Path, models: Dict[str, Any], words: int = 1000) -> Path:
+    path.write_text(json.dumps({"data": "corpus/test.spacy", "docs": 2, "sentences": 50, "words": words,
+                                "cue_instances": 10, "threads": 1, "batch_size": 64, "repeat": 2,
+                                "load_average_start": 1.0, "load_average_end": 1.5, "models": models}),
+                    encoding="utf-8")
+    return path
+
+
+def test_speed_of_one_run_is_reported(built: Dict[str, Any], tmp_path: Path, run_script: RunScript) -> None:
+    root = _grid_copy(built, tmp_path)
+    speed = _speed_json(tmp_path / "speed.json", {
+        "negbert": {"path": "m/negbert", "stages": {"transformer": {"wall_s": 1.0, "cpu_s": 0.5},
+                                                    "nlp.pipe end to end": {"wall_s": 4.0, "cpu_s": 2.0}}},
+        "bilstm_tagger": {"path": "m/bilstm", "stages": {"nlp.pipe end to end": {"wall_s": 2.0, "cpu_s": 1.25}}}})
+    proc = report(run_script, root, None, "--speed", str(speed))
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads((root / "results" / "systems.json").read_text(encoding="utf-8"))
+    one = doc["speed_one_run"]
+    assert (one["words"], one["threads"], list(one["systems"])) == (1000, 1, ["bilstm_tagger", "negbert"])
+    negbert = one["systems"]["negbert"]["stages"]
+    assert [r["stage"] for r in negbert] == ["nlp.pipe end to end", "transformer"]  # end to end first
+    assert negbert[0]["words_per_second"] == pytest.approx(250.0)
+    assert negbert[0]["words_per_cpu_second"] == pytest.approx(500.0)
+    md = (root / "results" / "systems.md").read_text(encoding="utf-8")
+    assert "## Speed, one run" in md
+    assert "| BiLSTM-Tagger | `m/bilstm` | nlp.pipe end to end | 2.00 | 500 | 1.25 | 800 |" in md
+    assert "## Speed, one run" not in built["md"]  # only with --speed
+
+
+@pytest.mark.parametrize("models,words,reason", [
+    ({"negbert": {"path": "m", "stages": {"negation_scope": {"wall_s": 1.0, "cpu_s": 1.0}}}}, 1000, "end to end"),
+    ({"negbert": {"path": "m", "stages": {"nlp.pipe end to end": {"wall_s": 0, "cpu_s": 1.0}}}}, 1000, "positive"),
+    ({"crf": {"path": "m", "stages": {"nlp.pipe end to end": {"wall_s": 1.0, "cpu_s": 1.0}}}}, 1000, "crf"),
+    ({}, 1000, "models"),
+    ({"negbert": {"path": "m", "stages": {"nlp.pipe end to end": {"wall_s": 1.0, "cpu_s": 1.0}}}}, 0, "no words"),
+])
+def test_bad_speed_json_is_a_coded_error(built: Dict[str, Any], tmp_path: Path, run_script: RunScript,
+                                         models: Dict[str, Any], words: int, reason: str) -> None:
+    root = _grid_copy(built, tmp_path)
+    speed = _speed_json(tmp_path / "speed.json", models, words)
+    proc = report(run_script, root, None, "--speed", str(speed))
+    assert proc.returncode == 1 and "[E926]" in proc.stderr and reason in proc.stderr, proc.stderr
+    assert not (root / "results").exists()

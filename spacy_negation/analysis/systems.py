@@ -448,3 +448,63 @@ def build_report(summaries: Sequence[Mapping[str, Any]], *, samples: int = 10000
                                  "measures": goal_rows(by_cell[(corpus, best)], corpus,
                                                        samples=samples, seed=seed)}
     return {**doc, **extra, "published": published_rows()}
+
+
+#: The stage of ``bench/bench_systems.py`` that runs the whole pipeline.
+END_TO_END = "nlp.pipe end to end"
+
+
+def read_speed_bench(path: Path) -> Dict[str, Any]:
+    """The measurements of one ``bench/bench_systems.py --json`` run over the systems'
+    models (one model per system, named by its system), as the report's ``speed_one_run``:
+    the corpus counts, threads and load averages, and per system the seconds and words per
+    second (wall clock and CPU time) of each stage, end to end first.
+
+    path (Path): the JSON file.
+    RETURNS (Dict[str, Any]): {"data", "docs", "sentences", "words", "cue_instances",
+        "threads", "load_average_start", "load_average_end", "systems": {SYSTEM: {"path",
+        "stages": [{"stage", "wall_s", "cpu_s", "words_per_second", "words_per_cpu_second"}]}}}.
+    RAISES (ValueError): not such a file (E926).
+    """
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise ValueError(Errors.E926.format(path=path, reason=err)) from None
+    if not isinstance(doc, dict):
+        raise ValueError(Errors.E926.format(path=path, reason="not a JSON object"))
+    counts = ("docs", "sentences", "words", "cue_instances", "threads")
+    for key in counts:
+        if not isinstance(doc.get(key), int) or isinstance(doc.get(key), bool) or doc[key] < 0:
+            raise ValueError(Errors.E926.format(path=path, reason=f"{key!r} is not a count"))
+    if doc["words"] == 0:
+        raise ValueError(Errors.E926.format(path=path, reason="no words were timed"))
+    models = doc.get("models")
+    if not isinstance(models, dict) or not models:
+        raise ValueError(Errors.E926.format(path=path, reason="no 'models'"))
+    systems: Dict[str, Any] = {}
+    for name in TRAINED:
+        model = models.get(name)
+        if model is None:
+            continue
+        stages = model.get("stages") if isinstance(model, dict) else None
+        if not isinstance(stages, dict) or END_TO_END not in stages:
+            raise ValueError(Errors.E926.format(path=path, reason=f"{name!r} has no stage {END_TO_END!r}"))
+        rows = []
+        for stage in [END_TO_END] + [k for k in stages if k != END_TO_END]:
+            times = stages[stage]
+            if not isinstance(times, dict) or not all(
+                    isinstance(times.get(k), (int, float)) and not isinstance(times.get(k), bool)
+                    and times[k] > 0 for k in ("wall_s", "cpu_s")):
+                raise ValueError(Errors.E926.format(path=path, reason=f"{name!r}, {stage!r}: no positive "
+                                                                      "'wall_s' and 'cpu_s'"))
+            rows.append({"stage": stage, "wall_s": times["wall_s"], "cpu_s": times["cpu_s"],
+                         "words_per_second": doc["words"] / times["wall_s"],
+                         "words_per_cpu_second": doc["words"] / times["cpu_s"]})
+        systems[name] = {"path": str(model.get("path", "")), "stages": rows}
+    unknown = sorted(set(models) - set(TRAINED))
+    if unknown:
+        raise ValueError(Errors.E926.format(path=path, reason=f"models {unknown} are not systems of the grid "
+                                                              f"({', '.join(TRAINED)})"))
+    return {**{k: doc[k] for k in counts}, "data": str(doc.get("data", "")),
+            "load_average_start": doc.get("load_average_start"), "load_average_end": doc.get("load_average_end"),
+            "systems": systems}

@@ -1,6 +1,8 @@
 """Prediction speed of trained negation pipelines on a .spacy corpus, for comparing the
-NegBERT-style scope resolver (``negation_scope_negbert``: one transformer pass per cue
-instance) with the BiLSTM-Tagger's ``negation_scope`` (one pass per sentence, shared).
+systems of Sineva et al. (2021) in one run: the NegBERT-style scope resolver
+(``negation_scope_negbert``: one transformer pass per cue instance), the BiLSTM-Tagger's
+``negation_scope`` (one pass per sentence, shared) and the graph parsers
+(``negation_graph``: cues and scopes in one pass per sentence).
 
 For each pipeline (best of --repeat runs; words per second of the corpus's docs by wall
 clock and by the process's CPU time, the steadier figure on a shared machine with
@@ -13,24 +15,29 @@ clock and by the process's CPU time, the steadier figure on a shared machine wit
 It also prints how many cue instances the gold cues make and how many sentences the
 corpus has (NegBERT-style: transformer sequences = cue instances).
 
-    python bench/bench_negbert.py NAME=MODEL_DIR [NAME=MODEL_DIR ...] --data dev.spacy
-        [--batch-size 64] [--repeat 2] [--threads 0] [--limit 0]
+    python bench/bench_systems.py NAME=MODEL_DIR [NAME=MODEL_DIR ...] --data dev.spacy
+        [--batch-size 64] [--repeat 2] [--threads 0] [--limit 0] [--json OUT]
 
-Run it on an otherwise idle machine; it prints the load average.
+Run it on an otherwise idle machine; it prints the load average. ``--json`` also writes
+the measurements (seconds per stage and model, corpus counts, threads, load averages),
+which ``scripts/systems_report.py --speed`` turns into the report's speed table.
 """
 import argparse
 import gc
+import json
 import os
 import time
 from pathlib import Path
-from typing import Dict, List, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import spacy
 from spacy.tokens import Doc, DocBin
 
-import spacy_negation.pipeline.negbert  # noqa: F401  (registers the factory, if no entry points)
+import spacy_negation.pipeline.graph  # noqa: F401  (registers the factories, if no entry points)
+import spacy_negation.pipeline.negbert  # noqa: F401
 import spacy_negation.scorers  # noqa: F401  (registers the scorers, if no entry points)
 from spacy_negation import get_negations, set_negations
+from spacy_negation.util import atomic_write_text
 
 from bench_pipeline import copy_docs, peak_mb
 
@@ -65,7 +72,7 @@ def bench_model(nlp: spacy.Language, gold: List[Doc], batch_size: int, repeat: i
     return best
 
 
-def main() -> None:
+def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("models", nargs="+", help="NAME=MODEL_DIR")
     parser.add_argument("--data", type=Path, required=True, help="a .spacy corpus with gold negations")
@@ -73,17 +80,21 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=2, help="runs (best is reported)")
     parser.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
     parser.add_argument("--limit", type=int, default=0, help="first N docs (0: all)")
-    args = parser.parse_args()
+    parser.add_argument("--json", type=Path, default=None, help="also write the measurements here")
+    args = parser.parse_args(argv)
 
     import torch
 
     if args.threads:
         torch.set_num_threads(args.threads)
+    load_start = os.getloadavg()[0]
     results: List[Tuple[str, Dict[str, Tuple[float, float]]]] = []
+    paths: Dict[str, str] = {}
     for spec in args.models:
         name, _, path = spec.partition("=")
         if not path:
             parser.error(f"expected NAME=MODEL_DIR, got {spec!r}")
+        paths[name] = path
         nlp = spacy.load(path)
         gold = list(DocBin().from_disk(args.data).get_docs(nlp.vocab))
         if args.limit:
@@ -100,8 +111,19 @@ def main() -> None:
     for name, best in results:
         for stage, (wall, cpu) in best.items():
             print(f"{name:<12}{stage:<40}{wall:>9.2f}{n_words / wall:>10.0f}{cpu:>9.2f}{n_words / cpu:>13.0f}")
-    print(f"load average at the end {os.getloadavg()[0]:.2f}")
+    load_end = os.getloadavg()[0]
+    print(f"load average at the end {load_end:.2f}")
+    if args.json is not None:
+        record: Dict[str, Any] = {
+            "data": str(args.data), "docs": len(gold), "sentences": n_sents, "words": n_words,
+            "cue_instances": n_cues, "threads": torch.get_num_threads(), "batch_size": args.batch_size,
+            "repeat": args.repeat, "load_average_start": load_start, "load_average_end": load_end,
+            "models": {name: {"path": paths[name],
+                              "stages": {stage: {"wall_s": wall, "cpu_s": cpu} for stage, (wall, cpu) in best.items()}}
+                       for name, best in results}}
+        atomic_write_text(args.json, json.dumps(record, indent=2) + "\n")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())
