@@ -12,7 +12,7 @@ cues, speed, training time, config, per-sentence test counts). Runs whose folder
 are taken from their committed summaries, so the report rebuilds from the summaries alone
 when ``training/`` is absent. The JSON's shape (fractions):
 ``{CORPUS: {SYSTEM: {"seeds", "mean", "sd"}}, "cross_domain": {"TRAIN->TEST": ...},
-"published": ...}`` plus "scope_only", "dev", "speed", "train_seconds", "configs",
+"published": ...}`` plus "scope_only", "dev", "speed", "train_seconds", "configs", "cue_types",
 "significance" and "goal" (:func:`spacy_negation.analysis.systems.build_report`), and
 with ``--speed`` "speed_one_run": the systems' speed measured in one run of
 ``bench/bench_systems.py --json`` (:func:`spacy_negation.analysis.systems.read_speed_bench`).
@@ -25,9 +25,9 @@ import sys
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from spacy_negation.analysis.systems import (CORPORA, MEASURES, SCOPE_COMPONENT, SYSTEMS, TRAINED, build_report,
-                                             find_runs, read_speed_bench, read_summary, summarize_run,
-                                             summary_name)
+from spacy_negation.analysis.systems import (CORPORA, CUE_TYPES, MEASURES, SCOPE_COMPONENT, SYSTEMS, TRAINED,
+                                             build_report, find_runs, read_speed_bench, read_summary,
+                                             summarize_run, summary_name)
 from spacy_negation.errors import NegationFormatError
 from spacy_negation.util import atomic_write_text
 
@@ -92,6 +92,33 @@ def _rows(cells: Mapping[str, Any], published: Mapping[str, Mapping[str, float]]
     return lines
 
 
+def _cue_type_lines(cue_types: Mapping[str, Any]) -> List[str]:
+    """The section on test cues by type (none without counts)."""
+    if not cue_types:
+        return []
+    lines = ["## Cues by type (test)", "",
+             "The gold cue instances of each type (*normal*: one word; *multiword*: two or more "
+             "tokens; *affixal*: part of a word, as *un* in *unhappy*) that the system finds with "
+             "exactly the same cue (mean over its seeds, with the recall), and its cues of that type "
+             "that no gold instance has (*spurious*, mean over seeds). Summaries written before these "
+             "counts existed are left out (*seeds*).", ""]
+    head = "| System | seeds | " + " | ".join(f"{t}: found | {t}: spurious" for t in CUE_TYPES) + " |"
+    for corpus in CORPORA:
+        cells = cue_types.get(corpus)
+        if not cells:
+            continue
+        lines += [f"### {CORPUS_NAMES[corpus]}", "", head, "|---|---|" + "---|---|" * len(CUE_TYPES)]
+        for system, cell in cells.items():
+            row = [SYSTEM_NAMES[system], str(len(cell["seeds"]))]
+            for t in CUE_TYPES:
+                c = cell[t]
+                recall = "" if not c["gold"] else f" ({100 * c['found'] / c['gold']:.1f}%)"
+                row += [f"{c['found']:.1f} of {c['gold']}{recall}", f"{c['spurious']:.1f}"]
+            lines.append("| " + " | ".join(row) + " |")
+        lines.append("")
+    return lines
+
+
 def _speed_lines(speed: Optional[Mapping[str, Any]]) -> List[str]:
     """The section on the speed of one ``bench/bench_systems.py`` run (none without it)."""
     if speed is None:
@@ -153,6 +180,7 @@ def render_markdown(report: Mapping[str, Any]) -> str:
                   "|---|---|" + "---|" * (len(MEASURES) + 3)]
         lines += _rows(cells, pub["in_domain"].get(corpus, {}), SYSTEMS, extra)
         lines.append("")
+    lines += _cue_type_lines(report.get("cue_types", {}))
     lines += ["## Scope resolution on gold cues (test)", "",
               "The scope component alone on the gold cues (`evaluate_model.py --gold-cues`), for "
               "the systems that have one.", ""]

@@ -9,7 +9,7 @@ from typing import Any, Dict, List, Optional, Sequence
 
 import pytest
 
-from spacy_negation.analysis.systems import (MEASURES, build_report, dense_counts, read_summary,
+from spacy_negation.analysis.systems import (MEASURES, build_report, cue_type_counts, dense_counts, read_summary,
                                              sparse_counts, train_config)
 from spacy_negation.corpora.starsem_docs import read_starsem_docs
 from spacy_negation.metrics.compare import count_table
@@ -90,7 +90,7 @@ def built(tmp_path_factory: Any, run_script: RunScript) -> Dict[str, Any]:
 def test_report_shape(built: Dict[str, Any]) -> None:
     doc = built["doc"]
     assert set(doc) == {"cdsco", "bioscope", "sfu", "cross_domain", "published", "scope_only", "dev",
-                        "speed", "train_seconds", "configs", "significance", "goal"}
+                        "speed", "train_seconds", "configs", "cue_types", "significance", "goal"}
     assert set(doc["cdsco"]) == {"punct_baseline", "bilstm_tagger", "negbert", "dp_nested"}
     for cell in doc["cdsco"].values():
         assert set(cell) == {"seeds", "mean", "sd"}
@@ -487,3 +487,58 @@ def test_bad_speed_json_is_a_coded_error(built: Dict[str, Any], tmp_path: Path, 
     proc = report(run_script, root, None, "--speed", str(speed))
     assert proc.returncode == 1 and "[E926]" in proc.stderr and reason in proc.stderr, proc.stderr
     assert not (root / "results").exists()
+
+
+def _sem(rows: List[List[str]]) -> str:
+    """One *SEM sentence: per token (form, then per instance cue, scope, event cells)."""
+    return "\n".join("\t".join(["d", "0", str(i), r[0], r[0].lower(), "NN" if r[0] != "." else ".", "*"]
+                               + (r[1:] or ["***"])) for i, r in enumerate(rows)) + "\n"
+
+
+def test_cue_type_counts_by_hand(tmp_path: Path) -> None:
+    # gold: "unhappy" with the affixal cue "un"; "Neither ... nor" (multiword); "not" (normal)
+    gold = _sem([["He", "_", "_", "_", "_", "_", "_", "_", "_", "_"],
+                 ["was", "_", "_", "_", "_", "_", "_", "_", "_", "_"],
+                 ["unhappy", "un", "happy", "_", "_", "_", "_", "_", "_", "_"],
+                 ["neither", "_", "_", "_", "neither", "_", "_", "_", "_", "_"],
+                 ["nor", "_", "_", "_", "nor", "_", "_", "_", "_", "_"],
+                 ["not", "_", "_", "_", "_", "_", "_", "not", "_", "_"],
+                 [".", "_", "_", "_", "_", "_", "_", "_", "_", "_"]])
+    # the system: the whole word "unhappy" (a spurious normal cue, the affixal one missed),
+    # "neither" alone (spurious normal, the multiword one missed), "not" right
+    system = _sem([["He", "_", "_", "_", "_", "_", "_", "_", "_", "_"],
+                   ["was", "_", "_", "_", "_", "_", "_", "_", "_", "_"],
+                   ["unhappy", "unhappy", "_", "_", "_", "_", "_", "_", "_", "_"],
+                   ["neither", "_", "_", "_", "neither", "_", "_", "_", "_", "_"],
+                   ["nor", "_", "_", "_", "_", "_", "_", "_", "_", "_"],
+                   ["not", "_", "_", "_", "_", "_", "_", "not", "_", "_"],
+                   [".", "_", "_", "_", "_", "_", "_", "_", "_", "_"]])
+    (tmp_path / "g.txt").write_text(gold, encoding="utf-8")
+    (tmp_path / "s.txt").write_text(system, encoding="utf-8")
+    counts = cue_type_counts(tmp_path / "g.txt", tmp_path / "s.txt")
+    assert counts == {"normal": [1, 1, 2], "multiword": [1, 0, 0], "affixal": [1, 0, 0]}
+    assert cue_type_counts(tmp_path / "g.txt", tmp_path / "g.txt") == {
+        "normal": [1, 1, 0], "multiword": [1, 1, 0], "affixal": [1, 1, 0]}
+
+
+def test_cue_types_are_averaged_over_seeds(built: Dict[str, Any]) -> None:
+    # GOLD has three one-word cues; SYS_A misses one (seeds 0 and 2), SYS_B finds all (seed 1)
+    cell = built["doc"]["cue_types"]["cdsco"]["bilstm_tagger"]
+    assert cell["seeds"] == [0, 1, 2]
+    assert cell["normal"] == {"gold": 3, "found": pytest.approx(7 / 3), "spurious": 0.0}
+    assert cell["affixal"] == {"gold": 0, "found": 0.0, "spurious": 0.0}
+    assert "| BiLSTM-Tagger | 3 | 2.3 of 3 (77.8%) | 0.0 | 0.0 of 0 | 0.0 | 0.0 of 0 | 0.0 |" in built["md"]
+
+
+def test_bad_cue_type_counts_in_a_summary_are_a_coded_error(built: Dict[str, Any], tmp_path: Path) -> None:
+    path = built["root"] / "results" / "systems" / "runs" / "cdsco__negbert__seed0.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    assert set(doc["test_cue_types"]) == {"normal", "multiword", "affixal"}
+    doc["test_cue_types"]["affixal"] = [1, 2]
+    bad = tmp_path / path.name
+    bad.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(ValueError, match=r"\[E921\].*test_cue_types"):
+        read_summary(bad)
+    del doc["test_cue_types"]  # summaries written before the counts are still read
+    bad.write_text(json.dumps(doc), encoding="utf-8")
+    assert "test_cue_types" not in read_summary(bad)

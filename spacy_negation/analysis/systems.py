@@ -199,6 +199,37 @@ def count_run(gold: Path, system_file: Path) -> CountTable:
     return read_tables(gold, [system_file], families)[0][1]
 
 
+#: The cue types of :func:`spacy_negation.metrics.records.cue_type`, in table order.
+CUE_TYPES: Tuple[str, ...] = ("normal", "multiword", "affixal")
+
+
+def cue_type_counts(gold: Path, system_file: Path) -> Dict[str, List[int]]:
+    """Cues by type (:func:`spacy_negation.metrics.records.cue_type`): per type, the gold
+    cue instances, those of them the system file has with exactly the same cue cells, and
+    the system's cue instances of that type that no gold instance has.
+
+    gold (Path): the gold *SEM file.
+    system_file (Path): the system *SEM file.
+    RETURNS (Dict[str, List[int]]): type -> [gold, found, spurious].
+    RAISES (NegationFormatError, FileNotFoundError): bad or misaligned files.
+    """
+    from ..metrics.records import cells, cue_type
+    from ..metrics.starsem_io import iter_aligned
+
+    out = {t: [0, 0, 0] for t in CUE_TYPES}
+    for g, s in iter_aligned(gold, system_file):
+        grec, srec = g.get_record(), s.get_record()
+        gold_cues = {tuple(cells(grec.tokens, n.cue)) for n in grec.instances}
+        system_cues = {tuple(cells(srec.tokens, n.cue)) for n in srec.instances}
+        for cue in gold_cues:
+            row = out[cue_type(grec.tokens, cue)]
+            row[0] += 1
+            row[1] += cue in system_cues
+        for cue in system_cues - gold_cues:
+            out[cue_type(srec.tokens, cue)][2] += 1
+    return out
+
+
 def summarize_run(folder: Path, corpus: str, system: str, seed: int,
                   gold_dir: Path) -> Dict[str, Any]:
     """The committed summary of a finished run: its scores (dev, test, cross-domain,
@@ -238,7 +269,8 @@ def summarize_run(folder: Path, corpus: str, system: str, seed: int,
         config = " ".join([config_path] + overrides)
     return {"version": SUMMARY_VERSION, "corpus": corpus, "system": system, "seed": seed,
             "config": config, "train_seconds": seconds, "words_per_second": speed,
-            "scores": scores, "test_counts": sparse_counts(count_run(gold, folder / "test.txt"))}
+            "scores": scores, "test_counts": sparse_counts(count_run(gold, folder / "test.txt")),
+            "test_cue_types": cue_type_counts(gold, folder / "test.txt")}
 
 
 def summary_name(corpus: str, system: str, seed: int) -> str:
@@ -252,7 +284,8 @@ def read_summary(path: Path) -> Dict[str, Any]:
     path (Path): the file (named by :func:`summary_name`).
     RETURNS (Dict[str, Any]): {"version", "corpus", "system", "seed", "config",
         "train_seconds", "words_per_second", "scores": {NAME: {measure: float}},
-        "test_counts": the data of :func:`sparse_counts`}.
+        "test_counts": the data of :func:`sparse_counts`, "test_cue_types": the data of
+        :func:`cue_type_counts` (absent from summaries written before it)}.
     RAISES (ValueError): not such a summary, or not the run its name says (E921).
     """
     try:
@@ -264,6 +297,11 @@ def read_summary(path: Path) -> Dict[str, Any]:
                 raise ValueError(f"the scores {name!r} are not the measures {', '.join(MEASURES)}")
         if "test" not in doc["scores"]:
             raise ValueError("no test scores")
+        types = doc.get("test_cue_types")
+        if types is not None and (set(types) != set(CUE_TYPES) or not all(
+                isinstance(row, list) and len(row) == 3 and all(type(v) is int and v >= 0 for v in row)
+                for row in types.values())):
+            raise ValueError(f"'test_cue_types' is not [gold, found, spurious] counts of {', '.join(CUE_TYPES)}")
     except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError) as err:
         raise ValueError(Errors.E921.format(path=path, reason=f"{type(err).__name__}: {err}")) from None
     if key[0] not in CORPORA or key[1] not in SYSTEMS or not isinstance(key[2], int) \
@@ -401,7 +439,9 @@ def build_report(summaries: Sequence[Mapping[str, Any]], *, samples: int = 10000
         domain), "cross_domain": {"TRAIN->TEST": {SYSTEM: ...}}, "scope_only": {CORPUS:
         {SYSTEM: ...}} (gold cues, test), "dev": {CORPUS: {SYSTEM: ...}}, "speed": {CORPUS:
         {SYSTEM: mean words/s on test}}, "train_seconds": {CORPUS: {SYSTEM: mean}},
-        "configs": {CORPUS: {SYSTEM: config}}, "significance": {CORPUS: {"best",
+        "configs": {CORPUS: {SYSTEM: config}}, "cue_types": {CORPUS: {SYSTEM: {"seeds",
+        TYPE: {"gold", "found", "spurious"}}}} (test cues by type, counts averaged over the
+        seeds, :func:`cue_type_counts`), "significance": {CORPUS: {"best",
         "chosen_by", "dev_nis_tok_f", "comparisons": [...]}}, "goal": {CORPUS: {"system",
         "seeds", "measures": the best system against the best published numbers
         (:func:`goal_rows`)}}, "published": ...}; values are fractions, a missing cell is
@@ -412,7 +452,8 @@ def build_report(summaries: Sequence[Mapping[str, Any]], *, samples: int = 10000
         by_cell.setdefault((s["corpus"], s["system"]), []).append(s)
     doc: Dict[str, Any] = {c: {} for c in CORPORA}
     extra: Dict[str, Dict[str, Any]] = {k: {} for k in ("cross_domain", "scope_only", "dev", "speed",
-                                                       "train_seconds", "configs", "significance", "goal")}
+                                                       "train_seconds", "configs", "cue_types",
+                                                       "significance", "goal")}
     for (corpus, system), runs in sorted(by_cell.items(),
                                          key=lambda kv: (CORPORA.index(kv[0][0]), SYSTEMS.index(kv[0][1]))):
         cells = {"test": _cell(runs, "test"), "dev": _cell(runs, "dev"),
@@ -428,6 +469,13 @@ def build_report(summaries: Sequence[Mapping[str, Any]], *, samples: int = 10000
         extra["speed"].setdefault(corpus, {})[system] = _mean([r["words_per_second"] for r in runs])
         extra["train_seconds"].setdefault(corpus, {})[system] = _mean([r["train_seconds"] for r in runs])
         extra["configs"].setdefault(corpus, {})[system] = runs[0]["config"]
+        typed = [r["test_cue_types"] for r in runs if r.get("test_cue_types") is not None]
+        if typed:
+            extra["cue_types"].setdefault(corpus, {})[system] = {
+                "seeds": [r["seed"] for r in runs if r.get("test_cue_types") is not None],
+                **{t: {"gold": typed[0][t][0],
+                       "found": float(numpy.mean([c[t][1] for c in typed])),
+                       "spurious": float(numpy.mean([c[t][2] for c in typed]))} for t in CUE_TYPES}}
     for corpus in CORPORA:
         dev = extra["dev"].get(corpus, {})
         ranked = [(dev[s]["mean"]["nis_tok_f"], s) for s in TRAINED if s in dev]
