@@ -1,6 +1,7 @@
 """Evaluate a trained negation pipeline on a gold .spacy file.
 
 python scripts/evaluate_model.py MODEL GOLD.spacy SYSTEM_OUT.txt SCORES_OUT.json [--gold-cues]
+    [--set components.negation_graph.cue_decoding=affix_groups ...]
 
 End to end (default): the pipeline runs on the gold tokens and sentence boundaries and
 predicts cues, scopes and events. With --gold-cues the doc carries the gold cues and only
@@ -9,6 +10,7 @@ cues. Writes the system *SEM file and a JSON with the spaCy scorer's flat ``neg_
 scores, the full ``evaluate --json`` document and the speed.
 """
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
@@ -39,9 +41,22 @@ def main() -> None:
     parser.add_argument("--convention", default=None,
                         help="mark the docs with this annotation convention (a model with "
                              "components per convention annotates them in it)")
+    parser.add_argument("--set", action="append", default=[], metavar="SECTION.KEY=VALUE",
+                        help="override a setting of the model's config when loading it (a "
+                             "prediction setting such as a component's decoding; VALUE is read "
+                             "as JSON, else as a string); repeatable")
     args = parser.parse_args()
+    overrides = {}
+    for item in args.set:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            parser.error(f"--set expects SECTION.KEY=VALUE, got {item!r}")
+        try:
+            overrides[key] = json.loads(value)
+        except json.JSONDecodeError:
+            overrides[key] = value
     register_extensions()
-    nlp = spacy.load(args.model)
+    nlp = spacy.load(args.model, config=overrides)
     gold = read_docbin(args.gold, vocab=nlp.vocab)
     if args.convention is not None:
         for doc in gold:

@@ -34,9 +34,16 @@ from ..ml.biaffine import sentence_spans
 from ..negation import Negation, PartLike, get_negations, register_extensions, set_negations
 from .base import NegationPipe
 from .cue import DEFAULT_CUE_MODEL
-from .graph_encoding import (ENCODINGS, NO_EDGE, Instance, PartTuple, decode, encode, graph_of_pairs,
-                             pair_labels, parse_label)
+from .graph_encoding import (ENCODINGS, NO_EDGE, Instance, PartTuple, affix_fits, decode, encode,
+                             graph_of_pairs, pair_labels, parse_label)
 from ._util import sentence_ranges
+
+#: How the label of an arc from the root (a cue or none) is chosen: "argmax", the best
+#: label (an affixal label whose affix is not in the token decodes to no cue); or
+#: "affix_groups", the best of three groups by probability mass (no cue, whole-word cue,
+#: affixal cue), then within an affixal win the best affixal label whose affix is in the
+#: token (none fits: the better of the other two groups).
+CUE_DECODINGS = ("argmax", "affix_groups")
 
 #: The default model: the biaffine scorer on the default CNN tok2vec of ``negation_cue``.
 DEFAULT_GRAPH_MODEL = Config({
@@ -51,6 +58,7 @@ DEFAULT_GRAPH_MODEL = Config({
     default_config={
         "model": DEFAULT_GRAPH_MODEL,
         "encoding": "nested",
+        "cue_decoding": "argmax",
         "lr_scale": 1.0,
         "scorer": {"@scorers": "spacy-negation.negation_scorer.v1"},
     },
@@ -62,6 +70,7 @@ def make_negation_graph(
     name: str,
     model: Model[List[Doc], List[Floats2d]],
     encoding: str,
+    cue_decoding: str,
     lr_scale: float,
     scorer: Optional[Callable],
 ) -> "NegationGraph":
@@ -70,10 +79,12 @@ def make_negation_graph(
     model (Model[List[Doc], List[Floats2d]]): per sentence, scores over the pair labels
         (``spacy-negation.GraphParser.v1``).
     encoding (str): "direct" (Kurtz et al. 2020) or "nested" (Sineva et al. 2021).
+    cue_decoding (str): "argmax" or "affix_groups" (see CUE_DECODINGS).
     lr_scale (float): the component's learning rate relative to the optimizer's.
     scorer (Optional[Callable]): the scoring method.
     """
-    return NegationGraph(nlp.vocab, model, name, encoding=encoding, lr_scale=lr_scale, scorer=scorer)
+    return NegationGraph(nlp.vocab, model, name, encoding=encoding, cue_decoding=cue_decoding,
+                         lr_scale=lr_scale, scorer=scorer)
 
 
 class NegationGraph(NegationPipe):
@@ -86,18 +97,22 @@ class NegationGraph(NegationPipe):
         name: str = "negation_graph",
         *,
         encoding: str = "nested",
+        cue_decoding: str = "argmax",
         lr_scale: float = 1.0,
         scorer: Optional[Callable] = None,
     ) -> None:
         """Initialize a graph-parsing negation resolver: the shared vocabulary, the
         model, the component's name (the key of its losses), the graph encoding
-        ("direct" or "nested"), the learning-rate factor of its weights and its
-        scoring method.
+        ("direct" or "nested"), how cues are read off the root's arcs (CUE_DECODINGS),
+        the learning-rate factor of its weights and its scoring method.
         """
         if encoding not in ENCODINGS:
             raise ValueError(Errors.E860.format(encoding=encoding, encodings=", ".join(ENCODINGS)))
+        if cue_decoding not in CUE_DECODINGS:
+            raise ValueError(Errors.E871.format(value=cue_decoding, values=", ".join(CUE_DECODINGS)))
         register_extensions()
         self.vocab, self.model, self.name = vocab, model, name
+        self.cue_decoding = cue_decoding
         self.lr_scale, self.scorer = lr_scale, scorer
         self.cfg: Dict[str, Any] = {"labels": [NO_EDGE], "encoding": encoding}
 
@@ -126,8 +141,34 @@ class NegationGraph(NegationPipe):
             s = self.model.ops.to_numpy(s)
             self._check_shape(s, n)
             ids = s.argmax(axis=1)
-            ids[:n] = numpy.where(root_ok, s[:n], -numpy.inf).argmax(axis=1)
+            if self.cue_decoding == "affix_groups":
+                ids[:n] = self._root_ids_by_group(s[:n], [t.text for t in docs[d][start:end]])
+            else:
+                ids[:n] = numpy.where(root_ok, s[:n], -numpy.inf).argmax(axis=1)
             out[d].append(ids.astype("int32"))
+        return out
+
+    def _root_ids_by_group(self, scores: numpy.ndarray, words: Sequence[str]) -> numpy.ndarray:
+        """The labels of the root's arcs to each word by the "affix_groups" decoding:
+        the group of highest probability mass among no cue, whole-word cue and affixal
+        cue (softmax over the labels an arc from the root may carry), then the best label
+        of the group; an affixal label only where its affix is in the word."""
+        parsed = [parse_label(label) for label in self.labels]
+        groups = {"none": [k for k, lab in enumerate(parsed) if str(lab) == NO_EDGE],
+                  "word": [k for k, lab in enumerate(parsed) if lab.is_root_label and lab.cue == ""],
+                  "affix": [k for k, lab in enumerate(parsed) if lab.is_root_label and lab.cue]}
+        root = [k for ids in groups.values() for k in ids]
+        probs = numpy.zeros_like(scores)
+        z = scores[:, root] - scores[:, root].max(axis=1, keepdims=True)
+        probs[:, root] = numpy.exp(z) / numpy.exp(z).sum(axis=1, keepdims=True)
+        out = numpy.zeros(len(words), dtype="int64")
+        for i, word in enumerate(words):
+            fits = [k for k in groups["affix"] if affix_fits(str(parsed[k].cue), word)]
+            mass = {name: float(probs[i, ids].sum()) for name, ids in groups.items()}
+            if fits and mass["affix"] > max(mass["none"], mass["word"]):
+                out[i] = max(fits, key=lambda k: probs[i, k])
+            else:
+                out[i] = max(groups["none"] + groups["word"], key=lambda k: probs[i, k])
         return out
 
     def _check_shape(self, scores: numpy.ndarray, n: int) -> None:

@@ -242,6 +242,17 @@ def _inherited(h: int, direct: Dict[int, Dict[str, Dict[int, PartTuple]]], cues:
     return scope
 
 
+def affix_fits(form: str, word: str) -> bool:
+    """Whether a cue component's affix form is in a word where it says ('un-' at the
+    start of 'unhappy'; '' , a whole-word cue, fits every word).
+
+    form (str): '' or an affix form ('un-', '-less', '-less-').
+    word (str): the token's text.
+    RETURNS (bool): whether decoding keeps the cue part.
+    """
+    return _cue_part(0, form, [word]) is not None
+
+
 def _cue_part(i: int, form: str, words: Sequence[str]) -> Optional[PartTuple]:
     """The cue part of a cue component on token i, None if its affix is not there."""
     if not form:

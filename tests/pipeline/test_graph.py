@@ -3,6 +3,8 @@ fixtures through the encodings, initialization, bad input, prediction on empty d
 and docs with and without sentence boundaries, serialization, overfitting a few
 sentences, `spacy train` and `spacy evaluate` with a tiny config."""
 import json
+import subprocess
+import sys
 from typing import Any, List, Tuple
 
 import numpy
@@ -19,7 +21,7 @@ from spacy_negation.ml.biaffine import build_graph_parser, sentence_spans
 from spacy_negation.pipeline.graph import gold_instances, negations_as_instances
 from spacy_negation.pipeline.graph_encoding import Instance, decode, encode, pair_labels
 
-from util import (CONFIGS, SMALL_CNN, gold_sentences, load_test_nlp, make_examples, make_reference,
+from util import (CONFIGS, REPO, SMALL_CNN, gold_sentences, load_test_nlp, make_examples, make_reference,
                   negation_key, overfit)
 
 GRAPH_CNN_TINY = CONFIGS / "test" / "graph_cnn_tiny.cfg"
@@ -135,6 +137,34 @@ def test_add_pipe_settings_and_bad_encoding():
         graph.add_label("CUE")
 
 
+def test_cue_decoding_by_affix_groups():
+    nlp = spacy.blank("en")
+    graph = nlp.add_pipe("negation_graph", config={"cue_decoding": "affix_groups"})
+    assert graph.cue_decoding == "affix_groups" and _nlp().get_pipe("negation_graph").cue_decoding == "argmax"
+    with pytest.raises(ValueError, match=r"\[E871\]"):
+        spacy.blank("en").add_pipe("negation_graph", config={"cue_decoding": "best"})
+    for label in ("C", "C:un-", "C:-less", "S"):
+        graph.add_label(label)
+    labels = graph.labels  # ('_', 'C', 'C:-less', 'C:un-', 'S')
+    words = ["ceaseless", "unusual", "unhappy", "not", "dog"]
+
+    def row(**probs: float) -> List[float]:
+        return [numpy.log(probs.get(label, 1e-6)) for label in labels]
+
+    scores = numpy.asarray([
+        row(**{"C:un-": 0.42, "C": 0.34, "C:-less": 0.12, "_": 0.12}),  # affixal mass wins; only -less fits
+        row(**{"_": 0.64, "C:un-": 0.35, "C": 0.01}),  # no cue wins
+        row(**{"C:-less": 0.4, "C:un-": 0.2, "_": 0.3, "C": 0.1}),  # affixal wins; un- fits, -less not
+        row(**{"C:un-": 0.5, "C": 0.3, "_": 0.2}),  # affixal wins, no affix fits "not": the better of C and _
+        row(**{"S": 0.9, "_": 0.1}),  # a scope label cannot be on a root arc
+    ])
+    ids = graph._root_ids_by_group(scores, words)
+    assert [labels[int(i)] for i in ids] == ["C:-less", "_", "C:un-", "C", "_"]
+    # argmax: the best root label, whatever its affix
+    argmax = numpy.where(numpy.asarray([lab != "S" for lab in labels]), scores, -numpy.inf).argmax(axis=1)
+    assert [labels[int(i)] for i in argmax] == ["C:un-", "_", "C:-less", "C:un-", "_"]
+
+
 def test_initialize_learns_the_labels_and_rejects_bad_examples():
     nlp = _nlp()
     graph = nlp.get_pipe("negation_graph")
@@ -244,6 +274,23 @@ def test_spacy_train_and_evaluate(tmp_path):
     assert {"neg_cue_b_f", "neg_scm_b_f", "neg_st_f", "neg_nis_tok_f", "neg_nis_ex_f"} <= set(scores)
     assert scores["neg_nis_tok_f"] == pytest.approx(meta["performance"]["neg_nis_tok_f"])
     assert json.loads((tmp_path / "scores.json").read_text())["neg_nis_tok_f"] == scores["neg_nis_tok_f"]
+    # scripts/evaluate_model.py --set: a prediction setting overridden at load time
+    script = [sys.executable, str(REPO / "scripts" / "evaluate_model.py"), str(best), str(corpus)]
+    for decoding in ("argmax", "affix_groups"):
+        out = subprocess.run(script + [str(tmp_path / f"{decoding}.txt"), str(tmp_path / f"{decoding}.json"),
+                                       "--set", f"components.negation_graph.cue_decoding={decoding}"],
+                             capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr
+    argmax = json.loads((tmp_path / "argmax.json").read_text())["scores"]
+    assert argmax["neg_nis_tok_f"] == pytest.approx(scores["neg_nis_tok_f"])
+    assert (tmp_path / "affix_groups.txt").exists()
+    bad = subprocess.run(script + [str(tmp_path / "bad.txt"), str(tmp_path / "bad.json"),
+                                   "--set", "components.negation_graph.cue_decoding=best"],
+                         capture_output=True, text=True)
+    assert bad.returncode != 0 and "E871" in bad.stderr and not (tmp_path / "bad.json").exists()
+    bad = subprocess.run(script + [str(tmp_path / "bad.txt"), str(tmp_path / "bad.json"), "--set", "novalue"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "SECTION.KEY=VALUE" in bad.stderr
 
 
 @pytest.mark.slow
