@@ -128,7 +128,8 @@ def _speed_lines(speed: Optional[Mapping[str, Any]]) -> List[str]:
              f"One model per system in one run of `bench/bench_systems.py` on `{speed['data']}` "
              f"({speed['docs']} docs, {speed['sentences']} sentences, {speed['words']} words, "
              f"{speed['cue_instances']} gold cue instances), {speed['threads']} torch thread(s), "
-             "best of the runs; words per CPU-second are the steadier figure on a shared machine "
+             + ("best of the runs" if speed.get("repeat") is None else f"best of {speed['repeat']} run(s)")
+             + "; words per CPU-second are the steadier figure on a shared machine "
              "(load average "
              + " and ".join("?" if v is None else f"{v:.2f}" for v in load)
              + " at the start and end). *end to end*: `nlp.pipe` from raw tokens, the scopes of "

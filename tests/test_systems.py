@@ -468,7 +468,7 @@ def test_speed_of_one_run_is_reported(built: Dict[str, Any], tmp_path: Path, run
     assert negbert[0]["words_per_second"] == pytest.approx(250.0)
     assert negbert[0]["words_per_cpu_second"] == pytest.approx(500.0)
     md = (root / "results" / "systems.md").read_text(encoding="utf-8")
-    assert "## Speed, one run" in md
+    assert "## Speed, one run" in md and "1 torch thread(s), best of 2 run(s);" in md
     assert "| BiLSTM-Tagger | `m/bilstm` | nlp.pipe end to end | 2.00 | 500 | 1.25 | 800 |" in md
     assert "## Speed, one run" not in built["md"]  # only with --speed
 

@@ -510,7 +510,7 @@ def read_speed_bench(path: Path) -> Dict[str, Any]:
 
     path (Path): the JSON file.
     RETURNS (Dict[str, Any]): {"data", "docs", "sentences", "words", "cue_instances",
-        "threads", "load_average_start", "load_average_end", "systems": {SYSTEM: {"path",
+        "threads", "load_average_start", "load_average_end", "repeat", "systems": {SYSTEM: {"path",
         "stages": [{"stage", "wall_s", "cpu_s", "words_per_second", "words_per_cpu_second"}]}}}.
     RAISES (ValueError): not such a file (E926).
     """
@@ -555,4 +555,4 @@ def read_speed_bench(path: Path) -> Dict[str, Any]:
                                                               f"({', '.join(TRAINED)})"))
     return {**{k: doc[k] for k in counts}, "data": str(doc.get("data", "")),
             "load_average_start": doc.get("load_average_start"), "load_average_end": doc.get("load_average_end"),
-            "systems": systems}
+            "repeat": doc.get("repeat") if isinstance(doc.get("repeat"), int) else None, "systems": systems}
