@@ -5,12 +5,12 @@ dev, the significance tests), on tiny synthetic run folders: hand-written scores
 import json
 import shutil
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import pytest
 
-from spacy_negation.analysis.systems import (MEASURES, build_report, cue_type_counts, dense_counts, read_summary,
-                                             sparse_counts, train_config)
+from spacy_negation.analysis.systems import (MEASURES, build_report, cue_type_counts, dense_counts, read_pairs,
+                                             read_summary, sparse_counts, train_config)
 from spacy_negation.corpora.starsem_docs import read_starsem_docs
 from spacy_negation.metrics.compare import count_table
 from spacy_negation.metrics.evaluate import evaluate_files, to_json
@@ -489,35 +489,29 @@ def test_bad_speed_json_is_a_coded_error(built: Dict[str, Any], tmp_path: Path, 
     assert not (root / "results").exists()
 
 
-def _sem(rows: List[List[str]]) -> str:
-    """One *SEM sentence: per token (form, then per instance cue, scope, event cells)."""
-    return "\n".join("\t".join(["d", "0", str(i), r[0], r[0].lower(), "NN" if r[0] != "." else ".", "*"]
-                               + (r[1:] or ["***"])) for i, r in enumerate(rows)) + "\n"
+WORDS = ["He", "was", "unhappy", "neither", "nor", "not", "."]
+
+
+def _sem(instances: List[Dict[int, Tuple[str, str]]]) -> str:
+    """One *SEM sentence of WORDS: per instance, token -> (cue cell, scope cell)."""
+    rows = []
+    for i, word in enumerate(WORDS):
+        cells = [c for inst in instances for c in (*inst.get(i, ("_", "_")), "_")]
+        rows.append("\t".join(["d", "0", str(i), word, word.lower(), "NN" if word != "." else ".", "*", *cells]))
+    return "\n".join(rows) + "\n"
 
 
 def test_cue_type_counts_by_hand(tmp_path: Path) -> None:
     # gold: "unhappy" with the affixal cue "un"; "Neither ... nor" (multiword); "not" (normal)
-    gold = _sem([["He", "_", "_", "_", "_", "_", "_", "_", "_", "_"],
-                 ["was", "_", "_", "_", "_", "_", "_", "_", "_", "_"],
-                 ["unhappy", "un", "happy", "_", "_", "_", "_", "_", "_", "_"],
-                 ["neither", "_", "_", "_", "neither", "_", "_", "_", "_", "_"],
-                 ["nor", "_", "_", "_", "nor", "_", "_", "_", "_", "_"],
-                 ["not", "_", "_", "_", "_", "_", "_", "not", "_", "_"],
-                 [".", "_", "_", "_", "_", "_", "_", "_", "_", "_"]])
+    gold = _sem([{2: ("un", "happy")}, {3: ("neither", "_"), 4: ("nor", "_")}, {5: ("not", "_")}])
     # the system: the whole word "unhappy" (a spurious normal cue, the affixal one missed),
     # "neither" alone (spurious normal, the multiword one missed), "not" right
-    system = _sem([["He", "_", "_", "_", "_", "_", "_", "_", "_", "_"],
-                   ["was", "_", "_", "_", "_", "_", "_", "_", "_", "_"],
-                   ["unhappy", "unhappy", "_", "_", "_", "_", "_", "_", "_", "_"],
-                   ["neither", "_", "_", "_", "neither", "_", "_", "_", "_", "_"],
-                   ["nor", "_", "_", "_", "_", "_", "_", "_", "_", "_"],
-                   ["not", "_", "_", "_", "_", "_", "_", "not", "_", "_"],
-                   [".", "_", "_", "_", "_", "_", "_", "_", "_", "_"]])
+    system = _sem([{2: ("unhappy", "_")}, {3: ("neither", "_")}, {5: ("not", "_")}])
     (tmp_path / "g.txt").write_text(gold, encoding="utf-8")
     (tmp_path / "s.txt").write_text(system, encoding="utf-8")
-    counts = cue_type_counts(tmp_path / "g.txt", tmp_path / "s.txt")
+    counts = cue_type_counts(read_pairs(tmp_path / "g.txt", tmp_path / "s.txt"))
     assert counts == {"normal": [1, 1, 2], "multiword": [1, 0, 0], "affixal": [1, 0, 0]}
-    assert cue_type_counts(tmp_path / "g.txt", tmp_path / "g.txt") == {
+    assert cue_type_counts(read_pairs(tmp_path / "g.txt", tmp_path / "g.txt")) == {
         "normal": [1, 1, 0], "multiword": [1, 1, 0], "affixal": [1, 1, 0]}
 
 

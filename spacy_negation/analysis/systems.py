@@ -26,8 +26,11 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 import numpy
 
 from ..errors import Errors
-from ..metrics.compare import CountTable, columns, compare, families_of, parse_metric
+from ..metrics.compare import CountTable, columns, compare, count_table, families_of, parse_metric
+from ..metrics.records import SentenceRecord
+from ..metrics.starsem_io import iter_aligned
 from ..metrics.seeds import pooled_interval, seed_summary
+from ..negation_counts import CUE_TYPES, NegationCounter
 from ..published import SINEVA2021_CITATION, sineva2021
 
 CORPORA: Tuple[str, ...] = ("cdsco", "bioscope", "sfu")
@@ -185,49 +188,35 @@ def dense_counts(data: Mapping[str, Any]) -> CountTable:
     return CountTable(families, counts)
 
 
-def count_run(gold: Path, system_file: Path) -> CountTable:
-    """The per-sentence counts of a run's system file against the gold file.
+def read_pairs(gold: Path, system_file: Path) -> List[Tuple[SentenceRecord, SentenceRecord]]:
+    """The (gold, system) records of a run's system file, sentence by sentence.
 
     gold (Path): the gold *SEM file.
     system_file (Path): the system *SEM file.
-    RETURNS (CountTable): the counts of the report's measures' families.
+    RETURNS (List[Tuple[SentenceRecord, SentenceRecord]]): the records, in order.
     RAISES (NegationFormatError, FileNotFoundError): bad or misaligned files.
     """
-    from ..cli.compare import read_tables
-
-    families = families_of([metric for _, metric in MEASURES.values()])
-    return read_tables(gold, [system_file], families)[0][1]
+    return [(g.get_record(), s.get_record()) for g, s in iter_aligned(gold, system_file)]
 
 
-#: The cue types of :func:`spacy_negation.metrics.records.cue_type`, in table order.
-CUE_TYPES: Tuple[str, ...] = ("normal", "multiword", "affixal")
+def count_run(pairs: Sequence[Tuple[SentenceRecord, SentenceRecord]]) -> CountTable:
+    """The per-sentence counts of the report's measures' families (:func:`read_pairs`)."""
+    return count_table(pairs, families_of([metric for _, metric in MEASURES.values()]))
 
 
-def cue_type_counts(gold: Path, system_file: Path) -> Dict[str, List[int]]:
-    """Cues by type (:func:`spacy_negation.metrics.records.cue_type`): per type, the gold
-    cue instances, those of them the system file has with exactly the same cue cells, and
-    the system's cue instances of that type that no gold instance has.
+def cue_type_counts(pairs: Sequence[Tuple[SentenceRecord, SentenceRecord]]) -> Dict[str, List[int]]:
+    """Cues by type (:func:`spacy_negation.metrics.records.cue_type`), counted by the
+    scorers' :class:`spacy_negation.negation_counts.NegationCounter`: per type, the gold
+    cue instances, those of them a system instance matches by exactly the same cue cells,
+    and the system's cue instances of that type that match none.
 
-    gold (Path): the gold *SEM file.
-    system_file (Path): the system *SEM file.
+    pairs (Sequence[Tuple[SentenceRecord, SentenceRecord]]): the records (:func:`read_pairs`).
     RETURNS (Dict[str, List[int]]): type -> [gold, found, spurious].
-    RAISES (NegationFormatError, FileNotFoundError): bad or misaligned files.
     """
-    from ..metrics.records import cells, cue_type
-    from ..metrics.starsem_io import iter_aligned
-
-    out = {t: [0, 0, 0] for t in CUE_TYPES}
-    for g, s in iter_aligned(gold, system_file):
-        grec, srec = g.get_record(), s.get_record()
-        gold_cues = {tuple(cells(grec.tokens, n.cue)) for n in grec.instances}
-        system_cues = {tuple(cells(srec.tokens, n.cue)) for n in srec.instances}
-        for cue in gold_cues:
-            row = out[cue_type(grec.tokens, cue)]
-            row[0] += 1
-            row[1] += cue in system_cues
-        for cue in system_cues - gold_cues:
-            out[cue_type(srec.tokens, cue)][2] += 1
-    return out
+    counter = NegationCounter(scopes=False)
+    for gold, system in pairs:
+        counter.add_records(gold, system)
+    return {t: [n_gold, matched, n_system - matched] for t, (n_gold, n_system, matched) in counter.per_type.items()}
 
 
 def summarize_run(folder: Path, corpus: str, system: str, seed: int,
@@ -263,14 +252,14 @@ def summarize_run(folder: Path, corpus: str, system: str, seed: int,
     gold = gold_file(gold_dir, corpus)
     if not gold.exists():
         raise ValueError(Errors.E923.format(path=gold, corpus=corpus))
+    pairs = read_pairs(gold, folder / "test.txt")
     config = None
     if system != PUNCT:
         config_path, overrides = train_config(corpus, system)
         config = " ".join([config_path] + overrides)
     return {"version": SUMMARY_VERSION, "corpus": corpus, "system": system, "seed": seed,
             "config": config, "train_seconds": seconds, "words_per_second": speed,
-            "scores": scores, "test_counts": sparse_counts(count_run(gold, folder / "test.txt")),
-            "test_cue_types": cue_type_counts(gold, folder / "test.txt")}
+            "scores": scores, "test_counts": sparse_counts(count_run(pairs)), "test_cue_types": cue_type_counts(pairs)}
 
 
 def summary_name(corpus: str, system: str, seed: int) -> str:
@@ -473,8 +462,7 @@ def build_report(summaries: Sequence[Mapping[str, Any]], *, samples: int = 10000
         if typed:
             extra["cue_types"].setdefault(corpus, {})[system] = {
                 "seeds": [r["seed"] for r in runs if r.get("test_cue_types") is not None],
-                **{t: {"gold": typed[0][t][0],
-                       "found": float(numpy.mean([c[t][1] for c in typed])),
+                **{t: {"gold": typed[0][t][0], "found": float(numpy.mean([c[t][1] for c in typed])),
                        "spurious": float(numpy.mean([c[t][2] for c in typed]))} for t in CUE_TYPES}}
     for corpus in CORPORA:
         dev = extra["dev"].get(corpus, {})

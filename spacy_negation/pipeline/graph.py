@@ -136,39 +136,50 @@ class NegationGraph(NegationPipe):
             return out
         scores = self.model.predict(docs)
         root_ok = numpy.asarray([parse_label(label).is_root_label for label in self.labels])
+        groups = self._root_groups()
         for (d, start, end), s in zip(spans, scores):
             n = end - start
             s = self.model.ops.to_numpy(s)
             self._check_shape(s, n)
             ids = s.argmax(axis=1)
             if self.cue_decoding == "affix_groups":
-                ids[:n] = self._root_ids_by_group(s[:n], [t.text for t in docs[d][start:end]])
+                ids[:n] = self._root_ids_by_group(s[:n], [t.text for t in docs[d][start:end]], groups)
             else:
                 ids[:n] = numpy.where(root_ok, s[:n], -numpy.inf).argmax(axis=1)
             out[d].append(ids.astype("int32"))
         return out
 
-    def _root_ids_by_group(self, scores: numpy.ndarray, words: Sequence[str]) -> numpy.ndarray:
+    def _root_groups(self) -> Dict[str, List[Tuple[int, str]]]:
+        """The labels an arc from the root may carry, as (label id, cue form), grouped
+        into no cue ("none"), whole-word cue ("word") and affixal cue ("affix")."""
+        groups: Dict[str, List[Tuple[int, str]]] = {"none": [], "word": [], "affix": []}
+        for k, label in enumerate(self.labels):
+            parsed = parse_label(label)
+            if parsed.is_root_label:
+                group = "none" if parsed.cue is None else "affix" if parsed.cue else "word"
+                groups[group].append((k, parsed.cue or ""))
+        return groups
+
+    def _root_ids_by_group(self, scores: numpy.ndarray, words: Sequence[str],
+                           groups: Optional[Dict[str, List[Tuple[int, str]]]] = None) -> numpy.ndarray:
         """The labels of the root's arcs to each word by the "affix_groups" decoding:
         the group of highest probability mass among no cue, whole-word cue and affixal
-        cue (softmax over the labels an arc from the root may carry), then the best label
-        of the group; an affixal label only where its affix is in the word."""
-        parsed = [parse_label(label) for label in self.labels]
-        groups = {"none": [k for k, lab in enumerate(parsed) if str(lab) == NO_EDGE],
-                  "word": [k for k, lab in enumerate(parsed) if lab.is_root_label and lab.cue == ""],
-                  "affix": [k for k, lab in enumerate(parsed) if lab.is_root_label and lab.cue]}
-        root = [k for ids in groups.values() for k in ids]
+        cue (softmax over the labels an arc from the root may carry, grouped by
+        :meth:`_root_groups`), then the best label of the group; an affixal label only
+        where its affix is in the word."""
+        groups = self._root_groups() if groups is None else groups
+        root = [k for members in groups.values() for k, _ in members]
         probs = numpy.zeros_like(scores)
         z = scores[:, root] - scores[:, root].max(axis=1, keepdims=True)
         probs[:, root] = numpy.exp(z) / numpy.exp(z).sum(axis=1, keepdims=True)
         out = numpy.zeros(len(words), dtype="int64")
         for i, word in enumerate(words):
-            fits = [k for k in groups["affix"] if affix_fits(str(parsed[k].cue), word)]
-            mass = {name: float(probs[i, ids].sum()) for name, ids in groups.items()}
+            mass = {name: float(probs[i, [k for k, _ in members]].sum()) for name, members in groups.items()}
+            fits = [k for k, form in groups["affix"] if affix_fits(form, word)]
             if fits and mass["affix"] > max(mass["none"], mass["word"]):
                 out[i] = max(fits, key=lambda k: probs[i, k])
             else:
-                out[i] = max(groups["none"] + groups["word"], key=lambda k: probs[i, k])
+                out[i] = max([k for k, _ in groups["none"] + groups["word"]], key=lambda k: probs[i, k])
         return out
 
     def _check_shape(self, scores: numpy.ndarray, n: int) -> None:
