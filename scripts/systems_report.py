@@ -13,7 +13,7 @@ are taken from their committed summaries, so the report rebuilds from the summar
 when ``training/`` is absent. The JSON's shape (fractions):
 ``{CORPUS: {SYSTEM: {"seeds", "mean", "sd"}}, "cross_domain": {"TRAIN->TEST": ...},
 "published": ...}`` plus "scope_only", "dev", "speed", "train_seconds", "configs", "cue_types",
-"significance" and "goal" (:func:`spacy_negation.analysis.systems.build_report`), and
+"scope_outcomes", "significance" and "goal" (:func:`spacy_negation.analysis.systems.build_report`), and
 with ``--speed`` "speed_one_run": the systems' speed measured in one run of
 ``bench/bench_systems.py --json`` (:func:`spacy_negation.analysis.systems.read_speed_bench`).
 All inputs are read and checked before the first file is written; each file is written
@@ -25,8 +25,8 @@ import sys
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from spacy_negation.analysis.systems import (CORPORA, CUE_TYPES, MEASURES, SCOPE_COMPONENT, SYSTEMS, TRAINED,
-                                             build_report, find_runs, read_speed_bench, read_summary,
+from spacy_negation.analysis.systems import (CORPORA, CUE_TYPES, MEASURES, SCOPE_COMPONENT, SCOPE_OUTCOMES,
+                                             SYSTEMS, TRAINED, build_report, find_runs, read_speed_bench, read_summary,
                                              summarize_run, summary_name)
 from spacy_negation.errors import NegationFormatError
 from spacy_negation.util import atomic_write_text
@@ -119,6 +119,35 @@ def _cue_type_lines(cue_types: Mapping[str, Any]) -> List[str]:
     return lines
 
 
+#: The column heads of the scope outcomes.
+OUTCOME_NAMES = {"cue_missed": "cue missed", "exact": "exact", "too_short": "too short",
+                 "too_long": "too long", "crossing": "crossing"}
+
+
+def _scope_outcome_lines(outcomes: Mapping[str, Any]) -> List[str]:
+    """The section on how the scopes of the gold instances compare (none without counts)."""
+    if not outcomes:
+        return []
+    lines = ["## Where scopes go wrong (test)", "",
+             "Each gold instance, paired with a system instance by NIS's exact cue match, by how "
+             "the two scopes compare (punctuation removed): *cue missed* (no system instance has "
+             "its cue), *exact*, *too short* (some gold scope tokens missing, none added; an empty "
+             "system scope included), *too long* (tokens added, none missing), *crossing* (both). "
+             "Mean gold instances over the seeds (summaries written before these counts are left "
+             "out, *seeds*); each row sums to the gold instances.", "",
+             "| Corpus | System | seeds | " + " | ".join(OUTCOME_NAMES[o] for o in SCOPE_OUTCOMES) + " |",
+             "|---|---|---|" + "---|" * len(SCOPE_OUTCOMES)]
+    for corpus in CORPORA:
+        cells = outcomes.get(corpus)
+        if not cells:
+            continue
+        for system, cell in cells.items():
+            row = [CORPUS_NAMES[corpus], SYSTEM_NAMES[system], str(len(cell["seeds"]))]
+            row += [f"{cell[o]:.1f}" for o in SCOPE_OUTCOMES]
+            lines.append("| " + " | ".join(row) + " |")
+    return lines + [""]
+
+
 def _speed_lines(speed: Optional[Mapping[str, Any]]) -> List[str]:
     """The section on the speed of one ``bench/bench_systems.py`` run (none without it)."""
     if speed is None:
@@ -182,6 +211,7 @@ def render_markdown(report: Mapping[str, Any]) -> str:
         lines += _rows(cells, pub["in_domain"].get(corpus, {}), SYSTEMS, extra)
         lines.append("")
     lines += _cue_type_lines(report.get("cue_types", {}))
+    lines += _scope_outcome_lines(report.get("scope_outcomes", {}))
     lines += ["## Scope resolution on gold cues (test)", "",
               "The scope component alone on the gold cues (`evaluate_model.py --gold-cues`), for "
               "the systems that have one.", ""]

@@ -10,7 +10,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import pytest
 
 from spacy_negation.analysis.systems import (MEASURES, build_report, cue_type_counts, dense_counts, read_pairs,
-                                             read_summary, sparse_counts, train_config)
+                                             read_summary, scope_outcome_counts, sparse_counts, train_config)
 from spacy_negation.corpora.starsem_docs import read_starsem_docs
 from spacy_negation.metrics.compare import count_table
 from spacy_negation.metrics.evaluate import evaluate_files, to_json
@@ -90,7 +90,7 @@ def built(tmp_path_factory: Any, run_script: RunScript) -> Dict[str, Any]:
 def test_report_shape(built: Dict[str, Any]) -> None:
     doc = built["doc"]
     assert set(doc) == {"cdsco", "bioscope", "sfu", "cross_domain", "published", "scope_only", "dev",
-                        "speed", "train_seconds", "configs", "cue_types", "significance", "goal"}
+                        "speed", "train_seconds", "configs", "cue_types", "scope_outcomes", "significance", "goal"}
     assert set(doc["cdsco"]) == {"punct_baseline", "bilstm_tagger", "negbert", "dp_nested"}
     for cell in doc["cdsco"].values():
         assert set(cell) == {"seeds", "mean", "sd"}
@@ -536,3 +536,48 @@ def test_bad_cue_type_counts_in_a_summary_are_a_coded_error(built: Dict[str, Any
     del doc["test_cue_types"]  # summaries written before the counts are still read
     bad.write_text(json.dumps(doc), encoding="utf-8")
     assert "test_cue_types" not in read_summary(bad)
+
+
+def test_scope_outcome_counts_by_hand(tmp_path: Path) -> None:
+    # sentence 0 -- gold: "not" over "He was", "un" over "happy", "neither ... nor" without
+    # scope; the system: "not" over "He" (too short), "un" over "was happy" (too long),
+    # "neither" alone (the multiword cue missed)
+    gold = [_sem([{5: ("not", "_"), 0: ("_", "He"), 1: ("_", "was")}, {2: ("un", "happy")},
+                  {3: ("neither", "_"), 4: ("nor", "_")}])]
+    system = [_sem([{5: ("not", "_"), 0: ("_", "He")}, {2: ("un", "happy"), 1: ("_", "was")},
+                    {3: ("neither", "_")}])]
+    # sentence 1 -- "not" over "He was" and the full stop (punctuation is left out: exact);
+    # "un" over "was" instead of "happy" (crossing)
+    gold.append(_sem([{5: ("not", "_"), 0: ("_", "He"), 1: ("_", "was")}, {2: ("un", "happy")}]))
+    system.append(_sem([{5: ("not", "_"), 0: ("_", "He"), 1: ("_", "was"), 6: ("_", ".")},
+                        {2: ("un", "_"), 1: ("_", "was")}]))
+    for name, sentences in (("g.txt", gold), ("s.txt", system)):
+        text = "\n".join(sent.replace("d\t0\t", f"d\t{k}\t") for k, sent in enumerate(sentences))
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    counts = scope_outcome_counts(read_pairs(tmp_path / "g.txt", tmp_path / "s.txt"))
+    assert counts == {"cue_missed": 1, "exact": 1, "too_short": 1, "too_long": 1, "crossing": 1}
+    assert list(counts) == ["cue_missed", "exact", "too_short", "too_long", "crossing"]
+    assert scope_outcome_counts(read_pairs(tmp_path / "g.txt", tmp_path / "g.txt")) == {
+        "cue_missed": 0, "exact": 5, "too_short": 0, "too_long": 0, "crossing": 0}
+
+
+def test_scope_outcomes_are_averaged_over_seeds(built: Dict[str, Any]) -> None:
+    # GOLD's three instances: SYS_A (seeds 0 and 2) has one exact, one too short and one
+    # cue missed; SYS_B (seed 1) two exact and one too short
+    cell = built["doc"]["scope_outcomes"]["cdsco"]["bilstm_tagger"]
+    assert cell == {"seeds": [0, 1, 2], "cue_missed": pytest.approx(2 / 3), "exact": pytest.approx(4 / 3),
+                    "too_short": 1.0, "too_long": 0.0, "crossing": 0.0}
+    assert "| CD-SCO | BiLSTM-Tagger | 3 | 0.7 | 1.3 | 1.0 | 0.0 | 0.0 |" in built["md"]
+
+
+def test_bad_scope_outcomes_in_a_summary_are_a_coded_error(built: Dict[str, Any], tmp_path: Path) -> None:
+    path = built["root"] / "results" / "systems" / "runs" / "cdsco__negbert__seed0.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    bad = tmp_path / path.name
+    for outcomes in ({**doc["test_scope_outcomes"], "exact": -1}, {"exact": 3}):
+        bad.write_text(json.dumps({**doc, "test_scope_outcomes": outcomes}), encoding="utf-8")
+        with pytest.raises(ValueError, match=r"\[E921\].*test_scope_outcomes"):
+            read_summary(bad)
+    del doc["test_scope_outcomes"]  # summaries written before the counts are still read
+    bad.write_text(json.dumps(doc), encoding="utf-8")
+    assert "test_scope_outcomes" not in read_summary(bad)

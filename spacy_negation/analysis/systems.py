@@ -27,6 +27,8 @@ import numpy
 
 from ..errors import Errors
 from ..metrics.compare import CountTable, columns, compare, count_table, families_of, parse_metric
+from ..metrics.nis import NisCounts
+from ..metrics.nis import count_record as nis_count_record
 from ..metrics.records import SentenceRecord
 from ..metrics.starsem_io import iter_aligned
 from ..metrics.seeds import pooled_interval, seed_summary
@@ -219,6 +221,34 @@ def cue_type_counts(pairs: Sequence[Tuple[SentenceRecord, SentenceRecord]]) -> D
     return {t: [n_gold, matched, n_system - matched] for t, (n_gold, n_system, matched) in counter.per_type.items()}
 
 
+#: How the scope of a gold instance compares with the system's (:func:`scope_outcome_counts`).
+SCOPE_OUTCOMES: Tuple[str, ...] = ("cue_missed", "exact", "too_short", "too_long", "crossing")
+
+
+def scope_outcome_counts(pairs: Sequence[Tuple[SentenceRecord, SentenceRecord]]) -> Dict[str, int]:
+    """Where scopes go wrong: each gold instance, paired with a system instance by NIS's
+    exact cue match (Sineva et al. 2021; :func:`spacy_negation.metrics.nis.count_record`),
+    by how the two scopes' cells (punctuation removed, as NIS counts them) compare:
+    ``cue_missed`` (no system instance has its cue), ``exact`` (the same cells),
+    ``too_short`` (a strict subset, the empty scope included), ``too_long`` (a strict
+    superset) or ``crossing`` (cells missing and cells added).
+
+    pairs (Sequence[Tuple[SentenceRecord, SentenceRecord]]): the records (:func:`read_pairs`).
+    RETURNS (Dict[str, int]): outcome -> gold instances, in the order of SCOPE_OUTCOMES.
+    """
+    out = dict.fromkeys(SCOPE_OUTCOMES, 0)
+    for gold, system in pairs:
+        gi, si, matched = nis_count_record(gold, system, NisCounts())
+        partner = dict(matched)
+        for i, instance in enumerate(gi):
+            if i not in partner:
+                out["cue_missed"] += 1
+                continue
+            g, s = set(instance.scope), set(si[partner[i]].scope)
+            out["exact" if g == s else "too_short" if s < g else "too_long" if s > g else "crossing"] += 1
+    return out
+
+
 def summarize_run(folder: Path, corpus: str, system: str, seed: int,
                   gold_dir: Path) -> Dict[str, Any]:
     """The committed summary of a finished run: its scores (dev, test, cross-domain,
@@ -259,7 +289,8 @@ def summarize_run(folder: Path, corpus: str, system: str, seed: int,
         config = " ".join([config_path] + overrides)
     return {"version": SUMMARY_VERSION, "corpus": corpus, "system": system, "seed": seed,
             "config": config, "train_seconds": seconds, "words_per_second": speed,
-            "scores": scores, "test_counts": sparse_counts(count_run(pairs)), "test_cue_types": cue_type_counts(pairs)}
+            "scores": scores, "test_counts": sparse_counts(count_run(pairs)), "test_cue_types": cue_type_counts(pairs),
+            "test_scope_outcomes": scope_outcome_counts(pairs)}
 
 
 def summary_name(corpus: str, system: str, seed: int) -> str:
@@ -273,8 +304,9 @@ def read_summary(path: Path) -> Dict[str, Any]:
     path (Path): the file (named by :func:`summary_name`).
     RETURNS (Dict[str, Any]): {"version", "corpus", "system", "seed", "config",
         "train_seconds", "words_per_second", "scores": {NAME: {measure: float}},
-        "test_counts": the data of :func:`sparse_counts`, "test_cue_types": the data of
-        :func:`cue_type_counts` (absent from summaries written before it)}.
+        "test_counts": the data of :func:`sparse_counts`, "test_cue_types" and
+        "test_scope_outcomes": the data of :func:`cue_type_counts` and
+        :func:`scope_outcome_counts` (each absent from summaries written before it)}.
     RAISES (ValueError): not such a summary, or not the run its name says (E921).
     """
     try:
@@ -291,6 +323,10 @@ def read_summary(path: Path) -> Dict[str, Any]:
                 isinstance(row, list) and len(row) == 3 and all(type(v) is int and v >= 0 for v in row)
                 for row in types.values())):
             raise ValueError(f"'test_cue_types' is not [gold, found, spurious] counts of {', '.join(CUE_TYPES)}")
+        outcomes = doc.get("test_scope_outcomes")
+        if outcomes is not None and (set(outcomes) != set(SCOPE_OUTCOMES) or not all(
+                type(v) is int and v >= 0 for v in outcomes.values())):
+            raise ValueError(f"'test_scope_outcomes' is not counts of {', '.join(SCOPE_OUTCOMES)}")
     except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError) as err:
         raise ValueError(Errors.E921.format(path=path, reason=f"{type(err).__name__}: {err}")) from None
     if key[0] not in CORPORA or key[1] not in SYSTEMS or not isinstance(key[2], int) \
@@ -430,7 +466,8 @@ def build_report(summaries: Sequence[Mapping[str, Any]], *, samples: int = 10000
         {SYSTEM: mean words/s on test}}, "train_seconds": {CORPUS: {SYSTEM: mean}},
         "configs": {CORPUS: {SYSTEM: config}}, "cue_types": {CORPUS: {SYSTEM: {"seeds",
         TYPE: {"gold", "found", "spurious"}}}} (test cues by type, counts averaged over the
-        seeds, :func:`cue_type_counts`), "significance": {CORPUS: {"best",
+        seeds, :func:`cue_type_counts`), "scope_outcomes": {CORPUS: {SYSTEM: {"seeds",
+        OUTCOME: mean gold instances}}} (:func:`scope_outcome_counts`), "significance": {CORPUS: {"best",
         "chosen_by", "dev_nis_tok_f", "comparisons": [...]}}, "goal": {CORPUS: {"system",
         "seeds", "measures": the best system against the best published numbers
         (:func:`goal_rows`)}}, "published": ...}; values are fractions, a missing cell is
@@ -442,7 +479,7 @@ def build_report(summaries: Sequence[Mapping[str, Any]], *, samples: int = 10000
     doc: Dict[str, Any] = {c: {} for c in CORPORA}
     extra: Dict[str, Dict[str, Any]] = {k: {} for k in ("cross_domain", "scope_only", "dev", "speed",
                                                        "train_seconds", "configs", "cue_types",
-                                                       "significance", "goal")}
+                                                       "scope_outcomes", "significance", "goal")}
     for (corpus, system), runs in sorted(by_cell.items(),
                                          key=lambda kv: (CORPORA.index(kv[0][0]), SYSTEMS.index(kv[0][1]))):
         cells = {"test": _cell(runs, "test"), "dev": _cell(runs, "dev"),
@@ -464,6 +501,11 @@ def build_report(summaries: Sequence[Mapping[str, Any]], *, samples: int = 10000
                 "seeds": [r["seed"] for r in runs if r.get("test_cue_types") is not None],
                 **{t: {"gold": typed[0][t][0], "found": float(numpy.mean([c[t][1] for c in typed])),
                        "spurious": float(numpy.mean([c[t][2] for c in typed]))} for t in CUE_TYPES}}
+        outcomes = [r for r in runs if r.get("test_scope_outcomes") is not None]
+        if outcomes:
+            extra["scope_outcomes"].setdefault(corpus, {})[system] = {
+                "seeds": [r["seed"] for r in outcomes],
+                **{o: float(numpy.mean([r["test_scope_outcomes"][o] for r in outcomes])) for o in SCOPE_OUTCOMES}}
     for corpus in CORPORA:
         dev = extra["dev"].get(corpus, {})
         ranked = [(dev[s]["mean"]["nis_tok_f"], s) for s in TRAINED if s in dev]
