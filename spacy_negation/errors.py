@@ -344,6 +344,12 @@ class Errors(metaclass=ErrorsWithCodes):
     E746 = ("An ensemble needs at least two pipelines, got {n}.")
     E747 = ("Decoding setting {text!r}: expected COMPONENT.SETTING=VALUE.")
     E748 = ("Decoding setting {text!r}: VALUE is not JSON (e.g. 0.6, true, null).")
+    E749 = ("A vote needs at least two system files, got {n}.")
+    E750 = ("--min-votes must lie between 1 and the number of system files ({n}), got {value}.")
+    E751 = ("{path}: {n} sentences, but {first} has {n_first}; the files of a vote hold the "
+            "same sentences (the same split).")
+    E752 = ("{path}:{line}: sentence {k} differs from {first} (line {line_first}) in its token "
+            "columns 0-3; the files of a vote hold the same sentences in the same order.")
     # --- negation_scope_negbert: NegBERT-style scope resolver (E830-E859) -------------
     E830 = ("The NegBERT scope model needs three distinct cue-type markers (whole-word cue, "
             "affixal cue, word of a multiword cue), got {markers}.")

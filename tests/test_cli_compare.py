@@ -9,6 +9,7 @@ from typing import Dict, List
 import pytest
 
 from spacy_negation.cli import main
+from spacy_negation.corpora.starsem import read_starsem
 from spacy_negation.metrics.compare import DEFAULT_METRICS
 
 from test_metrics_compare import SYS_B, files, starsem_text  # noqa: F401
@@ -116,10 +117,11 @@ def test_compare_imports_no_spacy(files) -> None:  # noqa: F811
     code = textwrap.dedent(f"""
         import contextlib, io
         from spacy_negation.cli import main
-        with contextlib.redirect_stdout(io.StringIO()):
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
             assert main(["compare", {str(gold)!r}, {str(a)!r}, {str(b)!r}, "--samples", "10",
                          "--ar-samples", "10", "--metric", "faireval.fair.f",
                          "--metric", "starsem.cues.f", "--metric", "nis.cue.f"]) == 0
+            assert main(["vote", {str(gold)!r}, {str(a)!r}, {str(b)!r}, "-o", {str(gold) + ".vote"!r}]) == 0
     """)
     assert _modules_after(code) == []
 
@@ -176,19 +178,24 @@ def test_seeds_bad_input(files, tmp_path, capsys) -> None:  # noqa: F811
 # --- README -------------------------------------------------------------------------------
 
 def test_readme_compare_lines_run_as_documented(files, tmp_path, capsys) -> None:  # noqa: F811
-    """The README's compare/seeds commands run on real files, and the defaults it names are
-    the defaults."""
+    """The README's compare/seeds/vote commands run on real files, and the defaults it names
+    are the defaults."""
     gold, a, b = files
     text = README.read_text(encoding="utf-8")
-    commands = re.findall(r"^python -m spacy_negation ((?:compare|seeds) [^#\n]*)", text, re.M)
-    assert {c.split()[0] for c in commands} == {"compare", "seeds"}
+    commands = re.findall(r"^python -m spacy_negation ((?:compare|seeds|vote) [^#\n]*)", text, re.M)
+    assert {c.split()[0] for c in commands} == {"compare", "seeds", "vote"}
     ja, jb = tmp_path / "run1.json", tmp_path / "run2.json"
     _evaluate_json(capsys, gold, a, ja)
     _evaluate_json(capsys, gold, b, jb)
     names = {"GOLD.txt": gold, "A.txt": a, "B.txt": b, "C.txt": a, "run1.json": ja,
-             "run2.json": jb, "run3.json": jb}
+             "run2.json": jb, "run3.json": jb, "VOTE.txt": tmp_path / "VOTE.txt"}
     for command in commands:
         argv = [str(names.get(x, x)) for x in shlex.split(command)]
+        if argv[0] == "vote":  # A, B and A again: A's instances
+            assert main(argv) == 0 and "instances kept" in capsys.readouterr().err
+            assert [x.instances for x in read_starsem(tmp_path / "VOTE.txt")] == [
+                x.instances for x in read_starsem(a)]
+            continue
         out = _run(capsys, *argv, "--samples", 50, *(["--ar-samples", 50]
                                                      if argv[0] == "compare" else []))
         assert out.strip()

@@ -18,7 +18,7 @@ from typing import List, Optional, Sequence
 from ..about import __version__
 from ..errors import NegationFormatError
 
-COMMANDS = ["convert", "export", "evaluate", "faireval", "compare", "seeds", "probe", "challenge",
+COMMANDS = ["convert", "export", "evaluate", "faireval", "compare", "seeds", "vote", "probe", "challenge",
             "annotate"]
 
 
