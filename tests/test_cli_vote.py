@@ -91,3 +91,10 @@ def test_misaligned_files_are_coded_errors(three: List[Path], tmp_path: Path, ca
     assert not out.exists()
     with pytest.raises(ValueError, match="E749"):
         vote_sentences([read_starsem(three[0])])
+
+
+def test_output_that_is_an_input_is_refused(three: List[Path], capsys: pytest.CaptureFixture) -> None:
+    before = three[0].read_text(encoding="utf-8")
+    assert main(["vote", *map(str, three), "-o", str(three[0])]) == 1
+    assert "[E125]" in capsys.readouterr().err
+    assert three[0].read_text(encoding="utf-8") == before

@@ -19,7 +19,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("systems", type=Path, nargs="+", metavar="system",
                    help="two or more system *SEM files of the same sentences")
     p.add_argument("--output", "-o", type=Path, required=True,
-                   help="the voted *SEM file (written atomically)")
+                   help="the voted *SEM file (written atomically; not one of the inputs)")
     p.add_argument("--min-votes", type=int, default=None, metavar="N",
                    help="files that must have an instance's cue (default: a strict majority)")
 
@@ -30,14 +30,11 @@ def run(args: argparse.Namespace) -> int:
     and event cells a strict majority of those files give it; written to --output with
     the first file's token columns."""
     from ..corpora.starsem import read_starsem, write_starsem
-    from ..corpora.vote import default_min_votes, vote_sentences
-    from ..errors import Errors
+    from ..corpora.vote import resolve_min_votes, vote_sentences
+    from ..util import check_output
 
-    if len(args.systems) < 2:
-        raise ValueError(Errors.E749.format(n=len(args.systems)))
-    votes = default_min_votes(len(args.systems)) if args.min_votes is None else args.min_votes
-    if not 1 <= votes <= len(args.systems):  # before reading any file
-        raise ValueError(Errors.E750.format(value=votes, n=len(args.systems)))
+    votes = resolve_min_votes(len(args.systems), args.min_votes)  # before reading any file
+    check_output(args.output, args.systems)
     files = [read_starsem(path) for path in args.systems]
     voted = vote_sentences(files, votes, names=[str(p) for p in args.systems])
     write_starsem(voted, args.output)

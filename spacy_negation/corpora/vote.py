@@ -14,7 +14,7 @@ from ..errors import Errors, NegationFormatError
 from .blocks import Cell, Instance
 from .starsem import Sentence
 
-__all__ = ["default_min_votes", "vote_instances", "vote_sentences"]
+__all__ = ["default_min_votes", "resolve_min_votes", "vote_instances", "vote_sentences"]
 
 CueKey = Tuple[Cell, ...]
 
@@ -22,6 +22,22 @@ CueKey = Tuple[Cell, ...]
 def default_min_votes(n_files: int) -> int:
     """A strict majority of ``n_files``: ``n_files // 2 + 1``."""
     return n_files // 2 + 1
+
+
+def resolve_min_votes(n_files: int, min_votes: Optional[int] = None) -> int:
+    """The number of files that must have a cue, checked.
+
+    n_files (int): the number of files voting.
+    min_votes (Optional[int]): the number asked for (default: a strict majority).
+    RETURNS (int): the number.
+    RAISES (ValueError): fewer than two files (E749) or min_votes out of range (E750).
+    """
+    if n_files < 2:
+        raise ValueError(Errors.E749.format(n=n_files))
+    votes = default_min_votes(n_files) if min_votes is None else min_votes
+    if not 1 <= votes <= n_files:
+        raise ValueError(Errors.E750.format(value=votes, n=n_files))
+    return votes
 
 
 def _majority(instances: Sequence[Instance], role: str) -> List[Cell]:
@@ -81,11 +97,7 @@ def vote_sentences(files: Sequence[Sequence[Sentence]], min_votes: Optional[int]
     RAISES (ValueError): fewer than two files (E749) or min_votes out of range (E750).
     RAISES (NegationFormatError): the files' sentences differ (E751, E752).
     """
-    if len(files) < 2:
-        raise ValueError(Errors.E749.format(n=len(files)))
-    votes = default_min_votes(len(files)) if min_votes is None else min_votes
-    if not 1 <= votes <= len(files):
-        raise ValueError(Errors.E750.format(value=votes, n=len(files)))
+    votes = resolve_min_votes(len(files), min_votes)
     labels = list(names) if names is not None else [f"file {i + 1}" for i in range(len(files))]
     for i in range(1, len(files)):
         _check_aligned(files[0], files[i], (labels[0], labels[i]))
