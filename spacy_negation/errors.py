@@ -385,6 +385,7 @@ class Errors(metaclass=ErrorsWithCodes):
     E870 = ("Cannot infer the token-vector width of the graph parser: initialize it with "
             "sample docs or a tok2vec layer of known width.")
     E871 = ("Unknown cue decoding {value!r} of the negation graph; expected one of: {values}.")
+    E872 = ("'{name}': scope_bias must be a finite number, got {value!r}.")
     # --- systems workflow: scripts/systems_run.py, scripts/systems_report.py (E920-E939) ---
     E920 = ("{path}: cannot read the scores of a systems run ({reason}).")
     E921 = ("{path}: not a run summary of the systems report ({reason}).")

@@ -37,6 +37,7 @@ from .cue import DEFAULT_CUE_MODEL
 from .graph_encoding import (ENCODINGS, NO_EDGE, Instance, PartTuple, affix_fits, decode, encode,
                              graph_of_pairs, pair_labels, parse_label)
 from ._util import sentence_ranges
+from .scope_decoding import best_span
 
 #: How the label of an arc from the root (a cue or none) is chosen: "argmax", the best
 #: label (an affixal label whose affix is not in the token decodes to no cue); or
@@ -59,6 +60,8 @@ DEFAULT_GRAPH_MODEL = Config({
         "model": DEFAULT_GRAPH_MODEL,
         "encoding": "nested",
         "cue_decoding": "argmax",
+        "contiguous": False,
+        "scope_bias": 0.0,
         "lr_scale": 1.0,
         "scorer": {"@scorers": "spacy-negation.negation_scorer.v1"},
     },
@@ -71,6 +74,8 @@ def make_negation_graph(
     model: Model[List[Doc], List[Floats2d]],
     encoding: str,
     cue_decoding: str,
+    contiguous: bool,
+    scope_bias: float,
     lr_scale: float,
     scorer: Optional[Callable],
 ) -> "NegationGraph":
@@ -80,11 +85,16 @@ def make_negation_graph(
         (``spacy-negation.GraphParser.v1``).
     encoding (str): "direct" (Kurtz et al. 2020) or "nested" (Sineva et al. 2021).
     cue_decoding (str): "argmax" or "affix_groups" (see CUE_DECODINGS).
+    contiguous (bool): decode the scope arcs of each cue head as the best-scoring span
+        that joins its cue without a gap, as BioScope and SFU Review annotate scopes
+        (the taggers' ``contiguous``; see :meth:`NegationGraph.scope_label_ids`).
+    scope_bias (float): subtracted from the log-odds of the scope labels on the arcs
+        from cue heads before decoding; above 0, fewer tokens are in scopes.
     lr_scale (float): the component's learning rate relative to the optimizer's.
     scorer (Optional[Callable]): the scoring method.
     """
     return NegationGraph(nlp.vocab, model, name, encoding=encoding, cue_decoding=cue_decoding,
-                         lr_scale=lr_scale, scorer=scorer)
+                         contiguous=contiguous, scope_bias=scope_bias, lr_scale=lr_scale, scorer=scorer)
 
 
 class NegationGraph(NegationPipe):
@@ -98,13 +108,17 @@ class NegationGraph(NegationPipe):
         *,
         encoding: str = "nested",
         cue_decoding: str = "argmax",
+        contiguous: bool = False,
+        scope_bias: float = 0.0,
         lr_scale: float = 1.0,
         scorer: Optional[Callable] = None,
     ) -> None:
         """Initialize a graph-parsing negation resolver: the shared vocabulary, the
         model, the component's name (the key of its losses), the graph encoding
         ("direct" or "nested"), how cues are read off the root's arcs (CUE_DECODINGS),
-        the learning-rate factor of its weights and its scoring method.
+        how scope arcs are read off the cue heads' (``contiguous``, ``scope_bias``; see
+        :meth:`scope_label_ids`), the learning-rate factor of its weights and its
+        scoring method.
         """
         if encoding not in ENCODINGS:
             raise ValueError(Errors.E860.format(encoding=encoding, encodings=", ".join(ENCODINGS)))
@@ -112,7 +126,10 @@ class NegationGraph(NegationPipe):
             raise ValueError(Errors.E871.format(value=cue_decoding, values=", ".join(CUE_DECODINGS)))
         register_extensions()
         self.vocab, self.model, self.name = vocab, model, name
+        if not numpy.isfinite(scope_bias):
+            raise ValueError(Errors.E872.format(name=name, value=scope_bias))
         self.cue_decoding = cue_decoding
+        self.contiguous, self.scope_bias = bool(contiguous), float(scope_bias)
         self.lr_scale, self.scorer = lr_scale, scorer
         self.cfg: Dict[str, Any] = {"labels": [NO_EDGE], "encoding": encoding}
 
@@ -137,6 +154,8 @@ class NegationGraph(NegationPipe):
         scores = self.model.predict(docs)
         root_ok = numpy.asarray([parse_label(label).is_root_label for label in self.labels])
         groups = self._root_groups()
+        no_edge = self.labels.index(NO_EDGE)
+        has_scope = numpy.asarray([parse_label(label).scope is not None for label in self.labels])
         for (d, start, end), s in zip(spans, scores):
             n = end - start
             s = self.model.ops.to_numpy(s)
@@ -146,8 +165,44 @@ class NegationGraph(NegationPipe):
                 ids[:n] = self._root_ids_by_group(s[:n], [t.text for t in docs[d][start:end]], groups)
             else:
                 ids[:n] = numpy.where(root_ok, s[:n], -numpy.inf).argmax(axis=1)
+            if self.contiguous or self.scope_bias:
+                for h in numpy.flatnonzero(ids[:n] != no_edge):
+                    block = slice((h + 1) * n, (h + 2) * n)
+                    ids[block] = self.scope_label_ids(s[block], int(h), has_scope)
             out[d].append(ids.astype("int32"))
         return out
+
+    def scope_label_ids(self, scores: numpy.ndarray, head: int, has_scope: numpy.ndarray) -> numpy.ndarray:
+        """The labels of the arcs from one cue head to every token, by the scope
+        decoding settings: ``scope_bias`` is subtracted from the scope labels' scores;
+        with ``contiguous``, the scope is the span around the head's cue tokens (the
+        head and the tokens whose best label is a cue part) with the greatest sum of
+        log-odds of scope (``best_span``, as the taggers decode it), each token inside it
+        getting its best scope label and each outside its best other label. The arcs to
+        the cue tokens keep their best label.
+
+        scores (numpy.ndarray): the scores of the arcs from the head, one row per
+            dependent token, one column per label.
+        head (int): the head's token (sentence-relative).
+        has_scope (numpy.ndarray): per label, whether it puts its token in the scope.
+        RETURNS (numpy.ndarray): the label id of each arc.
+        """
+        scores = scores.copy()
+        scores[:, has_scope] -= self.scope_bias
+        ids = scores.argmax(axis=1)
+        if not self.contiguous:
+            return ids
+        is_cue = numpy.asarray([parse_label(self.labels[int(i)]).cue is not None for i in ids])
+        is_cue[head] = True
+        z = scores - scores.max(axis=1, keepdims=True)
+        log_in = numpy.logaddexp.reduce(z[:, has_scope], axis=1)
+        log_out = numpy.logaddexp.reduce(z[:, ~has_scope], axis=1)
+        start, end = best_span(log_in - log_out, is_cue)
+        inside = numpy.zeros(len(ids), dtype=bool)
+        inside[start:end + 1] = True
+        best_in = numpy.where(has_scope, scores, -numpy.inf).argmax(axis=1)
+        best_out = numpy.where(has_scope, -numpy.inf, scores).argmax(axis=1)
+        return numpy.where(is_cue, ids, numpy.where(inside, best_in, best_out))
 
     def _root_groups(self) -> Dict[str, List[Tuple[int, str]]]:
         """The labels an arc from the root may carry, as (label id, cue form), grouped

@@ -5,7 +5,7 @@ negations (``resolve``). The decoder is a registered function of the component's
 ``suggester``; another registered function that returns an object with the same two
 methods replaces it."""
 from dataclasses import dataclass, fields
-from typing import Any, Dict, List, Set
+from typing import Any, Dict, List, Set, Tuple
 
 import numpy
 from spacy.tokens import Doc
@@ -95,14 +95,7 @@ def contiguous_labels(scores: numpy.ndarray, is_cue: numpy.ndarray) -> numpy.nda
     gain = numpy.logaddexp(log_p[:, in_ids[0]], log_p[:, in_ids[1]]) - numpy.logaddexp(
         log_p[:, out_ids[0]], log_p[:, out_ids[1]]
     )
-    gain[is_cue] = 0.0
-    first, last = int(cue_ids[0]), int(cue_ids[-1])
-    # The best start at or before the cue (sum of the gains from there to the cue; an
-    # empty extension on a tie) and, symmetrically, the best end.
-    left = numpy.concatenate([numpy.cumsum(gain[:first][::-1])[::-1], [0.0]])
-    start = int(numpy.flatnonzero(left == left.max())[-1])
-    right = numpy.concatenate([[0.0], numpy.cumsum(gain[last + 1 :])])
-    end = last + int(numpy.flatnonzero(right == right.max())[0])
+    start, end = best_span(gain, is_cue)
     inside = numpy.zeros(len(scores), dtype=bool)
     inside[start : end + 1] = True
     best_in = numpy.where(scores[:, in_ids[0]] >= scores[:, in_ids[1]], in_ids[0], in_ids[1])
@@ -110,6 +103,28 @@ def contiguous_labels(scores: numpy.ndarray, is_cue: numpy.ndarray) -> numpy.nda
     ids = numpy.where(inside, best_in, best_out)
     ids[is_cue] = scores[is_cue].argmax(axis=1)
     return ids
+
+
+def best_span(gain: numpy.ndarray, is_cue: numpy.ndarray) -> Tuple[int, int]:
+    """The first and last token of the contiguous span around the cue tokens whose
+    tokens outside the cue have the greatest sum of gains (the log-odds of being in the
+    scope). O(n): the best left and right extensions are independent; on a tie, the
+    shorter extension.
+
+    gain (numpy.ndarray): per token, its log-odds of scope (cue tokens' are ignored).
+    is_cue (numpy.ndarray): per token, whether it holds a cue part; at least one does.
+    RETURNS (Tuple[int, int]): the span's first and last token.
+    """
+    cue_ids = numpy.flatnonzero(is_cue)
+    gain = numpy.where(is_cue, 0.0, gain)
+    first, last = int(cue_ids[0]), int(cue_ids[-1])
+    # The best start at or before the cue (sum of the gains from there to the cue; an
+    # empty extension on a tie) and, symmetrically, the best end.
+    left = numpy.concatenate([numpy.cumsum(gain[:first][::-1])[::-1], [0.0]])
+    start = int(numpy.flatnonzero(left == left.max())[-1])
+    right = numpy.concatenate([[0.0], numpy.cumsum(gain[last + 1 :])])
+    end = last + int(numpy.flatnonzero(right == right.max())[0])
+    return start, end
 
 
 def split_at_other_cues(doc: Doc, negations: List[Negation]) -> List[Negation]:

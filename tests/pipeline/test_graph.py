@@ -18,7 +18,7 @@ from thinc.api import Model
 import spacy_negation.pipeline.graph  # noqa: F401  (registers negation_graph and the architecture)
 from spacy_negation import set_negations
 from spacy_negation.ml.biaffine import build_graph_parser, sentence_spans
-from spacy_negation.pipeline.graph import gold_instances, negations_as_instances
+from spacy_negation.pipeline.graph import NegationGraph, gold_instances, negations_as_instances
 from spacy_negation.pipeline.graph_encoding import Instance, decode, encode, pair_labels
 
 from util import (CONFIGS, REPO, SMALL_CNN, gold_sentences, load_test_nlp, make_examples, make_reference,
@@ -163,6 +163,63 @@ def test_cue_decoding_by_affix_groups():
     # argmax: the best root label, whatever its affix
     argmax = numpy.where(numpy.asarray([lab != "S" for lab in labels]), scores, -numpy.inf).argmax(axis=1)
     assert [labels[int(i)] for i in argmax] == ["C:un-", "_", "C:-less", "C:un-", "_"]
+
+
+def _fixed_scores(rows: List[List[float]]) -> Model:
+    """A model whose prediction for a one-sentence doc is the given scores."""
+
+    def forward(model: Model, docs: List[Doc], is_train: bool) -> Tuple[List[Any], Any]:
+        return [numpy.asarray(rows, dtype="float32")], lambda d_out: docs
+
+    return Model("fixed_scores", forward)
+
+
+def test_scope_decoding_contiguous_and_bias():
+    nlp = spacy.blank("en")
+    graph = nlp.add_pipe("negation_graph")
+    assert (graph.contiguous, graph.scope_bias) == (False, 0.0)
+    with pytest.raises(ValueError, match=r"\[E872\]"):
+        NegationGraph(nlp.vocab, graph.model, scope_bias=float("inf"))
+    for label in ("C", "S", "S+E"):
+        graph.add_label(label)
+    labels = graph.labels  # ('_', 'C', 'S', 'S+E')
+    has_scope = numpy.asarray(["S" in label for label in labels])
+
+    def row(**probs: float) -> List[float]:
+        return [float(numpy.log(probs.get(label.replace("+", ""), 1e-4))) for label in labels]
+
+    def decoded(rows: List[List[float]], head: int, contiguous: bool, bias: float) -> List[str]:
+        graph.contiguous, graph.scope_bias = contiguous, bias
+        return [labels[int(i)] for i in graph.scope_label_ids(numpy.asarray(rows), head, has_scope)]
+
+    # "no a b c d", arcs from the cue head "no": a gap at "b" (scope log-odds 2.2, -0.85, 1.4, 1.4)
+    gap = [row(_=0.99), row(S=0.9, _=0.1), row(S=0.3, _=0.7), row(S=0.8, _=0.2), row(SE=0.8, _=0.2)]
+    assert decoded(gap, 0, False, 0.0) == ["_", "S", "_", "S", "S+E"]
+    assert decoded(gap, 0, True, 0.0) == ["_", "S", "S", "S", "S+E"]  # the gap is filled
+    assert decoded(gap, 0, False, 2.0) == ["_", "S", "_", "_", "_"]  # log-odds below 2 are out
+    assert decoded(gap, 0, True, 2.0) == ["_", "S", "_", "_", "_"]
+    assert decoded(gap, 0, True, 3.0) == ["_", "_", "_", "_", "_"]
+    # "neither a nor b c": the span joins the discontinuous cue ("nor", a cue part of the head)
+    neither = [row(_=0.99), row(S=0.2, _=0.8), row(C=0.9, _=0.1), row(S=0.9, _=0.1), row(S=0.1, _=0.9)]
+    assert decoded(neither, 0, False, 0.0) == ["_", "_", "C", "S", "_"]
+    assert decoded(neither, 0, True, 0.0) == ["_", "S", "C", "S", "_"]
+    # through predict: only the arcs from cue heads are decoded so; a non-head's arcs keep their best label
+    n = 5
+    rows = [row(C=0.9, _=0.1)] + [row(_=0.99)] * (n - 1) + gap + [row(S=0.3, _=0.7)] * (n * (n - 1))
+    graph.model = _fixed_scores(rows)
+    doc = Doc(nlp.vocab, words=["no", "a", "b", "c", "d"])
+    for contiguous, expected in ((False, [(1, 0, 1), (3, 0, 1), (4, 0, 1)]),
+                                 (True, [(1, 0, 1), (2, 0, 1), (3, 0, 1), (4, 0, 1)])):
+        graph.contiguous, graph.scope_bias = contiguous, 0.0
+        (ids,) = graph.predict([doc])
+        assert [labels[int(i)] for i in ids[0][2 * n:]] == ["_"] * (n * (n - 1))
+        graph.set_annotations([doc], [ids])
+        assert negation_key(doc) == [(((0, 0, 2),), tuple(expected), ((4, 0, 1),))]
+    # a saved pipeline keeps the settings
+    configured = spacy.blank("en")
+    configured.add_pipe("negation_graph", config={"contiguous": True, "scope_bias": 0.5})
+    reloaded = spacy.blank("en").from_config(configured.config)
+    assert (reloaded.get_pipe("negation_graph").contiguous, reloaded.get_pipe("negation_graph").scope_bias) == (True, 0.5)
 
 
 def test_initialize_learns_the_labels_and_rejects_bad_examples():
