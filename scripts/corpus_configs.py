@@ -118,6 +118,13 @@ GRAPH_STEPS: Dict[str, Dict[str, int]] = {
     "sfu": {"training.max_steps": 1200, "training.eval_frequency": 200},
 }
 
+#: The graph parsers' scope decoding per corpus, chosen on dev (results/README.md): on
+#: BioScope, scopes decoded as one gap-free span around the cue, as the taggers decode them
+#: there (the tagger's ``scope_bias`` lowered dev NIS_tok for the graph parser).
+GRAPH_DECODING: Dict[str, Dict[str, Any]] = {
+    "bioscope": {"components.negation_graph.contiguous": True},
+}
+
 
 def _system_settings(system: str, corpus: str) -> Dict[str, Any]:
     """The settings of a corpus (SETTINGS) carried over to another system's config.
@@ -125,9 +132,9 @@ def _system_settings(system: str, corpus: str) -> Dict[str, Any]:
     NegBERT shares the cue tagger, the batch size and the learning rate of the transformer
     config: it takes every setting, its scope decoding ones applied to its own scope
     component (``negation_scope_negbert.decoder``). The graph parsers (one component, no
-    cue or scope decoding options, batches of 32 sentences and the learning rate of
-    Sineva et al. 2021, Appendix B) take the paths and the corpus reader's settings, and
-    the training length in sentences: a quarter of the steps, unless GRAPH_STEPS sets it.
+    cue tagger, batches of 32 sentences and the learning rate of Sineva et al. 2021,
+    Appendix B) take the paths and the corpus reader's settings, the training length in
+    sentences (a quarter of the steps, unless GRAPH_STEPS sets it) and GRAPH_DECODING.
     """
     out: Dict[str, Any] = {}
     for key, value in SETTINGS[corpus].items():
@@ -139,6 +146,8 @@ def _system_settings(system: str, corpus: str) -> Dict[str, Any]:
             out[key] = GRAPH_STEPS.get(corpus, {}).get(key, value // 4)
         elif key.startswith(("paths.", "corpora.")):
             out[key] = value
+    if system != "negbert":
+        out.update(GRAPH_DECODING.get(corpus, {}))
     return out
 
 

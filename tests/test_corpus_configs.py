@@ -118,7 +118,8 @@ SYSTEM_OVERRIDES = {
     **{f"dp_{enc}_bioscope": {
         "paths.train": "corpus/bioscope/train.spacy", "paths.dev": "corpus/bioscope/dev.spacy",
         "training.max_steps": 800, "training.eval_frequency": 100,
-        "corpora.train.unnegated_ratio": 1.0, "corpora.train.hard_negatives": 0.1} for enc in ("direct", "nested")},
+        "corpora.train.unnegated_ratio": 1.0, "corpora.train.hard_negatives": 0.1,
+        "components.negation_graph.contiguous": True} for enc in ("direct", "nested")},
     **{f"dp_{enc}_sfu": {
         "paths.train": "corpus/sfu/train.spacy", "paths.dev": "corpus/sfu/dev.spacy",
         "training.max_steps": 1200, "training.eval_frequency": 200,
