@@ -152,10 +152,12 @@ class NegationGraph(NegationPipe):
         if not spans:
             return out
         scores = self.model.predict(docs)
-        root_ok = numpy.asarray([parse_label(label).is_root_label for label in self.labels])
+        parsed = [parse_label(label) for label in self.labels]
+        root_ok = numpy.asarray([label.is_root_label for label in parsed])
         groups = self._root_groups()
         no_edge = self.labels.index(NO_EDGE)
-        has_scope = numpy.asarray([parse_label(label).scope is not None for label in self.labels])
+        has_scope = numpy.asarray([label.scope is not None for label in parsed])
+        has_cue = numpy.asarray([label.cue is not None for label in parsed])
         for (d, start, end), s in zip(spans, scores):
             n = end - start
             s = self.model.ops.to_numpy(s)
@@ -168,11 +170,12 @@ class NegationGraph(NegationPipe):
             if self.contiguous or self.scope_bias:
                 for h in numpy.flatnonzero(ids[:n] != no_edge):
                     block = slice((h + 1) * n, (h + 2) * n)
-                    ids[block] = self.scope_label_ids(s[block], int(h), has_scope)
+                    ids[block] = self.scope_label_ids(s[block], int(h), has_scope, has_cue)
             out[d].append(ids.astype("int32"))
         return out
 
-    def scope_label_ids(self, scores: numpy.ndarray, head: int, has_scope: numpy.ndarray) -> numpy.ndarray:
+    def scope_label_ids(self, scores: numpy.ndarray, head: int, has_scope: numpy.ndarray,
+                        has_cue: Optional[numpy.ndarray] = None) -> numpy.ndarray:
         """The labels of the arcs from one cue head to every token, by the scope
         decoding settings: ``scope_bias`` is subtracted from the scope labels' scores;
         with ``contiguous``, the scope is the span around the head's cue tokens (the
@@ -185,6 +188,8 @@ class NegationGraph(NegationPipe):
             dependent token, one column per label.
         head (int): the head's token (sentence-relative).
         has_scope (numpy.ndarray): per label, whether it puts its token in the scope.
+        has_cue (Optional[numpy.ndarray]): per label, whether it is a cue part (read off
+            the labels if None; ``predict`` passes it once for all heads).
         RETURNS (numpy.ndarray): the label id of each arc.
         """
         scores = scores.copy()
@@ -192,7 +197,9 @@ class NegationGraph(NegationPipe):
         ids = scores.argmax(axis=1)
         if not self.contiguous:
             return ids
-        is_cue = numpy.asarray([parse_label(self.labels[int(i)]).cue is not None for i in ids])
+        if has_cue is None:
+            has_cue = numpy.asarray([parse_label(label).cue is not None for label in self.labels])
+        is_cue = has_cue[ids]
         is_cue[head] = True
         z = scores - scores.max(axis=1, keepdims=True)
         log_in = numpy.logaddexp.reduce(z[:, has_scope], axis=1)

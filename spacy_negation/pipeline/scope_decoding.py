@@ -85,8 +85,7 @@ def contiguous_labels(scores: numpy.ndarray, is_cue: numpy.ndarray) -> numpy.nda
     is_cue (numpy.ndarray): per window token, whether it holds a cue part.
     RETURNS (numpy.ndarray): the label id of each token.
     """
-    cue_ids = numpy.flatnonzero(is_cue)
-    if not len(cue_ids):  # also an empty window
+    if not is_cue.any():  # also an empty window
         return scores.argmax(axis=1)
     log_p = scores - scores.max(axis=1, keepdims=True)
     log_p = log_p - numpy.log(numpy.exp(log_p).sum(axis=1, keepdims=True))
