@@ -9,11 +9,15 @@ python scripts/general_report.py --general-dir metrics/general --cross-dir metri
     --gold sfu=corpus/sfu/test.spacy --out-dir results
 
 Reads the scores and system *SEM files of scripts/evaluate_model.py: metrics/general/on_SPLIT.*
-(the general model, --convention SPLIT), the same of the fast model, and metrics/cross/MODEL_on_SPLIT.* (the models of
-the cross-domain workflow). Writes nothing it did not read or count.
+(the shipped seed of the general model, --convention SPLIT), metrics/general/seedN/on_SPLIT.json
+(every trained seed: their mean and standard deviation), metrics/general/selected.json (which
+seed is shipped, scripts/general_seeds.py), the same of the fast model, and
+metrics/cross/MODEL_on_SPLIT.* (the models of the cross-domain workflow, when it has run).
+Writes nothing it did not read or count.
 """
 import argparse
 import json
+import statistics
 import sys
 from collections import Counter
 from pathlib import Path
@@ -71,10 +75,32 @@ def _scores(path: Path) -> Dict[str, float]:
     return {key: float(scores[source]) for key, source in MEASURES}
 
 
+def seed_stats(general_dir: Path, split: str) -> Optional[Dict[str, Any]]:
+    """The general model's scores on a split over its trained seeds
+    (``general_dir/seedN/on_SPLIT.json``): per seed, mean and sample standard deviation
+    (0 for one seed); None without any."""
+    runs: Dict[int, Dict[str, float]] = {}
+    for path in general_dir.glob(f"seed*/on_{split}.json"):
+        name = path.parent.name
+        if name[4:].isdigit():
+            runs[int(name[4:])] = _scores(path)
+    if not runs:
+        return None
+    keys = [key for key, _ in MEASURES]
+    values = {key: [runs[seed][key] for seed in sorted(runs)] for key in keys}
+    return {"seeds": sorted(runs), "runs": {str(seed): runs[seed] for seed in sorted(runs)},
+            "mean": {key: statistics.fmean(v) for key, v in values.items()},
+            "sd": {key: statistics.stdev(v) if len(v) > 1 else 0.0 for key, v in values.items()}}
+
+
 def build(general_dir: Path, cross_dir: Path, gold: Dict[str, Path], fast_dir: Optional[Path] = None) -> Dict[str, Any]:
-    """The report's numbers: per split the general model, the fast model (from
-    ``fast_dir``, when given) and every cross-domain model."""
+    """The report's numbers: per split the general model (the shipped seed, and every
+    seed's mean and sd), the fast model (from ``fast_dir``, when given) and every
+    cross-domain model."""
     out: Dict[str, Any] = {"within": WITHIN}
+    selected = general_dir / "selected.json"
+    if selected.is_file():
+        out["selected"] = json.loads(selected.read_text(encoding="utf-8"))
     for split in SPLITS:
         entry: Dict[str, Any] = {}
         systems: List[Tuple[str, Path]] = [("general", general_dir / f"on_{split}")]
@@ -88,6 +114,9 @@ def build(general_dir: Path, cross_dir: Path, gold: Dict[str, Path], fast_dir: O
             entry[name] = {"scores": _scores(scores_path)}
             if split in gold and system_path.is_file():
                 entry[name]["cues"] = cue_counts(gold[split], system_path)
+        seeds = seed_stats(general_dir, split)
+        if seeds is not None:
+            entry["general_seeds"] = seeds
         out[split] = entry
     return out
 
@@ -96,7 +125,8 @@ def _systems(report: Dict[str, Any]) -> Iterator[Tuple[str, str, Dict[str, Any]]
     """(split, system, entry) of every system of every split, in the report's order."""
     for split in SPLITS:
         for name, entry in report.get(split, {}).items():
-            yield split, name, entry
+            if name != "general_seeds":
+                yield split, name, entry
 
 
 def render(report: Dict[str, Any]) -> str:
@@ -105,7 +135,23 @@ def render(report: Dict[str, Any]) -> str:
              "component per annotation convention) against the model trained on each corpus alone. "
              "Each test split is scored end to end in its own convention (`--convention`); the "
              "in-domain and cross-domain rows are the cross-domain workflow's models. Percent; "
-             "one seed each.", "",
+             "the general model's row is the shipped seed, the others one seed each.", ""]
+    selected = report.get("selected")
+    if any("general_seeds" in report.get(split, {}) for split in SPLITS):
+        first = next(report[split]["general_seeds"] for split in SPLITS if "general_seeds" in report.get(split, {}))
+        lines += ["## The general model over training seeds", "",
+                  f"Mean ± sd over seeds {', '.join(map(str, first['seeds']))} (one training each)"
+                  + (f"; the package ships seed {selected['seed']} ({selected['rule']})." if selected else ".")
+                  + "", "",
+                  "| test split | seeds | Cues-B F1 | SCM-B F1 | Scope-tokens F1 | NIS_tok F1 | NIS_ex F1 |",
+                  "|---|---|---|---|---|---|---|"]
+        for split in SPLITS:
+            seeds = report.get(split, {}).get("general_seeds")
+            if seeds:
+                lines.append(f"| {NAMES[split]} | {len(seeds['seeds'])} | " + " | ".join(
+                    f"{100 * seeds['mean'][k]:.2f} ± {100 * seeds['sd'][k]:.2f}" for k, _ in MEASURES) + " |")
+        lines.append("")
+    lines += ["## The shipped model beside the single-corpus models", "",
              "| test split | model | Cues-B F1 | SCM-B F1 | Scope-tokens F1 | NIS_tok F1 | NIS_ex F1 |",
              "|---|---|---|---|---|---|---|"]
     for split, name, entry in _systems(report):

@@ -198,6 +198,8 @@ class Errors(metaclass=ErrorsWithCodes):
             "(its pipeline: {pipes}).")
     E322 = ("Cannot copy negations between docs with different tokens ({n_source} vs "
             "{n_target} tokens, or different token texts).")
+    E330 = ("The 'negation' component's batch_size must be a whole number of at least 1, "
+            "got {value!r}.")
     E350 = ("cue_patterns must be None, a list name, a file path or a list of entries, names and "
             "paths; got a {type}.")
     E351 = ("cue_patterns: {value!r} is neither the name of a shipped cue list ({names}) nor "

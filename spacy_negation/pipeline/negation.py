@@ -1,8 +1,8 @@
 """``negation``: negation resolution for any pipeline (of the model's language).
 
-``nlp.add_pipe("negation")`` loads a trained negation pipeline (by default the package
-``en_negation_cdsco`` that ``spacy project run all`` trains and installs; another one
-with ``config={"model": NAME_OR_PATH}``) and runs it on the host pipeline's own tokens:
+``nlp.add_pipe("negation")`` loads a trained negation pipeline (by default the general
+English model ``en_negation_general`` that ``spacy project run all`` trains and installs;
+another one with ``config={"model": NAME_OR_PATH}``) and runs it on the host pipeline's own tokens:
 for each doc it builds a doc with the same words and spaces in the model's vocab, copies
 the host's sentence boundaries (a doc without them is segmented by spaCy's rule-based
 ``Sentencizer`` — the models work sentence by sentence — without changing the host doc),
@@ -22,6 +22,13 @@ tokenizers' warning about forking.
 see ``cue_patterns.py``) in place of the model's own; the host config stores the setting,
 so the list is read again when the host pipeline is loaded. The list's matches are
 copied to the host doc's ``doc.spans["negation_patterns"]`` with the negations.
+
+Speed: the component runs only the model's components that annotate the chosen
+convention (a model with components per convention runs one cue and one scope component,
+not all of them), and with ``quantize`` (the default) it runs the model's transformers
+with int8 dynamically quantized linear layers (``spacy_negation.ml.quantize``); the
+model's cue component's ``prefilter`` (on in the packaged general model) sends only the
+sentences with a candidate cue to the network. ``results/speed.md`` measures each.
 """
 import warnings
 from pathlib import Path
@@ -33,14 +40,16 @@ from spacy.tokens import Doc, SpanGroup
 from spacy.util import minibatch
 
 from ..errors import Errors, Warnings
+from ..ml.quantize import quantize_transformers
 from ..negation import PartLike, get_negations, register_extensions, set_convention, set_negations
 from .cue_patterns import PATTERNS_KEY, Setting, load_cue_patterns, merge_pattern_matches
 
 if TYPE_CHECKING:
     from .cue import NegationCue
 
-#: The package name the project trains and installs the CD-SCO negation pipeline under.
-DEFAULT_MODEL = "en_negation_cdsco"
+#: The package name the project's main workflow (``spacy project run all``) trains and
+#: installs the general English negation pipeline under.
+DEFAULT_MODEL = "en_negation_general"
 #: The components a trained negation pipeline must have.
 REQUIRED_COMPONENTS = ("negation_cue", "negation_scope")
 
@@ -48,10 +57,11 @@ REQUIRED_COMPONENTS = ("negation_cue", "negation_scope")
 @Language.factory(
     "negation",
     assigns=["doc.spans", "doc._.negations"],
-    default_config={"model": DEFAULT_MODEL, "batch_size": 64, "cue_patterns": None, "convention": None},
+    default_config={"model": DEFAULT_MODEL, "batch_size": 64, "cue_patterns": None, "convention": None,
+                    "quantize": True},
 )
 def make_negation(nlp: Language, name: str, model: str, batch_size: int, cue_patterns: Setting,
-                  convention: Optional[str]) -> "NegationResolver":
+                  convention: Optional[str], quantize: bool) -> "NegationResolver":
     """Create the negation resolver for a host pipeline.
 
     model (str): the trained negation pipeline: an installed package name or a path.
@@ -61,9 +71,11 @@ def make_negation(nlp: Language, name: str, model: str, batch_size: int, cue_pat
     convention (Optional[str]): for a model with components per annotation convention
         (the general English model: "bioscope", "cdsco", "sfu"), the convention to
         annotate in (None: the model's default).
+    quantize (bool): run the model's transformers with int8 dynamically quantized linear
+        layers (faster on CPU; see ``spacy_negation.ml.quantize``).
     """
     resolver = NegationResolver(name, model=model, batch_size=batch_size, cue_patterns=cue_patterns,
-                                convention=convention)
+                                convention=convention, quantize=quantize)
     if resolver.negation_nlp.lang != nlp.lang:
         warnings.warn(Warnings.W301.format(model=model, model_lang=resolver.negation_nlp.lang,
                                            host_lang=nlp.lang))
@@ -94,7 +106,7 @@ class NegationResolver(Pipe):
     negations back (see the module docstring)."""
 
     def __init__(self, name: str = "negation", *, model: str = DEFAULT_MODEL, batch_size: int = 64,
-                 cue_patterns: Setting = None, convention: Optional[str] = None) -> None:
+                 cue_patterns: Setting = None, convention: Optional[str] = None, quantize: bool = True) -> None:
         """Initialize the negation resolver.
 
         name (str): The component instance name.
@@ -104,8 +116,12 @@ class NegationResolver(Pipe):
             of its own (None: keep the model's).
         convention (Optional[str]): The annotation convention to annotate in, for a
             model with components per convention (None: the model's default).
+        quantize (bool): Run the model's transformers with int8 dynamically quantized
+            linear layers.
         """
         register_extensions()
+        if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size < 1:
+            raise ValueError(Errors.E330.format(value=batch_size))
         self.name = name
         self.model_ref = model
         self.batch_size = batch_size
@@ -117,9 +133,26 @@ class NegationResolver(Pipe):
         self.cue_patterns = cue_patterns
         if cue_patterns is not None:
             cue.set_cue_patterns(load_cue_patterns(cue_patterns, self.negation_nlp.make_doc))
+        self._run_only_convention(convention)
+        self.quantize = quantize
+        if quantize:
+            quantize_transformers(self.negation_nlp)
         self.sentencizer = Sentencizer()
         self.cfg: Dict[str, Any] = {"model": model, "batch_size": batch_size, "cue_patterns": cue_patterns,
-                                    "convention": convention}
+                                    "convention": convention, "quantize": quantize}
+
+    def _run_only_convention(self, convention: Optional[str]) -> None:
+        """Disable the model's negation components that never annotate the docs this
+        resolver sends (marked with ``convention``, or unmarked for None): their output
+        would be discarded."""
+        from .base import NegationPipe
+
+        for pipe_name, pipe in self.negation_nlp.pipeline:
+            if not isinstance(pipe, NegationPipe):
+                continue
+            runs = pipe.annotate_unmarked if convention is None else pipe.convention in (None, convention)
+            if not runs:
+                self.negation_nlp.disable_pipe(pipe_name)
 
     def _cue_component(self, convention: Optional[str]) -> "NegationCue":
         """The model's cue component that annotates docs of the convention (None: unmarked
@@ -216,13 +249,14 @@ class NegationResolver(Pipe):
         return model_doc
 
     def __reduce__(self) -> Tuple[Callable, Tuple[Any, ...]]:
-        return (_rebuild, (self.name, self.model_ref, self.batch_size, self.cue_patterns, self.convention))
+        return (_rebuild, (self.name, self.model_ref, self.batch_size, self.cue_patterns, self.convention,
+                           self.quantize))
 
 
 def _rebuild(name: str, model: str, batch_size: int, cue_patterns: Setting = None,
-             convention: Optional[str] = None) -> NegationResolver:
+             convention: Optional[str] = None, quantize: bool = True) -> NegationResolver:
     return NegationResolver(name, model=model, batch_size=batch_size, cue_patterns=cue_patterns,
-                            convention=convention)
+                            convention=convention, quantize=quantize)
 
 
 def copy_negations(source: Doc, target: Doc) -> None:

@@ -1,0 +1,207 @@
+"""Speed levers of a negation model in a host pipeline, one at a time and combined.
+
+For each English test split and each lever setting, this measures:
+
+- words per second of the ``negation`` component alone, on the task of
+  ``bench_vs_rules.py`` (one doc per sentence with the gold tokens, built before the clock
+  starts; the model's default convention), and the F1 of "is this word negated?" there;
+- words per second end to end through a host pipeline (``spacy.blank("en")`` +
+  ``sentencizer`` + ``negation``) on the split's running text, one doc per corpus
+  document (tokenization and sentence splitting included);
+- NIS_tok F1 (Sineva et al. 2021) of the split in its own annotation convention, through
+  the ``negation`` component on the gold tokens and sentences.
+
+The lever settings (``SETTINGS``): ``baseline`` (every component of the model runs, the
+transformer in float32, no prefilter), ``convention`` (only the components of the convention
+that annotates the docs run), ``prefilter`` (the cue components' sentence prefilter: only
+sentences with a candidate cue reach the network), ``int8`` (the transformers' linear
+layers quantized, ``spacy_negation.ml.quantize``) and ``combined`` (all three). Every
+setting is measured in the same process, one after the other, ``--repeat`` times (the
+fastest run counts, as ``timeit`` advises); the accuracy of each setting is computed once.
+
+python bench/bench_speed.py --model en_negation_general --split cdsco=corpus/test.spacy \
+    --split bioscope=corpus/bioscope/test.spacy --split sfu=corpus/sfu/test.spacy --out-dir results
+
+Writes OUT/speed.json ({"meta", split: {setting: {"words_per_second", "e2e_words_per_second",
+"f", "p", "r", "nis_tok_f"}}}, fractions) and OUT/speed.md; prints the table.
+"""
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+import spacy
+from spacy.language import Language
+from spacy.tokens import Doc, Span
+from spacy.training import Example
+
+from bench_vs_rules import counts, entry, task_sentences
+from spacy_negation import register_extensions
+from spacy_negation.analysis.evaluation import blank_copy, tag_punct
+from spacy_negation.corpora.docbin import read_docbin
+from spacy_negation.ml.quantize import quantize_transformers
+from spacy_negation.pipeline.cue import NegationCue
+from spacy_negation.pipeline.negation import NegationResolver
+from spacy_negation.scorers import score_negations
+from spacy_negation.util import atomic_write_text
+
+#: Lever settings: name -> (run only the convention's components, prefilter, int8).
+SETTINGS: Dict[str, Tuple[bool, bool, bool]] = {
+    "baseline": (False, False, False),
+    "convention": (True, False, False),
+    "prefilter": (False, True, False),
+    "int8": (False, False, True),
+    "combined": (True, True, True),
+}
+SPLIT_NAMES = {"cdsco": "CD-SCO", "bioscope": "BioScope abstracts", "sfu": "SFU Review"}
+
+
+def host(model: str, setting: str, convention: Optional[str] = None, sentencizer: bool = False) -> Language:
+    """``spacy.blank("en")`` (+ ``sentencizer``) + ``negation`` with the model, set up as the
+    lever setting says (the component's own defaults are the ``combined`` setting's first
+    and last lever; the model's ``prefilter`` is set on every cue component)."""
+    only_convention, prefilter, int8 = SETTINGS[setting]
+    nlp = spacy.blank("en")
+    if sentencizer:
+        nlp.add_pipe("sentencizer")
+    resolver = nlp.add_pipe("negation", config={"model": model, "convention": convention, "quantize": False})
+    assert isinstance(resolver, NegationResolver)
+    inner = resolver.negation_nlp
+    if not only_convention:
+        for name in list(inner.disabled):
+            inner.enable_pipe(name)
+    for _, pipe in inner.pipeline:
+        if isinstance(pipe, NegationCue):
+            pipe.prefilter = prefilter
+    if int8:
+        quantize_transformers(inner)
+    return nlp
+
+
+def timed(run: Callable[[], Any], repeat: int) -> Tuple[Any, float]:
+    """The result of the first run and the fastest run's seconds."""
+    best, result = float("inf"), None
+    for i in range(repeat):
+        start = time.perf_counter()
+        out = run()
+        best = min(best, time.perf_counter() - start)
+        if i == 0:
+            result = out
+    return result, best
+
+
+def task_docs(nlp: Language, sentences: Sequence[Dict[str, Any]]) -> List[Doc]:
+    """The task's sentences as docs with their targets as entities (bench_vs_rules.py)."""
+    docs = []
+    for rec in sentences:
+        n = len(rec["words"])
+        doc = Doc(nlp.vocab, words=rec["words"], spaces=rec["spaces"], sent_starts=[True] + [False] * (n - 1))
+        doc.ents = [Span(doc, t, t + 1, label="TARGET") for t in rec["targets"]]
+        docs.append(doc)
+    return docs
+
+
+def measure(model: str, split: str, gold: List[Doc], setting: str, repeat: int) -> Dict[str, Any]:
+    """Speed and accuracy of one lever setting on one split."""
+    sentences = task_sentences(gold, split)
+    nlp = host(model, setting)
+    negation = nlp.get_pipe("negation")
+    words = sum(len(r["words"]) for r in sentences)
+    # a warm-up call: the first transformer call of a process pays for allocations
+    list(negation.pipe(task_docs(nlp, sentences[:64])))
+    docs, seconds = timed(lambda: list(negation.pipe(task_docs(nlp, sentences))), 1)
+    for _ in range(repeat - 1):
+        fresh = task_docs(nlp, sentences)
+        start = time.perf_counter()
+        list(negation.pipe(fresh))
+        seconds = min(seconds, time.perf_counter() - start)
+    rows = counts([r["gold"] for r in sentences], [[bool(e._.negated) for e in d.ents] for d in docs])
+    out = {k: v for k, v in entry(rows, words, seconds).items() if k in ("p", "r", "f", "words_per_second")}
+
+    e2e = host(model, setting, sentencizer=True)
+    texts = [doc.text for doc in gold]
+    e2e_words = sum(len(doc) for doc in gold)
+    _, e2e_seconds = timed(lambda: list(e2e.pipe(texts)), repeat)
+    out["e2e_words_per_second"] = e2e_words / e2e_seconds
+
+    own = host(model, setting, convention=split)
+    preds = [blank_copy(own.vocab, g, with_cues=False) for g in gold]
+    for g in gold:
+        tag_punct(g)
+    preds = list(own.get_pipe("negation").pipe(preds))
+    scores = score_negations([Example(p, g) for p, g in zip(preds, gold)])
+    out["nis_tok_f"] = float(scores["neg_nis_tok_f"])
+    return out
+
+
+def render(results: Dict[str, Any]) -> str:
+    meta = results["meta"]
+    lines = ["# Speed levers of the default model", "",
+             f"Written by `bench/bench_speed.py` (the task and the settings: its docstring). Model "
+             f"`{meta['model']}`; {meta['machine']}; torch threads {meta['torch_threads']}; fastest of "
+             f"{meta['repeat']} runs. Words per second of the `negation` component alone (one doc per "
+             "sentence) and end to end (`spacy.blank(\"en\")` + `sentencizer` + `negation` on the running "
+             "text); F1 of \"is this word negated?\" (default convention) and NIS_tok F1 (the split's "
+             "own convention), with their change against the baseline in points.", ""]
+    for split in meta["splits"]:
+        base = results[split]["baseline"]
+        lines += [f"## {SPLIT_NAMES.get(split, split)} test", "",
+                  "| setting | words/s | × | end to end words/s | × | F1 | ΔF1 | NIS_tok F1 | ΔNIS_tok |",
+                  "|---|---|---|---|---|---|---|---|---|"]
+        for setting, r in results[split].items():
+            lines.append(
+                f"| {setting} | {r['words_per_second']:,.0f} | {r['words_per_second'] / base['words_per_second']:.2f} | "
+                f"{r['e2e_words_per_second']:,.0f} | {r['e2e_words_per_second'] / base['e2e_words_per_second']:.2f} | "
+                f"{100 * r['f']:.2f} | {100 * (r['f'] - base['f']):+.2f} | {100 * r['nis_tok_f']:.2f} | "
+                f"{100 * (r['nis_tok_f'] - base['nis_tok_f']):+.2f} |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--model", required=True, help="the negation model (package name or path)")
+    parser.add_argument("--split", action="append", required=True, help="SPLIT=GOLD.spacy (cdsco, bioscope, sfu)")
+    parser.add_argument("--setting", action="append", choices=list(SETTINGS), default=None,
+                        help="the settings to measure (default: all)")
+    parser.add_argument("--repeat", type=int, default=3, help="timed runs per measurement (the fastest counts)")
+    parser.add_argument("--limit", type=int, default=0, help="first N documents of each split (0: all)")
+    parser.add_argument("--out-dir", type=Path, default=None, help="write speed.json and speed.md there")
+    args = parser.parse_args(argv)
+    import torch
+
+    register_extensions()
+    splits = {}
+    for spec in args.split:
+        name, sep, path = spec.partition("=")
+        if not sep:
+            raise SystemExit(f"--split takes SPLIT=GOLD.spacy, got {spec!r}")
+        splits[name] = Path(path)
+    settings = args.setting or list(SETTINGS)
+    results: Dict[str, Any] = {"meta": {
+        "model": args.model, "splits": list(splits), "settings": settings, "repeat": args.repeat,
+        "documents_limit": args.limit or "all",
+        "machine": f"{os.cpu_count()} CPU cores, {platform.processor() or platform.machine()}",
+        "torch_threads": torch.get_num_threads(), "OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS")}}
+    for split, path in splits.items():
+        gold = list(read_docbin(path))[:args.limit or None]
+        results[split] = {}
+        for setting in settings:
+            results[split][setting] = r = measure(args.model, split, gold, setting, args.repeat)
+            print(f"{split} {setting}: {r['words_per_second']:,.0f} words/s alone, "
+                  f"{r['e2e_words_per_second']:,.0f} end to end, F1 {100 * r['f']:.2f}, "
+                  f"NIS_tok {100 * r['nis_tok_f']:.2f}", file=sys.stderr, flush=True)
+    if args.out_dir is not None:
+        args.out_dir.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(args.out_dir / "speed.json", json.dumps(results, indent=2) + "\n")
+        atomic_write_text(args.out_dir / "speed.md", render(results))
+    print(render(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,145 @@
+"""The general English model over training seeds: train, evaluate, and select the seed to ship.
+
+python scripts/general_seeds.py train --seeds 0 1 2 [--config configs/general.cfg]
+python scripts/general_seeds.py evaluate
+python scripts/general_seeds.py select
+
+Layout: seed N trains into ``training/general/seedN/`` (``spacy train`` with
+``--system.seed N``; a seed whose ``model-best`` exists is not trained again) and is
+evaluated into ``metrics/general/seedN/on_SPLIT.{txt,json}``: each English test split end to
+end in its own annotation convention (``evaluate_model.py --tag-punct --convention SPLIT``).
+``select`` takes the seed with the median dev score (the score spaCy recorded for the
+``model-best`` checkpoint: NIS_tok F1 over the three dev splits; with an even number of
+seeds, the lower of the two middle ones), copies its ``model-best`` to
+``training/general/model-best`` and its test outputs to ``metrics/general/on_SPLIT.*`` (what
+``report-general`` and ``package-general`` read), and records the choice in
+``metrics/general/selected.json``. Test scores never take part in the choice.
+"""
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Dict, Optional, Sequence
+
+from spacy_negation.util import atomic_write_text
+
+SCRIPTS = Path(__file__).resolve().parent
+#: The English test splits and their gold files, each scored in its own convention.
+TEST_SPLITS: Dict[str, str] = {
+    "cdsco": "corpus/test.spacy",
+    "bioscope": "corpus/bioscope/test.spacy",
+    "sfu": "corpus/sfu/test.spacy",
+}
+#: The dev score of a checkpoint in its meta.json (``performance``).
+DEV_SCORE = "neg_nis_tok_f"
+
+
+def seed_dirs(training_dir: Path) -> Dict[int, Path]:
+    """The trained seeds under the training folder: seed -> its ``model-best``."""
+    out = {}
+    for path in sorted(training_dir.glob("seed*")):
+        best = path / "model-best"
+        if path.name[4:].isdigit() and (best / "meta.json").is_file():
+            out[int(path.name[4:])] = best
+    return dict(sorted(out.items()))
+
+
+def dev_score(model_best: Path) -> float:
+    """The dev score spaCy recorded for a checkpoint."""
+    meta = json.loads((model_best / "meta.json").read_text(encoding="utf-8"))
+    try:
+        return float(meta["performance"][DEV_SCORE])
+    except (KeyError, TypeError, ValueError) as err:
+        raise ValueError(f"{model_best}/meta.json has no performance.{DEV_SCORE}") from err
+
+
+def median_seed(scores: Dict[int, float]) -> int:
+    """The seed with the median score (the lower middle one for an even count; ties by seed)."""
+    if not scores:
+        raise ValueError("no trained seed to select from")
+    ranked = sorted(scores, key=lambda seed: (scores[seed], seed))
+    return ranked[(len(ranked) - 1) // 2]
+
+
+def train(config: Path, training_dir: Path, seeds: Sequence[int]) -> int:
+    for seed in seeds:
+        out = training_dir / f"seed{seed}"
+        if (out / "model-best" / "meta.json").is_file():
+            print(f"seed {seed}: {out}/model-best exists, not trained again", file=sys.stderr)
+            continue
+        cmd = [sys.executable, str(SCRIPTS / "timed.py"), f"train_general_seed{seed}", "--meta",
+               "metrics/general/run_meta.json", "--config", str(config), "--set", f"seed={seed}", "--",
+               sys.executable, "-m", "spacy", "train", str(config), "--output", str(out), "--system.seed", str(seed)]
+        code = subprocess.call(cmd)
+        if code:
+            return code
+    return 0
+
+
+def evaluate(training_dir: Path, metrics_dir: Path) -> int:
+    seeds = seed_dirs(training_dir)
+    if not seeds:
+        print(f"error: no trained seed under {training_dir} (seedN/model-best)", file=sys.stderr)
+        return 1
+    for seed, best in seeds.items():
+        out = metrics_dir / f"seed{seed}"
+        for split, gold in TEST_SPLITS.items():
+            scores = out / f"on_{split}.json"
+            if scores.is_file() and scores.stat().st_mtime >= (best / "meta.json").stat().st_mtime:
+                continue
+            out.mkdir(parents=True, exist_ok=True)
+            code = subprocess.call([sys.executable, str(SCRIPTS / "evaluate_model.py"), str(best), gold,
+                                    str(out / f"on_{split}.txt"), str(scores), "--tag-punct", "--convention", split])
+            if code:
+                return code
+    return 0
+
+
+def select(training_dir: Path, metrics_dir: Path) -> int:
+    seeds = seed_dirs(training_dir)
+    try:
+        scores = {seed: dev_score(best) for seed, best in seeds.items()}
+        chosen = median_seed(scores)
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    source = metrics_dir / f"seed{chosen}"
+    missing = [split for split in TEST_SPLITS if not (source / f"on_{split}.json").is_file()]
+    if missing:
+        print(f"error: seed {chosen} is not evaluated on {', '.join(missing)} (run `evaluate` first)", file=sys.stderr)
+        return 1
+    for split in TEST_SPLITS:
+        for suffix in (".json", ".txt"):
+            shutil.copyfile(source / f"on_{split}{suffix}", metrics_dir / f"on_{split}{suffix}")
+    target = training_dir / "model-best"
+    partial = training_dir / "model-best.partial"
+    shutil.rmtree(partial, ignore_errors=True)
+    shutil.copytree(seeds[chosen], partial)
+    shutil.rmtree(target, ignore_errors=True)
+    partial.rename(target)
+    record = {"seed": chosen, "rule": "median dev score (performance.neg_nis_tok_f of model-best)",
+              "dev": {str(seed): score for seed, score in scores.items()}}
+    atomic_write_text(metrics_dir / "selected.json", json.dumps(record, indent=2) + "\n")
+    print(f"selected seed {chosen} (dev {DEV_SCORE} {scores[chosen]:.4f}) of {sorted(scores)}", file=sys.stderr)
+    return 0
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("action", choices=("train", "evaluate", "select"))
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0], help="train: the seeds")
+    parser.add_argument("--config", type=Path, default=Path("configs/general.cfg"))
+    parser.add_argument("--training-dir", type=Path, default=Path("training/general"))
+    parser.add_argument("--metrics-dir", type=Path, default=Path("metrics/general"))
+    args = parser.parse_args(argv)
+    if args.action == "train":
+        return train(args.config, args.training_dir, args.seeds)
+    if args.action == "evaluate":
+        return evaluate(args.training_dir, args.metrics_dir)
+    return select(args.training_dir, args.metrics_dir)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

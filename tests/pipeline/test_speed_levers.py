@@ -1,0 +1,74 @@
+"""The `negation` component's speed levers: int8 quantization of the model's transformers
+(``quantize``) and its setting's validation; the prefilter and the per-convention
+components are tested in test_prefilter.py and test_conventions.py."""
+import pickle
+from pathlib import Path
+
+import pytest
+import spacy
+
+from util import TRF_TINY, load_test_nlp, make_examples, negation_key
+from spacy_negation.ml.quantize import quantize_transformers
+
+TEXTS = ["I did not see it .", "He was unhappy .", "No one came to the party .", ""]
+
+
+@pytest.fixture(scope="module")
+def tiny_trf_dir(tiny_bert_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tiny random transformer negation pipeline, initialized on the gold sentences."""
+    nlp = load_test_nlp(TRF_TINY, {"components.transformer.model.name": str(tiny_bert_dir)})
+    nlp.initialize(lambda: make_examples(nlp))
+    out = tmp_path_factory.mktemp("negation_trf_levers") / "model"
+    nlp.to_disk(out)
+    return out
+
+
+def _linear_kinds(nlp: spacy.Language) -> dict:
+    import torch
+
+    trf = nlp.get_pipe("transformer").model.layers[0].shims[0]._model
+    kinds = {"float": 0, "int8": 0}
+    for module in trf.modules():
+        if isinstance(module, torch.ao.nn.quantized.dynamic.Linear):
+            kinds["int8"] += 1
+        elif isinstance(module, torch.nn.Linear):
+            kinds["float"] += 1
+    return kinds
+
+
+def test_quantize_transformers_replaces_every_linear_layer_once(tiny_trf_dir: Path) -> None:
+    nlp = spacy.load(tiny_trf_dir)
+    before = _linear_kinds(nlp)
+    assert before["float"] > 0 and before["int8"] == 0
+    assert quantize_transformers(nlp) == 1
+    after = _linear_kinds(nlp)
+    assert after == {"float": 0, "int8": before["float"]}
+    assert quantize_transformers(nlp) == 0  # quantizing twice is a no-op
+    # the scope model's own layers are not the transformer's: they stay as they are
+    assert [negation_key(d) for d in nlp.pipe(TEXTS)] is not None
+
+
+def test_quantize_is_a_no_op_without_a_transformer(trained_cnn_dir: Path) -> None:
+    assert quantize_transformers(spacy.load(trained_cnn_dir)) == 0
+
+
+def test_negation_quantizes_by_default_and_the_setting_round_trips(tiny_trf_dir: Path, tmp_path: Path) -> None:
+    host = spacy.blank("en")
+    resolver = host.add_pipe("negation", config={"model": str(tiny_trf_dir)})
+    assert resolver.quantize is True and _linear_kinds(resolver.negation_nlp)["float"] == 0
+    plain = spacy.blank("en")
+    off = plain.add_pipe("negation", config={"model": str(tiny_trf_dir), "quantize": False})
+    assert _linear_kinds(off.negation_nlp)["int8"] == 0
+    # the quantized model runs: same tokens, negations on the host docs
+    docs = list(host.pipe(TEXTS))
+    assert [len(d) for d in docs] == [len(d) for d in plain.pipe(TEXTS)]
+    plain.to_disk(tmp_path / "host")
+    loaded = spacy.load(tmp_path / "host")
+    assert loaded.get_pipe("negation").quantize is False
+    assert pickle.loads(pickle.dumps(off)).quantize is False
+
+
+@pytest.mark.parametrize("bad", [0, -1])
+def test_negation_rejects_a_bad_batch_size(trained_cnn_dir: Path, bad) -> None:
+    with pytest.raises(ValueError, match=r"\[E330\]"):
+        spacy.blank("en").add_pipe("negation", config={"model": str(trained_cnn_dir), "batch_size": bad})
