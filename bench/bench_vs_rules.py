@@ -28,6 +28,7 @@ Writes OUT/vs_rules.json ({split: {system: {"p", "r", "f", "ci_low", "ci_high",
 import argparse
 import json
 import os
+import platform
 import subprocess
 import sys
 import tempfile
@@ -158,6 +159,19 @@ def run_rule_tool(tool: str, sentences: Sequence[Dict[str, Any]], venv_dir: Path
     return out["negated"], out["seconds"], out["words"], out["versions"]
 
 
+def merge_results(old: Dict[str, Dict[str, Dict[str, Any]]],
+                  new: Dict[str, Dict[str, Dict[str, Any]]]) -> Dict[str, Dict[str, Dict[str, Any]]]:
+    """The results of an earlier run with this run's systems replaced (per split, in the
+    earlier order, new systems last; a role such as "general" follows the new run). An
+    entry of an earlier run that names no run is marked "earlier run"."""
+    out: Dict[str, Dict[str, Dict[str, Any]]] = {}
+    for split in [*old, *(s for s in new if s not in old)]:
+        systems = {name: {"run": "earlier run", **e} for name, e in old.get(split, {}).items()}
+        systems.update(new.get(split, {}))
+        out[split] = systems
+    return out
+
+
 # --- report ---------------------------------------------------------------------------------
 def render_markdown(results: Dict[str, Dict[str, Dict[str, Any]]], meta: Dict[str, Any], part: str = "test") -> str:
     lines = ["# Is this word negated? spacy-negation against the rule tools", "",
@@ -211,6 +225,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--out-dir", type=Path, default=Path("results"))
     parser.add_argument("--part", default="test", help="the splits' part, for headings; other than test, the "
                                                        "files are vs_rules_PART.json and .md")
+    parser.add_argument("--update", action="store_true",
+                        help="keep the systems of the existing OUT/vs_rules*.json that this run does not "
+                             "measure (each entry records the run that measured it)")
     args = parser.parse_args(argv)
     splits = parse_pairs(args.split, "split")
     models = {}
@@ -251,10 +268,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         d = paired_bootstrap(answers[split, name], answers[split, tool])
                         results[split][role]["vs"][tool] = {"diff": d.value, "ci_low": d.low, "ci_high": d.high}
         print(f"{split}: {len(sentences)} sentences, {sum(len(g) for g in gold)} targets", file=sys.stderr)
+    run = time.strftime("%Y-%m-%d", time.gmtime()) + f", {os.cpu_count()} CPU cores {platform.processor() or platform.machine()}"
+    for systems in results.values():
+        for entry_ in systems.values():
+            entry_["run"] = run
     meta = {"rule_tool_versions": versions, "models": models, "sentences_limit": args.limit or "all",
             "machine": f"{os.cpu_count()} CPU cores"}
     args.out_dir.mkdir(parents=True, exist_ok=True)
     stem = "vs_rules" if args.part == "test" else f"vs_rules_{args.part}"
+    if args.update and (args.out_dir / f"{stem}.json").is_file():
+        results = merge_results(json.loads((args.out_dir / f"{stem}.json").read_text(encoding="utf-8")), results)
+        meta["updated"] = f"the systems whose run is {run!r} were measured in that run; the others come from earlier runs"
     atomic_write_text(args.out_dir / f"{stem}.json", json.dumps(results, indent=2) + "\n")
     atomic_write_text(args.out_dir / f"{stem}.md", render_markdown(results, meta, args.part))
     print(render_markdown(results, meta, args.part))

@@ -191,9 +191,9 @@ class Errors(metaclass=ErrorsWithCodes):
     E310 = ("The scope model returned {n_scores} score arrays for {n_truths} gold cue "
             "windows.")
     E320 = ("Cannot load the negation model {model!r} ({reason}). The 'negation' component "
-            "needs a trained negation pipeline: `spacy project run all` in the "
-            "spacy-negation project trains and installs {default!r}; or pass the path of "
-            "a trained pipeline: nlp.add_pipe('negation', config={{'model': PATH}}).")
+            "needs a trained negation pipeline: {build} in the spacy-negation project; or "
+            "pass the path of a trained pipeline: nlp.add_pipe('negation', config={{'model': "
+            "PATH}}).")
     E321 = ("{model!r} is not a negation pipeline: it lacks the component(s) {missing} "
             "(its pipeline: {pipes}).")
     E322 = ("Cannot copy negations between docs with different tokens ({n_source} vs "

@@ -21,6 +21,17 @@ def test_workflows_name_commands(project):
         assert steps and set(steps) <= names, workflow
 
 
+def test_main_workflow_builds_and_installs_the_default_model(project):
+    """`make project` (`all`) ends with the package the `negation` component loads by default."""
+    from spacy_negation.pipeline.negation import DEFAULT_MODEL
+
+    steps = project["workflows"]["all"]
+    assert steps[-1] == "install-general" and "train-general" in steps and "package-general" in steps
+    install = next(c for c in project["commands"] if c["name"] == "install-general")
+    assert any(DEFAULT_MODEL in line for line in install["script"])
+    assert {"cdsco", "general-seeds"} <= set(project["workflows"])
+
+
 def test_scripts_and_configs_exist(project):
     for command in project["commands"]:
         for line in command["script"]:

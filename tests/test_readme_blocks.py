@@ -18,7 +18,8 @@ from util import REPO
 
 README = REPO / "README.md"
 MODEL_NAME = re.compile(r"\ben_negation_\w+\b")
-ADD_PIPE = re.compile(r'add_pipe\("negation"(\)|, config=\{)')
+#: add_pipe("negation") without a model: no config, or a config that does not start with one
+ADD_PIPE = re.compile(r'add_pipe\("negation"(\)|, config=\{(?!"model"))')
 
 
 def python_blocks() -> List[str]:
@@ -35,9 +36,7 @@ def with_model(block: str, path: str) -> str:
             return f'add_pipe("negation", config={{"model": {path!r}}})'
         return f'add_pipe("negation", config={{"model": {path!r}, '
 
-    code = ADD_PIPE.sub(add_model, code)
-    # a config that named its model already: the path twice is the same setting
-    return code.replace(f'"model": {path!r}, "model": {path!r}', f'"model": {path!r}')
+    return ADD_PIPE.sub(add_model, code)
 
 
 def test_readme_has_python_blocks() -> None:
@@ -69,5 +68,5 @@ def test_with_model_substitutes_every_form() -> None:
              'nlp.add_pipe("negation", config={"cue_patterns": "en_clinical"})\n')
     code = with_model(block, "/m")
     assert code.splitlines() == ['nlp.add_pipe("negation", config={"model": \'/m\'})',
-                                 'nlp.add_pipe("negation", config={"model": \'/m\'})',
+                                 'nlp.add_pipe("negation", config={"model": "/m"})',
                                  'nlp.add_pipe("negation", config={"model": \'/m\', "cue_patterns": "en_clinical"})']

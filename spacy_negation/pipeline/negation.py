@@ -50,6 +50,16 @@ if TYPE_CHECKING:
 #: The package name the project's main workflow (``spacy project run all``) trains and
 #: installs the general English negation pipeline under.
 DEFAULT_MODEL = "en_negation_general"
+#: The project's workflows that build and install each model package (after ``all``).
+MODEL_WORKFLOWS: Dict[str, str] = {
+    DEFAULT_MODEL: "`make project` (`spacy project run all`)",
+    "en_negation_cdsco": "`spacy project run cdsco`",
+    "en_negation_bioscope": "`spacy project run cross-domain`, then `neges` and `applications`",
+    "en_negation_sfu": "`spacy project run cross-domain`, then `neges` and `applications`",
+    "es_negation_sfu": "`spacy project run cross-domain`, then `neges` and `applications`",
+    "en_negation_clinical": "`spacy project run cross-domain`, then `clinical`",
+    "en_negation_fast": "`spacy project run general-fast`",
+}
 #: The components a trained negation pipeline must have.
 REQUIRED_COMPONENTS = ("negation_cue", "negation_scope")
 
@@ -93,7 +103,11 @@ def load_negation_model(model: str) -> Language:
     try:
         nlp = spacy.load(model)
     except OSError as err:
-        raise OSError(Errors.E320.format(model=model, default=DEFAULT_MODEL, reason=err)) from err
+        build = MODEL_WORKFLOWS.get(model, f"{MODEL_WORKFLOWS[DEFAULT_MODEL]} builds and installs the default "
+                                           f"model {DEFAULT_MODEL!r}")
+        if model in MODEL_WORKFLOWS:
+            build = f"{build} builds and installs it"
+        raise OSError(Errors.E320.format(model=model, build=build, reason=err)) from err
     missing = [c for c in REQUIRED_COMPONENTS if c not in nlp.pipe_names]
     if missing:
         raise ValueError(Errors.E321.format(model=model, missing=", ".join(missing),

@@ -59,3 +59,12 @@ def test_bench_on_a_tiny_model(tmp_path: Path, trained_cnn_dir: Path):
     assert tiny["f"] == 1.0 and tiny["words_per_second"] > 0
     assert results["sfu"]["recommended"]["model"] == "tiny" and results["sfu"]["fast"]["model"] == "tiny"
     assert "| recommended (tiny) | 100.0 | 100.0 | 100.0 |" in (out / "vs_rules.md").read_text()
+    # --update keeps the systems this run does not measure, marked with their run
+    results["sfu"]["old_model"] = {**tiny, "f": 0.5}
+    results["cdsco"] = {"old_model": {**tiny, "run": "2026-01-01"}}
+    (out / "vs_rules.json").write_text(json.dumps(results))
+    assert bench.main(["--split", f"sfu={gold_path}", "--model", f"tiny={trained_cnn_dir}", "--rules", "none",
+                       "--out-dir", str(out), "--update"]) == 0
+    merged = json.loads((out / "vs_rules.json").read_text())
+    assert merged["sfu"]["old_model"]["f"] == 0.5 and merged["cdsco"]["old_model"]["run"] == "2026-01-01"
+    assert merged["sfu"]["tiny"]["run"] != "earlier run" and "updated" in (out / "vs_rules.md").read_text()

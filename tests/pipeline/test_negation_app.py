@@ -92,8 +92,11 @@ def test_missing_or_wrong_model(tmp_path):
     with pytest.raises(OSError, match=r"\[E320\].*spacy project run all"):
         nlp.add_pipe("negation", config={"model": str(tmp_path / "no_such_model")})
     if not spacy.util.is_package(DEFAULT_MODEL):
-        with pytest.raises(OSError, match=r"\[E320\]"):
+        with pytest.raises(OSError, match=r"\[E320\].*make project.*builds and installs it"):
             spacy.blank("en").add_pipe("negation")
+    if not spacy.util.is_package("en_negation_cdsco"):
+        with pytest.raises(OSError, match=r"\[E320\].*spacy project run cdsco"):
+            spacy.blank("en").add_pipe("negation", config={"model": "en_negation_cdsco"})
     spacy.blank("en").to_disk(tmp_path / "blank")
     with pytest.raises(ValueError, match=r"\[E321\]"):
         nlp.add_pipe("negation", config={"model": str(tmp_path / "blank")})

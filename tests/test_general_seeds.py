@@ -1,0 +1,64 @@
+"""scripts/general_seeds.py (the general model over seeds: the median-dev seed is shipped)
+and the seed rows of scripts/general_report.py."""
+import json
+from pathlib import Path
+
+SPLITS = ("cdsco", "bioscope", "sfu")
+MEASURES = ("neg_cue_b_f", "neg_scm_b_f", "neg_st_f", "neg_nis_tok_f", "neg_nis_ex_f")
+
+
+def _seed(root: Path, seed: int, dev: float, test: float, evaluated: bool = True) -> None:
+    best = root / "training" / f"seed{seed}" / "model-best"
+    best.mkdir(parents=True)
+    (best / "meta.json").write_text(json.dumps({"name": f"seed{seed}", "performance": {"neg_nis_tok_f": dev}}))
+    if evaluated:
+        out = root / "metrics" / f"seed{seed}"
+        out.mkdir(parents=True)
+        for split in SPLITS:
+            (out / f"on_{split}.json").write_text(json.dumps({"scores": {k: test for k in MEASURES}}))
+            (out / f"on_{split}.txt").write_text(f"seed {seed}\n")
+
+
+def _select(run_script, root: Path):
+    return run_script("general_seeds.py", "select", "--training-dir", root / "training",
+                      "--metrics-dir", root / "metrics")
+
+
+def test_select_ships_the_median_dev_seed_and_report_gives_mean_and_sd(run_script, tmp_path):
+    for seed, dev, test in ((0, 0.80, 0.70), (1, 0.90, 0.60), (2, 0.85, 0.80)):
+        _seed(tmp_path, seed, dev, test)
+    proc = _select(run_script, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads((tmp_path / "training" / "model-best" / "meta.json").read_text())["name"] == "seed2"
+    assert (tmp_path / "metrics" / "on_sfu.txt").read_text() == "seed 2\n"
+    selected = json.loads((tmp_path / "metrics" / "selected.json").read_text())
+    assert selected["seed"] == 2 and selected["dev"] == {"0": 0.8, "1": 0.9, "2": 0.85}
+    # test scores take no part: seed 2 has the best test score, seed 0 would be picked by a low one
+    proc = run_script("general_report.py", "--general-dir", tmp_path / "metrics", "--cross-dir",
+                      tmp_path / "none", "--out-dir", tmp_path / "out")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads((tmp_path / "out" / "general.json").read_text())
+    seeds = report["cdsco"]["general_seeds"]
+    assert seeds["seeds"] == [0, 1, 2]
+    assert abs(seeds["mean"]["nis_tok_f"] - 0.7) < 1e-9 and abs(seeds["sd"]["nis_tok_f"] - 0.1) < 1e-9
+    assert report["selected"]["seed"] == 2 and report["cdsco"]["general"]["scores"]["nis_tok_f"] == 0.8
+    text = (tmp_path / "out" / "general.md").read_text()
+    assert "| CD-SCO | 3 | 70.00 ± 10.00 |" in text and "ships seed 2" in text
+
+
+def test_select_with_an_even_count_takes_the_lower_middle_and_one_seed_is_itself(run_script, tmp_path):
+    _seed(tmp_path, 0, 0.80, 0.7)
+    assert _select(run_script, tmp_path).returncode == 0
+    assert json.loads((tmp_path / "metrics" / "selected.json").read_text())["seed"] == 0
+    _seed(tmp_path, 5, 0.90, 0.7)
+    assert _select(run_script, tmp_path).returncode == 0  # model-best is replaced
+    assert json.loads((tmp_path / "metrics" / "selected.json").read_text())["seed"] == 0
+
+
+def test_select_refuses_without_seeds_or_evaluation(run_script, tmp_path):
+    proc = _select(run_script, tmp_path)
+    assert proc.returncode == 1 and "no trained seed" in proc.stderr
+    _seed(tmp_path, 3, 0.8, 0.7, evaluated=False)
+    proc = _select(run_script, tmp_path)
+    assert proc.returncode == 1 and "not evaluated" in proc.stderr
+    assert not (tmp_path / "training" / "model-best").exists()
