@@ -164,11 +164,11 @@ def parse_bioscope(path: Union[str, Path], on_error: str = "raise") -> Iterator[
     tree = parse_xml(path, ROOT_TAG)
     n = 0
     for document in tree.root.iter("Document"):
-        doc_id = _doc_id(tree, document)
+        doc_id = document_id(tree, document)
         for sent in document.iter("sentence"):
             n += 1
             try:
-                parsed = _parse_sentence(tree, sent, doc_id)
+                parsed = parse_sentence(tree, sent, doc_id)
             except NegationFormatError as err:
                 skip_or_raise(err, lenient, tree.path, tree.line(sent))
                 continue
@@ -177,7 +177,14 @@ def parse_bioscope(path: Union[str, Path], on_error: str = "raise") -> Iterator[
         raise NegationFormatError(Errors.E108.format(path=tree.path), tree.path)
 
 
-def _doc_id(tree: XMLTree, document: Element) -> str:
+def document_id(tree: XMLTree, document: Element) -> str:
+    """The ``<DocID>`` text of a ``<Document>``.
+
+    tree (XMLTree): the parsed file.
+    document (Element): the ``<Document>`` element.
+    RETURNS (str): the id, stripped.
+    RAISES (NegationFormatError): no usable id (E408).
+    """
     el = document.find("DocID")
     value = (el.text or "") if el is not None else ""
     stripped = value.strip()
@@ -186,7 +193,16 @@ def _doc_id(tree: XMLTree, document: Element) -> str:
     return stripped
 
 
-def _parse_sentence(tree: XMLTree, sent: Element, doc_id: str) -> BioScopeSentence:
+def parse_sentence(tree: XMLTree, sent: Element, doc_id: str) -> BioScopeSentence:
+    """One ``<sentence>``: its whitespace-normalised text and its negation instances as
+    character offsets in that text (see the module docstring).
+
+    tree (XMLTree): the parsed file.
+    sent (Element): the ``<sentence>`` element.
+    doc_id (str): the id of its document.
+    RETURNS (BioScopeSentence): the sentence.
+    RAISES (NegationFormatError): a malformed annotation (E406, E407, E409).
+    """
     sent_id = sent.get("id")
     if sent_id is None:
         raise tree.error(Errors.E406, sent, tag="sentence", attr="id")
