@@ -46,7 +46,7 @@ class Warnings(metaclass=ErrorsWithCodes):
             "the only cue with that ID in the file; this scope link is ignored.")
     # --- BioScope clinical merge (W140-W149) -------------------------------------------
     W140 = ("{path}:{line}: document {doc_id}, sentence {sent_id}: the report text has "
-            "punctuation the masked sentence lacks ({masked!r} vs {text!r}); its words are "
+            "punctuation the masked sentence lacks (masked vs report: {differences}); its words are "
             "restored by their count and the sentence is kept with the report's text.")
     # --- annotate (W500-W509) -----------------------------------------------------------
     W500 = ("{path}:{line}: bad record skipped (--on-error skip): {reason}")

@@ -99,14 +99,14 @@ class Alignment:
     end (int): the offset after its last character.
     owner (List[int]): per report character in ``[start, end)``, the masked character it was
         matched with (-1: a space, or a character the masked sentence lacks).
-    differs (Optional[Tuple[str, str]]): the first stretch of punctuation where the report has
-        characters the masked sentence lacks, as (masked, report); None if none.
+    differs (List[Tuple[str, str]]): the stretches of punctuation where the report has
+        characters the masked sentence lacks, as (masked, report).
     """
 
     start: int
     end: int
     owner: List[int]
-    differs: Optional[Tuple[str, str]] = None
+    differs: List[Tuple[str, str]] = field(default_factory=list)
 
 
 class MaskMismatch(ValueError):
@@ -171,7 +171,7 @@ def align_sentence(masked: str, text: str, runs: List[Tuple[int, int]], pos: int
                              shortest=True)
     if last and text[end:].strip():
         raise MaskMismatch(f"the report part goes on after its last sentence: {text[end:end + QUOTE_CHARS]!r}")
-    return Alignment(start, end, [owner.get(t, -1) for t in range(start, end)], differs[0] if differs else None)
+    return Alignment(start, end, [owner.get(t, -1) for t in range(start, end)], differs)
 
 
 def _match_punctuation(masked: str, m_start: int, m_end: int, text: str, t_start: int, t_end: int,
@@ -375,10 +375,10 @@ def _restore_part(tree: XMLTree, part: Element, sentences: List[Element], doc_id
             skip_or_raise(err, lenient, tree.path, tree.line(sent))
             continue
         pos = alignment.end
-        if alignment.differs is not None:
+        if alignment.differs:
+            differences = "; ".join(f"{m!r} vs {t!r}" for m, t in alignment.differs)
             warnings.warn(Warnings.W140.format(path=tree.path, line=tree.line(sent), doc_id=doc_id,
-                                               sent_id=masked.sent_id, masked=alignment.differs[0],
-                                               text=alignment.differs[1]), stacklevel=2)
+                                               sent_id=masked.sent_id, differences=differences), stacklevel=2)
         yield restore_sentence(masked, text, alignment)
 
 
