@@ -39,7 +39,7 @@ What the reader does:
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Optional, Set, Tuple, Union
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
 from xml.etree.ElementTree import Element
 
 from spacy.attrs import IDX, SPACY
@@ -263,6 +263,18 @@ def sentence_record(sent: BioScopeSentence) -> SentenceRecord:
     )
 
 
+def sentence_records(sentences: Iterable[BioScopeSentence]) -> Iterator[SentenceRecord]:
+    """The records of BioScope sentences (:func:`sentence_record`); sentences with empty text
+    are skipped.
+
+    sentences (Iterable[BioScopeSentence]): the sentences.
+    YIELDS (SentenceRecord): the records.
+    """
+    for sent in sentences:
+        if sent.text:
+            yield sentence_record(sent)
+
+
 def bioscope_file_records(file: Path, on_error: str = "raise") -> Iterator[SentenceRecord]:
     """The sentence records of one BioScope file (sentences with empty text are skipped).
 
@@ -270,9 +282,7 @@ def bioscope_file_records(file: Path, on_error: str = "raise") -> Iterator[Sente
     on_error (str): 'raise' or 'skip' (see :func:`parse_bioscope`).
     YIELDS (SentenceRecord): the sentences.
     """
-    for sent in parse_bioscope(file, on_error):
-        if sent.text:
-            yield sentence_record(sent)
+    return sentence_records(parse_bioscope(file, on_error))
 
 
 @formats.register("bioscope")

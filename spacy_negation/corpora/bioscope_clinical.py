@@ -58,10 +58,9 @@ from spacy.vocab import Vocab
 from ..errors import Errors, NegationFormatError, Warnings
 from ..util import check_on_error, skip_or_raise
 from .bioscope import (ROOT_TAG, BioScopeNegation, BioScopeSentence, document_id, flatten,
-                       normalize_space, parse_sentence, sentence_record)
+                       normalize_space, parse_sentence, sentence_records)
 from .docs import records_to_docs
 from .files import input_files
-from .records import SentenceRecord
 from .registry import formats
 from .xmltree import XMLTree, parse_xml
 
@@ -170,7 +169,8 @@ def align_sentence(masked: str, text: str, runs: List[Tuple[int, int]], pos: int
     end = _match_punctuation(masked, bounds[-1] + 1, len(masked), text, region_start, limit, owner, differs,
                              shortest=True)
     if last and text[end:].strip():
-        raise MaskMismatch(f"the report part goes on after its last sentence: {text[end:end + QUOTE_CHARS]!r}")
+        raise MaskMismatch(f"{len(stars)} masked word(s), but the report part has {len(runs) - k} from here: it goes "
+                           f"on after its last sentence: {text[end:end + QUOTE_CHARS]!r}")
     return Alignment(start, end, [owner.get(t, -1) for t in range(start, end)], differs)
 
 
@@ -382,18 +382,6 @@ def _restore_part(tree: XMLTree, part: Element, sentences: List[Element], doc_id
         yield restore_sentence(masked, text, alignment)
 
 
-def bioscope_clinical_records(path: Union[str, Path], on_error: str = "raise") -> Iterator[SentenceRecord]:
-    """The sentence records of BioScope clinical (sentences with empty text are skipped).
-
-    path (Union[str, Path]): the folder (see :func:`parse_bioscope_clinical`).
-    on_error (str): 'raise' or 'skip'.
-    YIELDS (SentenceRecord): the sentences.
-    """
-    for sent in parse_bioscope_clinical(path, on_error):
-        if sent.text:
-            yield sentence_record(sent)
-
-
 @formats.register("bioscope_clinical")
 def read_bioscope_clinical(path: Union[str, Path], vocab: Optional[Vocab] = None, n_sents: int = 10,
                            on_error: str = "raise") -> Iterator[Doc]:
@@ -408,4 +396,4 @@ def read_bioscope_clinical(path: Union[str, Path], vocab: Optional[Vocab] = None
         with warning W402.
     RETURNS (Iterator[Doc]): the docs, read as they are consumed.
     """
-    return records_to_docs(bioscope_clinical_records(path, on_error), vocab, n_sents)
+    return records_to_docs(sentence_records(parse_bioscope_clinical(path, on_error)), vocab, n_sents)

@@ -354,6 +354,7 @@ def test_real_corpus_counts(real_corpus):
     # one sentence skipped: BioScope cut report 99636934's last History sentence at "Jan."
     skipped = [m for m in messages if m.startswith("[W402]")]
     assert len(skipped) == 1 and "[E140]" in skipped[0] and "document 99636934, History sentence S843.5" in skipped[0]
+    assert "4 masked word(s), but the report part has 21 from here" in skipped[0]
     # one sentence kept whose report has a '/' the masked sentence lacks
     kept = [m for m in messages if m.startswith("[W140]")]
     assert len(kept) == 1 and "document 99606302, sentence S1068.3" in kept[0]
