@@ -28,7 +28,8 @@ What the reader does:
   the ``/`` of "fever/." in report 99606302); such a sentence is kept, with the report's
   characters, and reported with warning W140. After its last word a sentence takes the
   shortest stretch of the report's punctuation that holds its own; the last sentence of a part
-  ends where the part's text ends.
+  ends where the part's text ends (punctuation the masked sentence lacks there is kept with
+  W140 too).
 - **Mismatch.** A sentence that cannot be matched (the text has fewer words left than it has
   ``*``, punctuation that differs, or report text left after the part's last sentence) is an
   error naming its document id (E140); the later sentences of its part cannot be placed
@@ -164,10 +165,12 @@ def align_sentence(masked: str, text: str, runs: List[Tuple[int, int]], pos: int
     for j, (w_start, w_end) in enumerate(words):
         _match_punctuation(masked, bounds[j] + 1, stars[j], text, region_start, w_start, owner, differs)
         region_start = w_end
-    # after the last word: the shortest stretch up to the next word that holds the punctuation
+    # after the last word: the shortest stretch up to the next word that holds the punctuation;
+    # the last sentence of a part takes what is left when no word is
     limit = runs[k + len(stars)][0] if k + len(stars) < len(runs) else len(text)
+    to_the_end = last and k + len(stars) == len(runs)
     end = _match_punctuation(masked, bounds[-1] + 1, len(masked), text, region_start, limit, owner, differs,
-                             shortest=True)
+                             shortest=not to_the_end)
     if last and text[end:].strip():
         raise MaskMismatch(f"{len(stars)} masked word(s), but the report part has {len(runs) - k} from here: it goes "
                            f"on after its last sentence: {text[end:end + QUOTE_CHARS]!r}")

@@ -171,6 +171,16 @@ def test_report_punctuation_the_masked_sentence_lacks_is_kept_with_w140(tmp_path
     assert neg.cue_text == "No"
 
 
+def test_report_punctuation_after_the_last_sentence_of_a_part_is_kept_with_w140(tmp_path):
+    folder = corpus(tmp_path, texts=with_texts(_222=("CLINICAL_HISTORY", "Possible pneumonia.) ")))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        doc = read(folder)[1]
+    (message,) = [str(w.message) for w in caught]
+    assert message.startswith("[W140]") and "sentence S2.2" in message and "'.' vs '.)'" in message
+    assert doc.text == "Normal chest. Possible pneumonia.)"
+
+
 def test_align_sentence_directly():
     text = "No focal pneumonia. Next."
     runs = word_runs(text)
