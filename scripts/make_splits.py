@@ -1,9 +1,10 @@
-"""Document-level 80/10/10 splits of BioScope abstracts and the SFU Review Corpus, and
-per-split corpus statistics.
+"""Document-level 80/10/10 splits of BioScope abstracts, BioScope clinical and the SFU Review
+Corpus, and per-split corpus statistics.
 
-Writes spacy_negation/corpora/data/splits/bioscope_abstracts.json and sfu.json (the document ids of
-train/dev/test, seed and method), results/corpus_stats.json and results/corpus_stats.md
-(documents, sentences, tokens, sentences with negation and negation instances per split).
+Writes spacy_negation/corpora/data/splits/bioscope_abstracts.json, bioscope_clinical.json and
+sfu.json (the document ids of train/dev/test, seed and method), results/corpus_stats.json and
+results/corpus_stats.md (documents, sentences, tokens, sentences with negation and negation
+instances per split).
 
     python scripts/make_splits.py [--corpora ../shared/corpora] [--check]
 
@@ -11,13 +12,16 @@ With --check nothing is written; the exit code is 1 if the committed split files
 from what the seed gives.
 
 Splits: :func:`spacy_negation.corpora.splits.make_document_split` with SEED. BioScope abstracts:
-the 1,273 abstracts (DocIDs) as one stratum; SFU: stratified by domain folder (8 × 50
-reviews -> 40/5/5 per domain). Statistics are counted on the docs the readers build
-(:func:`spacy_negation.corpora.stats.negation_statistics`).
+the 1,273 abstracts (DocIDs) as one stratum; BioScope clinical: the 1,954 radiology reports
+(CMC DocIDs) as one stratum, read with on_error="skip" (the sentences that cannot be restored
+from the challenge texts are skipped and listed in corpus_stats.*); SFU: stratified by domain
+folder (8 × 50 reviews -> 40/5/5 per domain). Statistics are counted on the docs the readers
+build (:func:`spacy_negation.corpora.stats.negation_statistics`).
 """
 import argparse
 import json
 import sys
+import warnings
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -32,10 +36,12 @@ REPO = Path(__file__).resolve().parents[1]
 SEED = 1273_400
 FRACTIONS = (0.8, 0.1, 0.1)
 
-#: Split name -> (reader format, corpus path relative to the corpora folder, stratify by domain)
-CORPORA: Dict[str, Tuple[str, str, bool]] = {
-    "bioscope_abstracts": ("bioscope", "bioscope/abstracts.xml", False),
-    "sfu": ("sfu", "sfu-review-en/SFU_Review_Corpus_Negation_Speculation", True),
+#: Split name -> (reader format, corpus path relative to the corpora folder, stratify by domain,
+#: the reader's on_error)
+CORPORA: Dict[str, Tuple[str, str, bool, str]] = {
+    "bioscope_abstracts": ("bioscope", "bioscope/abstracts.xml", False, "raise"),
+    "bioscope_clinical": ("bioscope_clinical", "bioscope-clinical", False, "skip"),
+    "sfu": ("sfu", "sfu-review-en/SFU_Review_Corpus_Negation_Speculation", True, "raise"),
 }
 
 #: Whole-corpus numbers stated in each corpus's PROVENANCE.md ("Statistics computed from the
@@ -43,24 +49,35 @@ CORPORA: Dict[str, Tuple[str, str, bool]] = {
 PROVENANCE_TOTALS: Dict[str, Dict[str, int]] = {
     "bioscope_abstracts": {"documents": 1273, "sentences": 11871, "negation_sentences": 1597,
                            "negations": 1719},
+    "bioscope_clinical": {"documents": 1954, "sentences": 6383},
     "sfu": {"documents": 400, "sentences": 17263, "tokens": 322117, "negation_sentences": 3119,
             "negations": 3528},
 }
+#: What PROVENANCE.md states but the table cannot compare, per corpus.
+PROVENANCE_NOTES: Dict[str, str] = {
+    "bioscope_clinical": "PROVENANCE.md's 872 negation cues count `<cue type=\"negation\">` elements; "
+                         "the table counts instances (a cue of several elements, e.g. no … nor, is one).",
+}
 
 
-def split_corpus(name: str, corpora: Path) -> Tuple[Dict[str, Any], Dict[str, Dict[str, int]]]:
+def split_corpus(name: str, corpora: Path) -> Tuple[Dict[str, Any], Dict[str, Dict[str, int]], List[str]]:
     """Split one corpus and count per split.
 
     name (str): a key of CORPORA.
     corpora (Path): the corpora folder.
-    RETURNS (Tuple[Dict[str, Any], Dict[str, Dict[str, int]]]): the split file content and
-        the statistics per split (plus 'total').
+    RETURNS (Tuple[Dict[str, Any], Dict[str, Dict[str, int]], List[str]]): the split file
+        content, the statistics per split (plus 'total') and the reader's warnings (skipped
+        or repaired sentences), with paths relative to the corpora folder.
     """
     import spacy
     from spacy_negation.corpora.registry import get_reader
 
-    fmt, rel, stratified = CORPORA[name]
-    docs = list(get_reader(fmt)(corpora / rel, spacy.blank("en").vocab, 0))
+    fmt, rel, stratified, on_error = CORPORA[name]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        docs = list(get_reader(fmt)(corpora / rel, spacy.blank("en").vocab, 0, on_error=on_error))
+    prefix = f"{corpora}/"
+    reader_warnings = [str(w.message).replace(prefix, "") for w in caught]
     ids = document_ids(docs)
     strata = {d: d.split("/")[0] for d in ids} if stratified else None
     splits = make_document_split(ids, SEED, FRACTIONS, strata)
@@ -74,15 +91,19 @@ def split_corpus(name: str, corpora: Path) -> Tuple[Dict[str, Any], Dict[str, Di
         "method": "spacy_negation.corpora.splits.make_document_split (scripts/make_splits.py)",
         "splits": splits,
     }
+    if on_error != "raise":
+        content["on_error"] = on_error
     stats = {split: negation_statistics(select_documents(docs, splits[split])) for split in SPLIT_NAMES}
     stats["total"] = negation_statistics(docs)
-    return content, stats
+    return content, stats, reader_warnings
 
 
-def render_markdown(all_stats: Dict[str, Dict[str, Dict[str, int]]]) -> str:
+def render_markdown(all_stats: Dict[str, Dict[str, Dict[str, int]]],
+                    reader_warnings: Optional[Dict[str, List[str]]] = None) -> str:
     """The statistics as a Markdown document.
 
     all_stats (Dict[str, Dict[str, Dict[str, int]]]): corpus -> split -> counts.
+    reader_warnings (Optional[Dict[str, List[str]]]): corpus -> the reader's warnings.
     RETURNS (str): the Markdown text.
     """
     lines = [
@@ -91,10 +112,12 @@ def render_markdown(all_stats: Dict[str, Dict[str, Dict[str, int]]]) -> str:
         "Written by `scripts/make_splits.py` (document-level 80/10/10 splits, seed "
         f"{SEED}; ids in `spacy_negation/corpora/data/splits/`). Counted on the docs the readers build: a sentence "
         "with negation has at least one negation instance; an instance is one cue with its "
-        "scope (BioScope: one distinct cue `ref`; SFU: one negation `<cue>` element).",
+        "scope (BioScope: one distinct cue `ref`; SFU: one negation `<cue>` element). "
+        "BioScope clinical is read from its masked file with the words of the CMC 2007 "
+        "challenge texts (`convert --format bioscope_clinical --on-error skip`).",
         "",
         "**Published per-split numbers:** none. The corpora's PROVENANCE.md files give no "
-        "per-split figures (no \"Table 10\"), and neither corpus has an official split; "
+        "per-split figures (no \"Table 10\"), and none of the corpora has an official split; "
         "nothing is compared per split. The line under each table compares the whole corpus with the "
         "totals stated in PROVENANCE.md (counted there from the same files).",
         "",
@@ -114,6 +137,14 @@ def render_markdown(all_stats: Dict[str, Dict[str, Dict[str, int]]]) -> str:
             ours = stats["total"][key]
             checks.append(f"{key} {ours:,} vs {value:,} ({'equal' if ours == value else 'DIFFERENT'})")
         lines += ["", "Whole corpus vs PROVENANCE.md: " + "; ".join(checks) + ".", ""]
+        if name in PROVENANCE_NOTES:
+            lines += [PROVENANCE_NOTES[name], ""]
+        messages = (reader_warnings or {}).get(name, [])
+        if messages:
+            lines += [f"Read with `on_error=\"{CORPORA[name][3]}\"`; the reader's {len(messages)} warning(s):",
+                      ""]
+            lines += [f"- `{message}`" for message in messages]
+            lines.append("")
     return "\n".join(lines)
 
 
@@ -127,10 +158,12 @@ def main(argv: Optional[List[str]] = None) -> int:
                         help="only compare the committed split files with a fresh split")
     args = parser.parse_args(argv)
     all_stats: Dict[str, Dict[str, Dict[str, int]]] = {}
+    all_warnings: Dict[str, List[str]] = {}
     differ = []
     for name in CORPORA:
-        content, stats = split_corpus(name, args.corpora)
+        content, stats, reader_warnings = split_corpus(name, args.corpora)
         all_stats[name] = stats
+        all_warnings[name] = reader_warnings
         path = args.splits_dir / f"{name}.json"
         text = json.dumps(content, indent=1, ensure_ascii=False) + "\n"
         if args.check:
@@ -148,9 +181,11 @@ def main(argv: Optional[List[str]] = None) -> int:
                "provenance_totals": PROVENANCE_TOTALS, "published_per_split": None,
                "note": "PROVENANCE.md gives no per-split numbers (no 'Table 10'); provenance_totals are the "
                        "whole-corpus counts stated there.",
+               "provenance_notes": PROVENANCE_NOTES,
+               "reader_warnings": {name: messages for name, messages in all_warnings.items() if messages},
                "corpora": all_stats}
     atomic_write_text(args.results_dir / "corpus_stats.json", json.dumps(payload, indent=1) + "\n")
-    atomic_write_text(args.results_dir / "corpus_stats.md", render_markdown(all_stats))
+    atomic_write_text(args.results_dir / "corpus_stats.md", render_markdown(all_stats, all_warnings))
     print(f"wrote {args.results_dir / 'corpus_stats.md'} and .json", file=sys.stderr)
     return 0
 

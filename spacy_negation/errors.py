@@ -44,6 +44,10 @@ class Warnings(metaclass=ErrorsWithCodes):
             "holds it once, in another letter case.")
     W404 = ("{path}:{line}: <ref SRC={src!r}> names {id!r}, which is no cue of its sentence nor "
             "the only cue with that ID in the file; this scope link is ignored.")
+    # --- BioScope clinical merge (W140-W149) -------------------------------------------
+    W140 = ("{path}:{line}: document {doc_id}, sentence {sent_id}: the report text has "
+            "punctuation the masked sentence lacks (masked vs report: {differences}); its words are "
+            "restored by their count and the sentence is kept with the report's text.")
     # --- annotate (W500-W509) -----------------------------------------------------------
     W500 = ("{path}:{line}: bad record skipped (--on-error skip): {reason}")
     # --- negation probe and challenge set (W600-W609) ----------------------------------
@@ -135,6 +139,24 @@ class Errors(metaclass=ErrorsWithCodes):
     E130 = ("Input file not found: {path}")
     E131 = ("Unknown {what} {name!r}; available: {available}.")
     E132 = ("{path}: not a .spacy (DocBin) file: {reason}")
+    # --- BioScope clinical merge (E140-E149) -------------------------------------------
+    E140 = ("{path}:{line}: document {doc_id}, {part} sentence {sent_id}: its masked words "
+            "do not match the report text ({reason}); masked sentence {masked!r}, report text "
+            "from here {text!r}.")
+    E141 = ("{path}:{line}: document {doc_id}, {part} sentence {sent_id}: not restored: "
+            "sentence {first} of the same report part does not match the report text, so "
+            "where this sentence starts in the text is unknown.")
+    E142 = ("{path}:{line}: document {doc_id} is not among the reports of the challenge "
+            "file(s) {files}.")
+    E143 = ("{path}:{line}: <DocumentPart type={type!r}> of document {doc_id}: expected one "
+            "of {expected}.")
+    E144 = ("{path}:{line}: document {doc_id}: the report has no <text type={type!r}> for "
+            "its {part} part.")
+    E145 = ("{path}: the bioscope_clinical input is the folder holding BioScope's masked "
+            "clinical file (root <Annotation>) and the CMC 2007 challenge files (root "
+            "<docs>): {reason}.")
+    E146 = ("{path}:{line}: {what} occurs twice (first at {first}); which text to use is "
+            "ambiguous.")
     # --- metrics: *SEM, NIS, evaluate, scorers (E200-E249) ------------------------------
     E200 = ("Gold and system files are not token-aligned (columns 0-3 must agree): "
             "first mismatch at {gold_path}:{gold_line} ({gold}) and "

@@ -22,7 +22,11 @@ def n_sents_arg(value: str) -> int:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The arguments of ``convert``."""
-    p.add_argument("input", type=Path, help="the corpus file (or folder, for the XML corpora)")
+    p.add_argument("input", type=Path,
+                   help="the corpus file (or folder, for the XML corpora); for bioscope_clinical the "
+                        "folder holding BioScope's masked clinical_records_anon.xml and the CMC 2007 "
+                        "challenge files with the report texts (2007ChallengeTrainData.xml, "
+                        "2007ChallengeTestDataNoCodes.xml), e.g. ../shared/corpora/bioscope-clinical")
     p.add_argument("output", type=Path, help="the .spacy file to write")
     p.add_argument("--format", default="starsem", choices=format_names(),
                    help="input format (default: starsem, the *SEM 2012 CD-SCO CoNLL format)")
@@ -33,7 +37,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="language of the vocab (default: en; use es for neges2018/neges2019)")
     p.add_argument("--split", default=None, metavar="CORPUS:SPLIT",
                    help="keep only the documents of a committed document-level split, e.g. "
-                        "bioscope_abstracts:train or sfu:test (ids shipped with the package)")
+                        "bioscope_abstracts:train, bioscope_clinical:dev or sfu:test (ids shipped "
+                        "with the package)")
     p.add_argument("--on-error", default="raise", choices=ON_ERROR,
                    help="raise (default): stop at the first bad sentence; skip: skip each bad "
                         "sentence (and repair a cell that differs from its token only in letter "

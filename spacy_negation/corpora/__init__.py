@@ -6,6 +6,8 @@ One module per format, each registering its reader in :data:`.registry.formats` 
 - :mod:`.starsem` and :mod:`.starsem_docs`: the *SEM 2012 CD-SCO CoNLL format
   (``starsem``; Morante and Blanco 2012), read and written.
 - :mod:`.bioscope`: BioScope abstracts and full papers (``bioscope``; Vincze et al. 2008).
+- :mod:`.bioscope_clinical`: BioScope's masked radiology reports with the words of the CMC
+  2007 challenge files (``bioscope_clinical``; Vincze et al. 2008, Pestian et al. 2007).
 - :mod:`.sfu`: SFU Review Corpus, English, negation layer (``sfu``; Konstantinova et al. 2012).
 - :mod:`.neges2018` and :mod:`.neges2019`: SFU ReviewSP-NEG (Spanish) as NEGES 2018
   task-2 CoNLL and as NEGES 2019 XML (Jiménez-Zafra et al. 2018).

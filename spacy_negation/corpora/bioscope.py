@@ -39,7 +39,7 @@ What the reader does:
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Optional, Set, Tuple, Union
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
 from xml.etree.ElementTree import Element
 
 from spacy.attrs import IDX, SPACY
@@ -164,11 +164,11 @@ def parse_bioscope(path: Union[str, Path], on_error: str = "raise") -> Iterator[
     tree = parse_xml(path, ROOT_TAG)
     n = 0
     for document in tree.root.iter("Document"):
-        doc_id = _doc_id(tree, document)
+        doc_id = document_id(tree, document)
         for sent in document.iter("sentence"):
             n += 1
             try:
-                parsed = _parse_sentence(tree, sent, doc_id)
+                parsed = parse_sentence(tree, sent, doc_id)
             except NegationFormatError as err:
                 skip_or_raise(err, lenient, tree.path, tree.line(sent))
                 continue
@@ -177,7 +177,14 @@ def parse_bioscope(path: Union[str, Path], on_error: str = "raise") -> Iterator[
         raise NegationFormatError(Errors.E108.format(path=tree.path), tree.path)
 
 
-def _doc_id(tree: XMLTree, document: Element) -> str:
+def document_id(tree: XMLTree, document: Element) -> str:
+    """The ``<DocID>`` text of a ``<Document>``.
+
+    tree (XMLTree): the parsed file.
+    document (Element): the ``<Document>`` element.
+    RETURNS (str): the id, stripped.
+    RAISES (NegationFormatError): no usable id (E408).
+    """
     el = document.find("DocID")
     value = (el.text or "") if el is not None else ""
     stripped = value.strip()
@@ -186,7 +193,16 @@ def _doc_id(tree: XMLTree, document: Element) -> str:
     return stripped
 
 
-def _parse_sentence(tree: XMLTree, sent: Element, doc_id: str) -> BioScopeSentence:
+def parse_sentence(tree: XMLTree, sent: Element, doc_id: str) -> BioScopeSentence:
+    """One ``<sentence>``: its whitespace-normalised text and its negation instances as
+    character offsets in that text (see the module docstring).
+
+    tree (XMLTree): the parsed file.
+    sent (Element): the ``<sentence>`` element.
+    doc_id (str): the id of its document.
+    RETURNS (BioScopeSentence): the sentence.
+    RAISES (NegationFormatError): a malformed annotation (E406, E407, E409).
+    """
     sent_id = sent.get("id")
     if sent_id is None:
         raise tree.error(Errors.E406, sent, tag="sentence", attr="id")
@@ -247,6 +263,18 @@ def sentence_record(sent: BioScopeSentence) -> SentenceRecord:
     )
 
 
+def sentence_records(sentences: Iterable[BioScopeSentence]) -> Iterator[SentenceRecord]:
+    """The records of BioScope sentences (:func:`sentence_record`); sentences with empty text
+    are skipped.
+
+    sentences (Iterable[BioScopeSentence]): the sentences.
+    YIELDS (SentenceRecord): the records.
+    """
+    for sent in sentences:
+        if sent.text:
+            yield sentence_record(sent)
+
+
 def bioscope_file_records(file: Path, on_error: str = "raise") -> Iterator[SentenceRecord]:
     """The sentence records of one BioScope file (sentences with empty text are skipped).
 
@@ -254,9 +282,7 @@ def bioscope_file_records(file: Path, on_error: str = "raise") -> Iterator[Sente
     on_error (str): 'raise' or 'skip' (see :func:`parse_bioscope`).
     YIELDS (SentenceRecord): the sentences.
     """
-    for sent in parse_bioscope(file, on_error):
-        if sent.text:
-            yield sentence_record(sent)
+    return sentence_records(parse_bioscope(file, on_error))
 
 
 @formats.register("bioscope")

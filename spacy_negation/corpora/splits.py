@@ -1,5 +1,5 @@
 """Committed document-level train/dev/test splits of the corpora without an official one
-(BioScope abstracts, SFU Review), shipped as package data, and how they were made.
+(BioScope abstracts and clinical, SFU Review), shipped as package data, and how they were made.
 """
 import json
 import random
@@ -19,6 +19,7 @@ SPLITS_DIR = Path(__file__).resolve().parent / "data" / "splits"
 #: Split name -> (split file stem, format of the corpus the ids refer to).
 SPLIT_CORPORA: Dict[str, Tuple[str, str]] = {
     "bioscope_abstracts": ("bioscope_abstracts", "bioscope"),
+    "bioscope_clinical": ("bioscope_clinical", "bioscope_clinical"),
     "sfu": ("sfu", "sfu"),
 }
 SPLIT_NAMES = ("train", "dev", "test")
@@ -39,7 +40,7 @@ def select_documents(docs: Iterable[Doc], ids: Iterable[str]) -> List[Doc]:
 def split_file(name: str, splits_dir: Optional[Union[str, Path]] = None) -> Path:
     """The JSON file holding the document ids of a corpus's splits.
 
-    name (str): 'bioscope_abstracts' or 'sfu'.
+    name (str): a key of :data:`SPLIT_CORPORA`, e.g. 'bioscope_abstracts'.
     splits_dir (Optional[Union[str, Path]]): the folder; default: the split files shipped
         with the package (:data:`SPLITS_DIR`).
     RETURNS (Path): the file.
@@ -53,7 +54,7 @@ def split_file(name: str, splits_dir: Optional[Union[str, Path]] = None) -> Path
 def read_split_ids(name: str, split: str, splits_dir: Optional[Union[str, Path]] = None) -> List[str]:
     """The document ids of one split.
 
-    name (str): 'bioscope_abstracts' or 'sfu'.
+    name (str): a key of :data:`SPLIT_CORPORA`.
     split (str): 'train', 'dev' or 'test'.
     splits_dir (Optional[Union[str, Path]]): the folder of the split files.
     RETURNS (List[str]): the ids, in corpus order.
@@ -72,16 +73,20 @@ def read_split_ids(name: str, split: str, splits_dir: Optional[Union[str, Path]]
 
 
 def load_split(name: str, split: str, corpus_path: Union[str, Path], vocab: Optional[Vocab] = None,
-               n_sents: int = 10, splits_dir: Optional[Union[str, Path]] = None) -> List[Doc]:
+               n_sents: int = 10, splits_dir: Optional[Union[str, Path]] = None,
+               on_error: str = "raise") -> List[Doc]:
     """Read the docs of one split of a corpus with a committed document-level split.
 
-    name (str): 'bioscope_abstracts' (ids refer to abstracts.xml) or 'sfu'.
+    name (str): 'bioscope_abstracts' (ids refer to abstracts.xml), 'bioscope_clinical' (the
+        bioscope-clinical folder; the distributed files need ``on_error="skip"``: one sentence
+        cannot be restored) or 'sfu'.
     split (str): 'train', 'dev' or 'test'.
     corpus_path (Union[str, Path]): the corpus file or folder (e.g. bioscope/abstracts.xml,
         sfu-review-en/SFU_Review_Corpus_Negation_Speculation).
     vocab (Optional[Vocab]): the vocab; a new English one if None.
     n_sents (int): sentences per doc (0: whole documents).
     splits_dir (Optional[Union[str, Path]]): the folder of the split files.
+    on_error (str): the reader's 'raise' (default) or 'skip' (skip bad sentences with W402).
     RETURNS (List[Doc]): the docs of the split's documents, in corpus order.
     RAISES (NegationFormatError): a split id is not in the corpus.
     """
@@ -89,7 +94,8 @@ def load_split(name: str, split: str, corpus_path: Union[str, Path], vocab: Opti
     if vocab is None:
         vocab = blank_nlp("en").vocab
     reader = get_reader(SPLIT_CORPORA[name][1])
-    return select_split(reader(Path(corpus_path), vocab, n_sents), name, split, corpus_path, splits_dir)
+    docs = reader(Path(corpus_path), vocab, n_sents, on_error=on_error)
+    return select_split(docs, name, split, corpus_path, splits_dir)
 
 
 def select_split(docs: Iterable[Doc], name: str, split: str, corpus_path: Union[str, Path],
@@ -97,7 +103,7 @@ def select_split(docs: Iterable[Doc], name: str, split: str, corpus_path: Union[
     """The docs of one committed split, checking that every split document is there.
 
     docs (Iterable[Doc]): the docs of the whole corpus.
-    name (str): 'bioscope_abstracts' or 'sfu'.
+    name (str): a key of :data:`SPLIT_CORPORA`.
     split (str): 'train', 'dev' or 'test'.
     corpus_path (Union[str, Path]): the corpus the docs were read from (for the error).
     splits_dir (Optional[Union[str, Path]]): the folder of the split files.

@@ -96,14 +96,15 @@ def test_select_documents_ignores_docs_without_metadata():
 
 
 def test_formats_registered():
-    assert format_names() == ["bioscope", "neges2018", "neges2019", "sfu", "starsem"]
-    for name, func in (("bioscope", "read_bioscope"), ("sfu", "read_sfu"), ("neges2018", "read_neges2018"),
+    assert format_names() == ["bioscope", "bioscope_clinical", "neges2018", "neges2019", "sfu", "starsem"]
+    for name, func in (("bioscope", "read_bioscope"), ("bioscope_clinical", "read_bioscope_clinical"),
+                       ("sfu", "read_sfu"), ("neges2018", "read_neges2018"),
                        ("neges2019", "read_neges2019"), ("starsem", "read_starsem_docs")):
         assert get_reader(name).__name__ == func
 
 
 def test_unknown_format_is_a_coded_error():
-    with pytest.raises(ValueError, match=r"\[E131\].*bioscope, neges2018"):
+    with pytest.raises(ValueError, match=r"\[E131\].*bioscope, bioscope_clinical, neges2018"):
         get_reader("conll2003")
 
 
@@ -115,7 +116,7 @@ def test_split_files_are_package_data():
     config = configparser.ConfigParser()
     config.read(package.parents[1] / "setup.cfg", encoding="utf-8")
     patterns = config["options.package_data"]["spacy_negation.corpora"].split()
-    for name in ("bioscope_abstracts", "sfu"):
+    for name in ("bioscope_abstracts", "bioscope_clinical", "sfu"):
         path = split_file(name)
         assert path.is_file()
         assert any(path.relative_to(package).match(pattern) for pattern in patterns)
@@ -123,7 +124,7 @@ def test_split_files_are_package_data():
 
 def test_committed_split_files_are_well_formed():
     folder = Path(__file__).resolve().parents[2] / "spacy_negation" / "corpora" / "data" / "splits"
-    for name, n_docs in (("bioscope_abstracts", 1273), ("sfu", 400)):
+    for name, n_docs in (("bioscope_abstracts", 1273), ("bioscope_clinical", 1954), ("sfu", 400)):
         data = json.loads((folder / f"{name}.json").read_text(encoding="utf-8"))
         ids = [d for s in SPLIT_NAMES for d in data["splits"][s]]
         assert len(ids) == len(set(ids)) == n_docs
