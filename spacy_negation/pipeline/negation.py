@@ -68,10 +68,12 @@ REQUIRED_COMPONENTS = ("negation_cue", "negation_scope")
     "negation",
     assigns=["doc.spans", "doc._.negations"],
     default_config={"model": DEFAULT_MODEL, "batch_size": 64, "cue_patterns": None, "convention": None,
-                    "quantize": True},
+                    "quantize": True, "scorer": {"@scorers": "spacy-negation.negation_scorer.v1"}},
+    default_score_weights={"neg_nis_tok_f": 1.0, "neg_nis_tok_p": None, "neg_nis_tok_r": None,
+                           "neg_cue_f": 0.0, "neg_cue_p": None, "neg_cue_r": None},
 )
 def make_negation(nlp: Language, name: str, model: str, batch_size: int, cue_patterns: Setting,
-                  convention: Optional[str], quantize: bool) -> "NegationResolver":
+                  convention: Optional[str], quantize: bool, scorer: Optional[Callable]) -> "NegationResolver":
     """Create the negation resolver for a host pipeline.
 
     model (str): the trained negation pipeline: an installed package name or a path.
@@ -83,9 +85,11 @@ def make_negation(nlp: Language, name: str, model: str, batch_size: int, cue_pat
         annotate in (None: the model's default).
     quantize (bool): run the model's transformers with int8 dynamically quantized linear
         layers (faster on CPU; see ``spacy_negation.ml.quantize``).
+    scorer (Optional[Callable]): the scoring method of ``nlp.evaluate`` (default: every
+        *SEM 2012, NIS and FairEval key, ``spacy-negation.negation_scorer.v1``).
     """
     resolver = NegationResolver(name, model=model, batch_size=batch_size, cue_patterns=cue_patterns,
-                                convention=convention, quantize=quantize)
+                                convention=convention, quantize=quantize, scorer=scorer)
     if resolver.negation_nlp.lang != nlp.lang:
         warnings.warn(Warnings.W301.format(model=model, model_lang=resolver.negation_nlp.lang,
                                            host_lang=nlp.lang))
@@ -120,7 +124,8 @@ class NegationResolver(Pipe):
     negations back (see the module docstring)."""
 
     def __init__(self, name: str = "negation", *, model: str = DEFAULT_MODEL, batch_size: int = 64,
-                 cue_patterns: Setting = None, convention: Optional[str] = None, quantize: bool = True) -> None:
+                 cue_patterns: Setting = None, convention: Optional[str] = None, quantize: bool = True,
+                 scorer: Optional[Callable] = None) -> None:
         """Initialize the negation resolver.
 
         name (str): The component instance name.
@@ -132,6 +137,7 @@ class NegationResolver(Pipe):
             model with components per convention (None: the model's default).
         quantize (bool): Run the model's transformers with int8 dynamically quantized
             linear layers.
+        scorer (Optional[Callable]): The scoring method (None: no scores).
         """
         register_extensions()
         if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size < 1:
@@ -149,6 +155,7 @@ class NegationResolver(Pipe):
             cue.set_cue_patterns(load_cue_patterns(cue_patterns, self.negation_nlp.make_doc))
         self._run_only_convention(convention)
         self.quantize = quantize
+        self.scorer = scorer
         if quantize:
             quantize_transformers(self.negation_nlp)
         self.sentencizer = Sentencizer()
@@ -264,13 +271,14 @@ class NegationResolver(Pipe):
 
     def __reduce__(self) -> Tuple[Callable, Tuple[Any, ...]]:
         return (_rebuild, (self.name, self.model_ref, self.batch_size, self.cue_patterns, self.convention,
-                           self.quantize))
+                           self.quantize, self.scorer))
 
 
 def _rebuild(name: str, model: str, batch_size: int, cue_patterns: Setting = None,
-             convention: Optional[str] = None, quantize: bool = True) -> NegationResolver:
+             convention: Optional[str] = None, quantize: bool = True,
+             scorer: Optional[Callable] = None) -> NegationResolver:
     return NegationResolver(name, model=model, batch_size=batch_size, cue_patterns=cue_patterns,
-                            convention=convention, quantize=quantize)
+                            convention=convention, quantize=quantize, scorer=scorer)
 
 
 def copy_negations(source: Doc, target: Doc) -> None:

@@ -140,3 +140,24 @@ def test_spanish_pipeline_in_a_blank_spanish_host(tmp_path):
     english_host = spacy.blank("en")
     with pytest.warns(UserWarning, match=r"\[W301\]"):
         english_host.add_pipe("negation", config={"model": str(tmp_path / "es_model")})
+
+
+def test_nlp_evaluate_on_a_host_pipeline_reports_negation_scores(trained_cnn_dir):
+    from spacy.training import Example
+
+    from util import gold_sentences, make_reference
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("negation", config={"model": str(trained_cnn_dir)})
+    refs = [make_reference(nlp.vocab, words, negs) for words, negs in gold_sentences()]
+    examples = [Example(nlp.make_doc(ref.text), ref) for ref in refs]
+    scores = nlp.evaluate(examples)
+    # the tiny model knows these sentences
+    assert scores["neg_nis_tok_f"] == 1.0 and scores["neg_cue_f"] == 1.0
+    assert nlp.config["training"]["score_weights"]["neg_nis_tok_f"] == 1.0
+    # a reference with no negation at all: the predictions are false positives
+    empty = [Example(nlp.make_doc(ref.text), nlp.make_doc(ref.text)) for ref in refs]
+    for eg in empty:
+        eg.reference._.negations = []
+    assert nlp.evaluate(empty)["neg_cue_p"] == 0.0
+    assert pickle.loads(pickle.dumps(nlp.get_pipe("negation"))).scorer is not None
