@@ -52,6 +52,8 @@ class Warnings(metaclass=ErrorsWithCodes):
             "(--tied-head), so its predictions are not those of a trained masked LM.")
     W601 = ("The sample size {n} is larger than the {available} name-profession pairs of "
             "gender {gender!r}; all {available} pairs are used.")
+    # --- reliability, second round (W950-W959) -------------------------------------------
+    W950 = ("{path}: a shard finished by an earlier run is annotated again: {reason}.")
 
 
 class Errors(metaclass=ErrorsWithCodes):
@@ -398,6 +400,13 @@ class Errors(metaclass=ErrorsWithCodes):
     E925 = ("The runs of {system} on the {corpus} test split cover different numbers of "
             "sentences ({counts}); they were not scored on the same gold file.")
     E926 = ("{path}: not a speed measurement of bench/bench_systems.py --json ({reason}).")
+
+
+    # --- reliability, second round (E950-E989) -------------------------------------------
+    E950 = ("OMP_NUM_THREADS must be a positive integer to set the torch threads of "
+            "annotate, got {value!r}; unset it or pass --threads N.")
+    E951 = ("--keep-user-data applies to .spacy (DocBin) output only; the {fmt} output "
+            "holds no user data.")
 
 
 class NegationFormatError(ValueError):
