@@ -409,6 +409,29 @@ class Errors(metaclass=ErrorsWithCodes):
             "holds no user data.")
 
 
+    E952 = ("{path}: {name!r} is {value!r}, not a finite fraction in [0, 1] (metrics JSON "
+            "documents hold P, R and F1 as fractions).")
+    E953 = ("The system file {system} gives {name} = {counted:.4f}, its run's metrics JSON "
+            "{json} holds {value:.4f}: the system files are not those of the runs (give "
+            "--system files in the order of the JSON files).")
+
+
+    E954 = ("{option} is {value}; at most {limit} bootstrap samples or randomization "
+            "shuffles are taken (the bootstrap keeps one value per sample and metric, and the "
+            "run time grows with the number).")
+
+
+    E955 = ("--labels {value!r} names no label: give comma-separated labels, or leave the "
+            "option out to evaluate every label.")
+    E956 = ("{path}:{line}: the span {begin}..{end} with an empty token list covers more "
+            "than {limit} tokens; list its tokens, or check the indices.")
+
+
+    E957 = ("--ranks: {k} predictions per mask (the highest rank plus the ACT tokens) are "
+            "more than the {n} tokens the model {path} can predict (its vocabulary less the "
+            "special tokens); give lower ranks.")
+
+
 class NegationFormatError(ValueError):
     """A malformed input file. Carries the path and the 1-based line number."""
 
