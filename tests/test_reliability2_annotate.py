@@ -266,3 +266,27 @@ def test_annotate_uses_omp_num_threads(trained_cnn_dir, tmp_path, monkeypatch):
     monkeypatch.setenv("OMP_NUM_THREADS", "many")
     with pytest.raises(ValueError, match=r"\[E950\]"):
         run(inp, tmp_path / "o.jsonl", str(trained_cnn_dir))
+
+
+def test_split_at_other_cues_pairs_negations_within_sentences_only():
+    """A bounded long document: 20,000 one-negation sentences (the pairs across sentences,
+    200 million, were all visited: seconds)."""
+    from spacy_negation.negation import Negation
+    from spacy_negation.pipeline.scope_decoding import split_at_other_cues
+
+    register_extensions()
+    n = 20000
+    words = ["He", "did", "not", "go", "."] * n
+    starts = [True, False, False, False, False] * n
+    doc = Doc(spacy.blank("en").vocab, words=words, sent_starts=starts)
+    negs = [Negation(doc, [doc[5 * k + 2]], [doc[5 * k], doc[5 * k + 1], doc[5 * k + 3]], id=k)
+            for k in range(n)]
+    start = time.perf_counter()
+    out = split_at_other_cues(doc, negs)
+    assert time.perf_counter() - start < 3.0
+    assert [neg.scope for neg in out] == [neg.scope for neg in negs]
+    # two cues of one sentence still share out their scopes
+    d = Doc(doc.vocab, words=["not", "a", "b", "c", "never", "d"], sent_starts=[True] + [False] * 5)
+    two = [Negation(d, [d[0]], [d[1], d[2], d[3]], id=0), Negation(d, [d[4]], [d[2], d[3], d[5]], id=1)]
+    first, second = split_at_other_cues(d, two)
+    assert [p.i for p in first.scope] == [1, 2] and [p.i for p in second.scope] == [2, 3, 5]  # a tie: both
