@@ -54,6 +54,9 @@ class Warnings(metaclass=ErrorsWithCodes):
             "gender {gender!r}; all {available} pairs are used.")
     # --- reliability, second round (W950-W959) -------------------------------------------
     W950 = ("{path}: a shard finished by an earlier run is annotated again: {reason}.")
+    W951 = ("{path}:{line}: the scope cell {cell!r} of negation instance {k} holds its own cue "
+            "{cue!r}; repaired to the rest of the token, {fixed!r} (a scope never holds its "
+            "cue; a known quirk of the CD-SCO training file).")
 
 
 class Errors(metaclass=ErrorsWithCodes):
@@ -430,6 +433,21 @@ class Errors(metaclass=ErrorsWithCodes):
     E957 = ("--ranks: {k} predictions per mask (the highest rank plus the ACT tokens) are "
             "more than the {n} tokens the model {path} can predict (its vocabulary less the "
             "special tokens); give lower ranks.")
+
+
+    E958 = ("{path}:{line}: the scope cell {cell!r} of negation instance {k} overlaps its own "
+            "cue {cue!r} in the token {form!r}; a scope never holds its cue (the data model "
+            "refuses it, E015).")
+    E959 = ("{path}:{line}: document {doc!r} sentence {sent!r} was read before, at line "
+            "{first} in the same document: a repeated sentence.")
+    E960 = ("{path}:{line}: the last line has no line end: the file may have been cut inside "
+            "its last cell (which would still read as a shorter cell). Add a line end if the "
+            "file is complete.")
+
+
+    E961 = ("Doc {doc}: the cue of negation {id} lies on the whitespace token {i} ({text!r}); "
+            "the *SEM format has no whitespace tokens, so the negation cannot be written. "
+            "Put the cue on a word token.")
 
 
 class NegationFormatError(ValueError):

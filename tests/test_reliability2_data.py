@@ -112,3 +112,111 @@ def test_host_pipeline_with_merge_entities(trained_cnn_dir):
         assert [n.cue_text for n in negs] == ["No"], order
         assert _stored(doc) == _expected(doc), order
         assert doc[4].text == "the party" and doc[4]._.negated
+
+
+# --- 10. the *SEM reader and export --------------------------------------------------------------
+from pathlib import Path  # noqa: E402
+
+from spacy.tokens import DocBin  # noqa: E402
+
+from spacy_negation.cli import main  # noqa: E402
+from spacy_negation.corpora.starsem_docs import read_starsem_docs, write_starsem_docs  # noqa: E402
+from spacy_negation.errors import NegationFormatError  # noqa: E402
+
+
+def _row(doc: str, sent: int, tok: int, form: str, *cells: str) -> str:
+    return "\t".join([doc, str(sent), str(tok), form, form.lower(), "NN", "_", *cells])
+
+
+def _sentence(sent: int, scope_of_not: str = "_", doc: str = "ch1") -> str:
+    rows = [_row(doc, sent, 0, "He", "_", "He", "_"), _row(doc, sent, 1, "did", "_", "did", "_"),
+            _row(doc, sent, 2, "not", "not", scope_of_not, "_"), _row(doc, sent, 3, "go", "_", "go", "go"),
+            _row(doc, sent, 4, ".", "_", "_", "_")]
+    return "\n".join(rows)
+
+
+PLAIN = "\n".join(_row("ch1", 9, k, w, "***") for k, w in enumerate(["It", "rained", "."]))
+
+
+def _write(path: Path, *blocks: str, end: str = "\n") -> Path:
+    path.write_text("\n\n".join(blocks) + end, encoding="utf-8")
+    return path
+
+
+def _convert(capsys, *args) -> Tuple[int, str]:
+    code = main(["convert", "--quiet", *map(str, args)])
+    return code, capsys.readouterr().err
+
+
+def test_scope_holding_its_own_cue_is_refused_with_its_line(tmp_path, capsys):
+    path = _write(tmp_path / "in.txt", _sentence(0), _sentence(1, scope_of_not="not"), PLAIN)
+    with pytest.raises(NegationFormatError, match=r"\[E958\] .*in.txt:9: .*'not'"):
+        read_starsem_docs(path)
+    code, err = _convert(capsys, path, tmp_path / "out.spacy")
+    assert code == 1 and "[E958]" in err and not (tmp_path / "out.spacy").exists()
+    # --on-error skip: skipped, and said so with the line
+    with pytest.warns(UserWarning, match=r"\[W402\] .*in.txt:7: .*\[E958\]"):
+        docs = read_starsem_docs(path, on_error="skip", n_sents=0)
+    assert [len(list(d.sents)) for d in docs] == [2]
+    for doc in docs:  # what is read passes the data model's own check (E015)
+        doc._.negations = doc._.negations
+
+
+def test_an_affixal_cue_inside_a_whole_token_scope_is_repaired(tmp_path):
+    rows = [_row("ch1", 0, 0, "An", "_", "An", "_"), _row("ch1", 0, 1, "infinite", "in", "infinite", "_"),
+            _row("ch1", 0, 2, "sea", "_", "sea", "_")]
+    path = _write(tmp_path / "in.txt", "\n".join(rows))
+    with pytest.warns(UserWarning, match=r"\[W951\] .*in.txt:2: .*'infinite'.* 'finite'"):
+        (doc,) = read_starsem_docs(path)
+    (neg,) = doc._.negations
+    assert neg.cue_text == "in" and neg.scope_text == "An finite sea"
+    doc._.negations = doc._.negations  # E015 would refuse the unrepaired scope
+
+
+def test_a_repeated_sentence_is_refused(tmp_path, capsys):
+    path = _write(tmp_path / "in.txt", _sentence(0), _sentence(1), _sentence(0))
+    with pytest.raises(NegationFormatError, match=r"\[E959\] .*in.txt:13: .*'ch1' sentence '0'.* line 1"):
+        read_starsem_docs(path)
+    with pytest.warns(UserWarning, match=r"\[W402\] .*in.txt:13: .*\[E959\]"):
+        docs = read_starsem_docs(path, on_error="skip", n_sents=0)
+    assert sum(len(list(d.sents)) for d in docs) == 2
+    # the same sentence numbers in another document, or files joined together, are fine
+    ok = _write(tmp_path / "ok.txt", _sentence(0), _sentence(1), _sentence(0, doc="ch2"),
+                _sentence(0, doc="ch1"))
+    assert sum(len(list(d.sents)) for d in read_starsem_docs(ok, n_sents=0)) == 4
+
+
+def test_a_file_cut_inside_its_last_cell_is_refused(tmp_path, capsys):
+    last = "\n".join([_row("ch1", 1, 0, "He", "_", "He", "_"), _row("ch1", 1, 1, "is", "_", "is", "_"),
+                      _row("ch1", 1, 2, "not", "not", "_", "_"), _row("ch1", 1, 3, "going", "_", "going", "going")])
+    full = _sentence(0) + "\n\n" + last + "\n"
+    cut = tmp_path / "cut.txt"
+    cut.write_text(full[:-3], encoding="utf-8")  # the event cell 'going' cut to 'goi'
+    assert cut.read_text(encoding="utf-8").endswith("\tgoing\tgoi")
+    with pytest.raises(NegationFormatError, match=r"\[E960\] .*cut.txt:10:"):
+        read_starsem_docs(cut)
+    code, err = _convert(capsys, cut, tmp_path / "out.spacy")
+    assert code == 1 and "[E960]" in err and not (tmp_path / "out.spacy").exists()
+    with pytest.warns(UserWarning, match=r"\[W402\] .*cut.txt:7: .*\[E960\]"):
+        docs = read_starsem_docs(cut, on_error="skip", n_sents=0)
+    assert sum(len(list(d.sents)) for d in docs) == 1
+    # the complete file, and one whose last sentence was skipped for another reason
+    assert len(read_starsem_docs(_write(tmp_path / "ok.txt", _sentence(0), last))) == 1
+    broken = last.replace("\tNN\t_\t_\tis\t_", "\tNN\t_\t_\txx\t_")  # E107: no part of 'is'
+    bad = _write(tmp_path / "bad.txt", _sentence(0), broken, end="")
+    with pytest.warns(UserWarning) as caught:
+        docs = read_starsem_docs(bad, on_error="skip", n_sents=0)
+    messages = [str(w.message) for w in caught if "[W402]" in str(w.message)]
+    assert len(messages) == 2 and "[E107]" in messages[0] and "bad.txt:10: skipped" in messages[1]
+    assert sum(len(list(d.sents)) for d in docs) == 1
+
+
+def test_export_of_a_whitespace_cue_is_a_coded_error(nlp, tmp_path, capsys):
+    doc = Doc(nlp.vocab, words=["He", "\n", "left", "."], spaces=[False, False, False, False])
+    doc._.negations = [{"cue": [doc[1]], "scope": [doc[0], doc[2]]}]
+    with pytest.raises(ValueError, match=r"\[E961\] Doc 0: .*whitespace token 1"):
+        write_starsem_docs([doc], tmp_path / "out.txt")
+    assert not (tmp_path / "out.txt").exists()
+    DocBin(docs=[doc], store_user_data=True).to_disk(tmp_path / "in.spacy")
+    assert main(["export", str(tmp_path / "in.spacy"), str(tmp_path / "out.txt")]) == 1
+    assert "[E961]" in capsys.readouterr().err and not (tmp_path / "out.txt").exists()

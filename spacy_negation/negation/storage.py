@@ -66,9 +66,9 @@ def set_negations(doc: Doc, negations: Iterable[Union[Negation, Dict[str, Iterab
         'cue', 'scope', 'event' holding parts (tokens, spans, Parts or (i, start, end)).
         Bad input raises a coded ValueError and leaves the doc's negations as they were.
     scope_outside_cue (bool): also reject a scope part that overlaps its own cue (E015).
-        The setter ``doc._.negations = ...`` checks it; the corpus readers do not, since
-        gold corpora hold such annotation (CD-SCO training: ``in`` of ``infinite`` with
-        the whole token in the scope) and are kept as they are.
+        The setter ``doc._.negations = ...`` checks it; the *SEM reader refuses such
+        cells itself when it reads a corpus (E958; CD-SCO training's whole ``infinite`` in
+        the scope of its affix ``in`` is repaired to ``finite``, W951).
     """
     if isinstance(negations, (str, bytes, dict, Negation)) or not isinstance(negations, IterableABC):
         raise ValueError(Errors.E010.format(obj=_short(negations), type=type(negations).__name__))
