@@ -450,6 +450,18 @@ class Errors(metaclass=ErrorsWithCodes):
             "Put the cue on a word token.")
 
 
+    E962 = ("{where}: the phrase pattern {pattern!r} looks like a regular expression ({what}); "
+            "a phrase matches its words literally, so it would never match. Write a token "
+            "pattern with REGEX, e.g. [{{\"LOWER\": {{\"REGEX\": \"^deni(es|ed)$\"}}}}], or a "
+            "token pattern with ORTH for literal punctuation.")
+    E963 = ("{where}: the token pattern {pattern!r} has the REGEX {regex!r}, which matches the "
+            "empty string and so every token; anchor it (^...$) or make it require a character.")
+    E964 = ("{where}: the token pattern {pattern!r} constrains no token: every token of it is "
+            "empty ({{}} matches any token) or optional (OP '?', '*', '!' or '{{0,m}}'), so it "
+            "would make every token a cue or match nothing. Give at least one required token "
+            "an attribute, e.g. {{\"LOWER\": \"no\"}}.")
+
+
 class NegationFormatError(ValueError):
     """A malformed input file. Carries the path and the 1-based line number."""
 

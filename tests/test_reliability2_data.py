@@ -220,3 +220,60 @@ def test_export_of_a_whitespace_cue_is_a_coded_error(nlp, tmp_path, capsys):
     DocBin(docs=[doc], store_user_data=True).to_disk(tmp_path / "in.spacy")
     assert main(["export", str(tmp_path / "in.spacy"), str(tmp_path / "out.txt")]) == 1
     assert "[E961]" in capsys.readouterr().err and not (tmp_path / "out.txt").exists()
+
+
+# --- 13. cue patterns that match every token or nothing -------------------------------------------
+from spacy_negation.pipeline.cue_patterns import load_cue_patterns  # noqa: E402
+
+
+@pytest.mark.parametrize("pattern,code", [
+    ([{}], "E964"),
+    ([{"OP": "*"}], "E964"),
+    ([{"OP": "?"}, {"OP": "+"}], "E964"),
+    ([{"LOWER": "no", "OP": "?"}], "E964"),
+    ([{"LOWER": "no", "OP": "*"}, {}], "E964"),
+    ([{"LOWER": "no", "OP": "!"}], "E964"),
+    ([{"LOWER": "no", "OP": "{0,2}"}], "E964"),
+    ([{"LOWER": {"REGEX": ".*"}}], "E963"),
+    ([{"TEXT": {"REGEX": "x?"}}, {"LOWER": "no"}], "E963"),
+    ("deni(es|ed)", "E962"),
+    ("no.*", "E962"),
+    ("not?", "E962"),
+    ("rule[sd] out", "E962"),
+    ("neg|no", "E962"),
+    ("^no$", "E962"),
+    ("\\bno\\b", "E962"),
+    ("no{2}", "E962"),
+])
+def test_patterns_that_match_every_token_or_nothing_are_refused(nlp, pattern, code):
+    with pytest.raises(ValueError, match=rf"\[{code}\] cue_patterns\[0\]"):
+        load_cue_patterns([{"pattern": pattern, "kind": "preceding"}], nlp.make_doc)
+
+
+@pytest.mark.parametrize("pattern", [
+    "not", "n't", "no evidence of", "ruled out", "w/o", "no.", "non-", "3+",
+    [{"LOWER": "no"}, {"OP": "?"}, {"LOWER": "evidence"}],
+    [{"LOWER": "no"}, {}],
+    [{"LOWER": {"REGEX": "^deni(es|ed)$"}}],
+    [{"LOWER": "no", "OP": "+"}],
+    [{"LOWER": "no", "OP": "{1,2}"}],
+    [{"IS_PUNCT": True, "OP": "?"}, {"LOWER": "without"}],
+])
+def test_patterns_that_constrain_are_accepted(nlp, pattern):
+    (entry,) = load_cue_patterns([{"pattern": pattern, "kind": "preceding"}], nlp.make_doc)
+    assert entry["kind"] == "preceding"
+
+
+def test_a_regex_token_pattern_matches_what_the_phrase_meant(nlp, tmp_path):
+    from spacy_negation.pipeline.cue_patterns import CuePatterns
+
+    entries = load_cue_patterns([{"pattern": [{"LOWER": {"REGEX": "^deni(es|ed)$"}}], "kind": "preceding"}],
+                                nlp.make_doc)
+    doc = nlp("She denies pain but denied fever .")
+    doc[0].is_sent_start = True
+    assert [(m.start, m.end) for m in CuePatterns(nlp.vocab, entries).find(doc)] == [(1, 2), (4, 5)]
+    path = tmp_path / "list.jsonl"
+    path.write_text('{"pattern": "no", "kind": "preceding"}\n{"pattern": [{}], "kind": "pseudo"}\n',
+                    encoding="utf-8")
+    with pytest.raises(ValueError, match=r"\[E964\] .*list.jsonl:2"):
+        load_cue_patterns(str(path), nlp.make_doc)
