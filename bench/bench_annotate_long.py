@@ -1,7 +1,7 @@
 """Time of ``annotate`` on long documents: is it linear in the document length?
 
 A tiny CNN negation pipeline (configs/test/negation_cnn_tiny.cfg) is trained offline for a
-few steps on six hand-made sentences until it finds their cues; each document is those
+60 steps on six hand-made sentences (it then finds their cues); each document is those
 sentences repeated up to the length asked for, on one line (so every sentence holds a
 negation and a document of N tokens has about N / 6 negations). For each document it
 prints the time of ``annotate`` (plain text in, JSONL out, one document per input; the
@@ -91,10 +91,14 @@ def time_annotate(model: Path, text: str, folder: Path, fmt: str) -> Dict[str, A
     if out.exists():
         out.unlink()
     summary = annotate(inp, out, str(model), progress=False)
-    n_negations = -1
     if fmt == "jsonl":
         n_negations = sum(len(json.loads(line)["negations"])
                           for line in out.read_text(encoding="utf-8").splitlines())
+    else:
+        import pyarrow.parquet as pq
+
+        n_negations = sum(len(n) for n in pq.read_table(out, columns=["negations"])
+                          .column("negations").to_pylist())
     return {"seconds": summary.seconds, "tokens": summary.n_words, "negations": n_negations}
 
 
