@@ -309,12 +309,17 @@ def load_pipeline(model: str, host: Optional[str] = None) -> Any:
     host (Optional[str]): a host pipeline (name or path, or ``blank:LANG``) to which
         ``nlp.add_pipe("negation", config={"model": model})`` is added.
     RETURNS (Language): the pipeline.
+    RAISES (ValueError): a model or host that cannot be loaded (E620; an unknown language
+        of ``blank:LANG`` names E126).
     """
     import spacy
 
+    from .util import blank_nlp
+
     try:
         if host is not None:
-            nlp = spacy.blank(host[6:]) if host.startswith("blank:") else spacy.load(host)
+            # an unknown language of blank:LANG: a coded error (E126), as in convert
+            nlp = blank_nlp(host[6:]) if host.startswith("blank:") else spacy.load(host)
             nlp.add_pipe("negation", config={"model": model})
             return nlp
         nlp = spacy.load(model)

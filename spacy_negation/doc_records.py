@@ -17,20 +17,36 @@ from .metrics.starsem_io import punct_pos
 from .negation import ROLES, get_negations
 
 
+Roles = Dict[str, List[Part]]
+
+
 class RefLayout:
     """The reference doc's sentences as records (without instances) and where each of
-    its tokens sits. Whitespace tokens are left out of the records."""
+    its tokens sits. Whitespace tokens are left out of the records, except those in
+    ``keep`` (a whitespace token that is a cue: it is scored like any cue token).
+
+    doc (Doc): the reference doc.
+    keep (Iterable[int]): whitespace tokens to keep in the records.
+    """
 
     __slots__ = ("doc", "text", "offsets", "records", "position")
 
-    def __init__(self, doc: Doc) -> None:
+    def __init__(self, doc: Doc, keep: Iterable[int] = ()) -> None:
         self.doc = doc
         self.text = doc.text
-        split = doc.has_annotation("SENT_START")
         self.offsets = TokenOffsets.of(doc)
+        self.records: List[SentenceRecord] = []
         #: token index -> (sentence number, position in the sentence's record)
         self.position: Dict[int, Tuple[int, int]] = {}
-        self.records: List[SentenceRecord] = []
+        self.layout(keep)
+
+    def layout(self, keep: Iterable[int] = ()) -> None:
+        """(Re)build the records and positions, keeping the whitespace tokens ``keep``."""
+        doc = self.doc
+        kept = set(keep)
+        split = doc.has_annotation("SENT_START")
+        self.position = {}
+        self.records = []
         tokens: List[str] = []
         punct: List[bool] = []
         nis: List[bool] = []
@@ -38,7 +54,7 @@ class RefLayout:
             if split and token.i and token.is_sent_start and tokens:
                 self.records.append(SentenceRecord(tokens, punct, (), nis))
                 tokens, punct, nis = [], [], []
-            if token.is_space:
+            if token.is_space and token.i not in kept:
                 continue
             self.position[token.i] = (len(self.records), len(tokens))
             tag = token.tag_
@@ -49,9 +65,10 @@ class RefLayout:
         if tokens:
             self.records.append(SentenceRecord(tokens, punct, (), nis))
 
-    def place(self, roles: Dict[str, List[Part]]) -> Optional[Tuple[int, NegationRecord]]:
+    def place(self, roles: Roles) -> Optional[Tuple[int, NegationRecord]]:
         """An instance given by doc-level parts, in the sentence of its first cue token;
-        parts in other sentences are left out. None for an instance without cue.
+        parts in other sentences are left out (:meth:`build` joins the sentences an
+        instance spans first, so that none is). None for an instance without cue.
 
         roles (Dict[str, List[Part]]): per role the (doc token, start, end) parts.
         RETURNS (Optional[Tuple[int, NegationRecord]]): (sentence number, instance).
@@ -78,26 +95,75 @@ class RefLayout:
                 per[item[0]].append(item[1])
         return [r._replace(instances=insts) for r, insts in zip(self.records, per)]
 
+    def join_spanned_sentences(self, instances: Iterable[Roles]) -> None:
+        """Join into one record the consecutive sentences that an instance (with a cue)
+        has parts in, so that every part is scored: a predicted scope token in another
+        sentence than its cue is a false positive, a gold one missed a false negative
+        (rather than both being left out, which would score a wrong prediction 1.0)."""
+        joins: List[Tuple[int, int]] = []
+        for roles in instances:
+            if not any(i in self.position for i, _, _ in roles["cue"]):
+                continue
+            sents = [self.position[i][0] for role in ROLES for i, _, _ in roles[role]
+                     if i in self.position]
+            if min(sents) < max(sents):
+                joins.append((min(sents), max(sents)))
+        if not joins:
+            return
+        group = list(range(len(self.records)))  # sentence -> first sentence of its group
+        for lo, hi in sorted(joins):
+            for k in range(lo + 1, hi + 1):
+                group[k] = group[lo]
+        records: List[SentenceRecord] = []
+        new_index: Dict[int, Tuple[int, int]] = {}  # sentence -> (record, token offset)
+        for k, record in enumerate(self.records):
+            if group[k] == k or not records:
+                records.append(record)
+                new_index[k] = (len(records) - 1, 0)
+                continue
+            last = records[-1]
+            new_index[k] = (len(records) - 1, len(last.tokens))
+            records[-1] = SentenceRecord(
+                list(last.tokens) + list(record.tokens), list(last.punct) + list(record.punct), (),
+                list(last.nis_punct or last.punct) + list(record.nis_punct or record.punct))
+        self.records = records
+        self.position = {i: (new_index[sent][0], new_index[sent][1] + pos)
+                         for i, (sent, pos) in self.position.items()}
 
-def _gold_records(layout: RefLayout) -> List[SentenceRecord]:
-    placed = []
-    for neg in sorted(get_negations(layout.doc), key=lambda n: n.id):
-        placed.append(layout.place({role: [(p.i, p.start, p.end) for p in neg.parts(role)]
-                                    for role in ROLES}))
-    return layout.with_instances(placed)
+    def build(self, gold: Sequence[Roles], system: Sequence[Roles]
+              ) -> Tuple[List[SentenceRecord], List[SentenceRecord]]:
+        """The gold and system records: whitespace cue tokens kept, the sentences that an
+        instance spans joined, each instance in the record of its first cue token.
+
+        gold (Sequence[Roles]): the gold instances as doc-level parts.
+        system (Sequence[Roles]): the system instances (projected onto the doc's tokens).
+        RETURNS (Tuple[List[SentenceRecord], List[SentenceRecord]]): gold and system records.
+        """
+        space_cues = {i for roles in (*gold, *system) for i, _, _ in roles["cue"]
+                      if self.doc[i].is_space}
+        if space_cues:
+            self.layout(space_cues)
+        self.join_spanned_sentences((*gold, *system))
+        return (self.with_instances(self.place(r) for r in gold),
+                self.with_instances(self.place(r) for r in system))
 
 
-def _system_records(layout: RefLayout, pred: Doc) -> Tuple[List[SentenceRecord], int]:
+def _gold_roles(doc: Doc) -> List[Roles]:
+    return [{role: [(p.i, p.start, p.end) for p in neg.parts(role)] for role in ROLES}
+            for neg in sorted(get_negations(doc), key=lambda n: n.id)]
+
+
+def _system_roles(layout: RefLayout, pred: Doc) -> Tuple[List[Roles], int]:
     """The predicted negations projected onto the reference tokens by character offsets,
     and the number of parts not fully projectable (texts differ)."""
     negs = get_negations(pred)
     if not negs:
-        return layout.with_instances(()), 0
+        return [], 0
     projection = CharProjection(pred.text, layout.text, layout.offsets)
     dropped = 0
-    placed = []
+    out = []
     for neg in sorted(negs, key=lambda n: n.id):
-        roles: Dict[str, List[Part]] = {}
+        roles: Roles = {}
         for role in ROLES:
             parts: List[Part] = []
             for p in neg.parts(role):
@@ -105,8 +171,8 @@ def _system_records(layout: RefLayout, pred: Doc) -> Tuple[List[SentenceRecord],
                 dropped += not complete
                 parts.extend(pieces)
             roles[role] = parts
-        placed.append(layout.place(roles))
-    return layout.with_instances(placed), dropped
+        out.append(roles)
+    return out, dropped
 
 
 def example_records(example: Example) -> Tuple[List[SentenceRecord], List[SentenceRecord], int]:
@@ -117,16 +183,21 @@ def example_records(example: Example) -> Tuple[List[SentenceRecord], List[Senten
     reference token is covered by a part exactly where the part's characters are (an
     affix part of a predicted token becomes the matching characters of the reference
     token; a predicted token spanning two reference tokens covers both), never by token
-    index. Parts outside the sentence of the instance's first cue token are dropped.
+    index. An instance with parts in several reference sentences is scored on those
+    sentences joined into one record, so that its out-of-sentence parts count (a
+    predicted scope token in another sentence is a false positive). Whitespace tokens
+    are not scored, except a whitespace token that is a cue (gold or predicted).
 
     example (Example): the example.
     RETURNS (Tuple[List[SentenceRecord], List[SentenceRecord], int]): gold records,
-        system records (one per reference sentence each) and the number of predicted parts
-        that could not be projected (texts differing beyond whitespace and case).
+        system records (one per reference sentence, or group of joined sentences, each)
+        and the number of predicted parts that could not be projected (texts differing
+        beyond whitespace and case).
     """
     layout = RefLayout(example.reference)
-    system, dropped = _system_records(layout, example.predicted)
-    return _gold_records(layout), system, dropped
+    system, dropped = _system_roles(layout, example.predicted)
+    gold_records, system_records = layout.build(_gold_roles(example.reference), system)
+    return gold_records, system_records, dropped
 
 
 # --- records as *SEM sentences, for the project's report script ----------------------------

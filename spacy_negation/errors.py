@@ -56,6 +56,11 @@ class Warnings(metaclass=ErrorsWithCodes):
             "(--tied-head), so its predictions are not those of a trained masked LM.")
     W601 = ("The sample size {n} is larger than the {available} name-profession pairs of "
             "gender {gender!r}; all {available} pairs are used.")
+    # --- reliability, second round (W950-W959) -------------------------------------------
+    W950 = ("{path}: a shard finished by an earlier run is annotated again: {reason}.")
+    W951 = ("{path}:{line}: the scope cell {cell!r} of negation instance {k} holds its own cue "
+            "{cue!r}; repaired to the rest of the token, {fixed!r} (a scope never holds its "
+            "cue; a known quirk of the CD-SCO training file).")
 
 
 class Errors(metaclass=ErrorsWithCodes):
@@ -422,6 +427,63 @@ class Errors(metaclass=ErrorsWithCodes):
     E925 = ("The runs of {system} on the {corpus} test split cover different numbers of "
             "sentences ({counts}); they were not scored on the same gold file.")
     E926 = ("{path}: not a speed measurement of bench/bench_systems.py --json ({reason}).")
+
+
+    # --- reliability, second round (E950-E989) -------------------------------------------
+    E950 = ("OMP_NUM_THREADS must be a positive integer to set the torch threads of "
+            "annotate, got {value!r}; unset it or pass --threads N.")
+    E951 = ("--keep-user-data applies to .spacy (DocBin) output only; the {fmt} output "
+            "holds no user data.")
+
+
+    E952 = ("{path}: {name!r} is {value!r}, not a finite fraction in [0, 1] (metrics JSON "
+            "documents hold P, R and F1 as fractions).")
+    E953 = ("The system file {system} gives {name} = {counted:.4f}, its run's metrics JSON "
+            "{json} holds {value:.4f}: the system files are not those of the runs (give "
+            "--system files in the order of the JSON files).")
+
+
+    E954 = ("{option} is {value}; at most {limit} bootstrap samples or randomization "
+            "shuffles are taken (the bootstrap keeps one value per sample and metric, and the "
+            "run time grows with the number).")
+
+
+    E955 = ("--labels {value!r} names no label: give comma-separated labels, or leave the "
+            "option out to evaluate every label.")
+    E956 = ("{path}:{line}: the span {begin}..{end} with an empty token list covers more "
+            "than {limit} tokens; list its tokens, or check the indices.")
+
+
+    E957 = ("--ranks: {k} predictions per mask (the highest rank plus the ACT tokens) are "
+            "more than the {n} tokens the model {path} can predict (its vocabulary less the "
+            "special tokens); give lower ranks.")
+
+
+    E958 = ("{path}:{line}: the scope cell {cell!r} of negation instance {k} overlaps its own "
+            "cue {cue!r} in the token {form!r}; a scope never holds its cue (the data model "
+            "refuses it, E015).")
+    E959 = ("{path}:{line}: document {doc!r} sentence {sent!r} was read before, at line "
+            "{first} in the same document: a repeated sentence.")
+    E960 = ("{path}:{line}: the last line has no line end: the file may have been cut inside "
+            "its last cell (which would still read as a shorter cell). Add a line end if the "
+            "file is complete.")
+
+
+    E961 = ("Doc {doc}: the cue of negation {id} lies on the whitespace token {i} ({text!r}); "
+            "the *SEM format has no whitespace tokens, so the negation cannot be written. "
+            "Put the cue on a word token.")
+
+
+    E962 = ("{where}: the phrase pattern {pattern!r} looks like a regular expression ({what}); "
+            "a phrase matches its words literally, so it would never match. Write a token "
+            "pattern with REGEX, e.g. [{{\"LOWER\": {{\"REGEX\": \"^deni(es|ed)$\"}}}}], or a "
+            "token pattern with ORTH for literal punctuation.")
+    E963 = ("{where}: the token pattern {pattern!r} has the REGEX {regex!r}, which matches the "
+            "empty string and so every token; anchor it (^...$) or make it require a character.")
+    E964 = ("{where}: the token pattern {pattern!r} constrains no token: every token of it is "
+            "empty ({{}} matches any token) or optional (OP '?', '*', '!' or '{{0,m}}'), so it "
+            "would make every token a cue or match nothing. Give at least one required token "
+            "an attribute, e.g. {{\"LOWER\": \"no\"}}.")
 
 
 class NegationFormatError(ValueError):

@@ -20,9 +20,9 @@ from typing import Any, Callable, Deque, Dict, Iterator, List, Optional, Sequenc
 
 from ..errors import Errors, NegationFormatError, Warnings
 from ..util import check_on_error, check_output
-from .sinks import encode_shard, merge_shards, output_format
+from .sinks import encode_shard, lighten, merge_shards, output_format
 from .sources import Record, Shard, input_format, plan_input, read_shard
-from .workdir import WorkDir
+from .workdir import WorkDir, model_identity
 
 ENGINES = ("local", "ray")
 #: Components that set sentence boundaries; without one, a sentencizer is added.
@@ -77,6 +77,57 @@ def set_torch_threads(n: int) -> Optional[int]:
     return old
 
 
+def resolve_threads(threads: Optional[int]) -> int:
+    """The torch threads of each annotating process: ``threads`` if given, else
+    ``OMP_NUM_THREADS`` if set, else 1. One thread per process by default: with more busy
+    threads than free cores, OpenMP spinning makes a small LSTM many times slower (a
+    250-word sentence took 8-9 s with torch's default 2 threads beside another job on 2
+    cores, 0.26 s with 1); ask for more with ``--threads`` on an idle machine.
+
+    threads (Optional[int]): the ``--threads`` option (None: not given).
+    RETURNS (int): the number of threads.
+    RAISES (ValueError): ``threads`` below 1 (E704), ``OMP_NUM_THREADS`` not a positive
+        integer (E950).
+    """
+    if threads is not None:
+        if threads < 1:
+            raise ValueError(Errors.E704.format(option="--threads", value=threads))
+        return threads
+    env = os.environ.get("OMP_NUM_THREADS", "").strip()
+    if not env:
+        return 1
+    try:
+        value = int(env)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise ValueError(Errors.E950.format(value=env))
+    return value
+
+
+class _ChildThreads:
+    """Set ``OMP_NUM_THREADS`` for the worker processes that ``nlp.pipe(n_process=N)``
+    starts (a spawned process reads it when it imports torch; a forked one inherits the
+    parent's setting); the variable is restored on exit."""
+
+    def __init__(self, threads: int, n_process: int) -> None:
+        self.value = str(threads) if n_process > 1 else None
+        self.old: Optional[str] = None
+
+    def __enter__(self) -> None:
+        if self.value is not None:
+            self.old = os.environ.get("OMP_NUM_THREADS")
+            os.environ["OMP_NUM_THREADS"] = self.value
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.value is None:
+            return
+        if self.old is None:
+            os.environ.pop("OMP_NUM_THREADS", None)
+        else:
+            os.environ["OMP_NUM_THREADS"] = self.old
+
+
 def load_pipeline(model: str) -> Any:
     """A trained negation pipeline, with spaCy's rule-based sentencizer first if it has
     no component that sets sentence boundaries (the models work sentence by sentence).
@@ -96,36 +147,42 @@ def load_pipeline(model: str) -> Any:
 
 
 def annotate_records(nlp: Any, records: Sequence[Tuple[Any, str]], fmt: str,
-                     batch_size: int) -> Tuple[bytes, int]:
+                     batch_size: int, keep_user_data: bool = False) -> Tuple[bytes, int]:
     """Annotate documents and encode them as one shard.
 
     nlp (Language): the pipeline.
     records (Sequence[Tuple[Any, str]]): (id, text) pairs in input order.
     fmt (str): the output format.
     batch_size (int): docs per ``nlp.pipe`` batch.
+    keep_user_data (bool): keep tensors and other components' user data (DocBin output).
     RETURNS (Tuple[bytes, int]): the shard content and the number of words.
     """
-    docs = list(zip(nlp.pipe((text for _, text in records), batch_size=batch_size),
-                    (doc_id for doc_id, _ in records)))
-    return encode_shard(docs, fmt), sum(len(doc) for doc, _ in docs)
+    docs = [(lighten(doc, keep_user_data), doc_id) for doc, doc_id in
+            zip(nlp.pipe((text for _, text in records), batch_size=batch_size),
+                (doc_id for doc_id, _ in records))]
+    return encode_shard(docs, fmt, keep_user_data), sum(len(doc) for doc, _ in docs)
 
 
 def run_local(model: str, shards: Sequence[Shard], read: ReadShard, on_done: OnDone,
-              on_ready: OnReady, fmt: str, batch_size: int, n_process: int, threads: int) -> None:
+              on_ready: OnReady, fmt: str, batch_size: int, n_process: int, threads: int,
+              keep_user_data: bool = False) -> None:
     """The local engine: one ``nlp.pipe`` stream over the pending shards, ``n_process``
-    processes, ``threads`` torch threads in this process; each shard is handed to
-    ``on_done`` as soon as its last doc is out.
+    processes, ``threads`` torch threads in this process and in each worker process; each
+    shard is handed to ``on_done`` as soon as its last doc is out.
     """
     old = set_torch_threads(threads)
     try:
-        _run_local(model, shards, read, on_done, on_ready, fmt, batch_size, n_process)
+        with _ChildThreads(threads, n_process):
+            _run_local(model, shards, read, on_done, on_ready, fmt, batch_size, n_process,
+                       keep_user_data)
     finally:
         if old is not None:
             set_torch_threads(old)
 
 
 def _run_local(model: str, shards: Sequence[Shard], read: ReadShard, on_done: OnDone,
-               on_ready: OnReady, fmt: str, batch_size: int, n_process: int) -> None:
+               on_ready: OnReady, fmt: str, batch_size: int, n_process: int,
+               keep_user_data: bool) -> None:
     from collections import deque
 
     nlp = load_pipeline(model)
@@ -146,13 +203,13 @@ def _run_local(model: str, shards: Sequence[Shard], read: ReadShard, on_done: On
             finish(opened.popleft()[0], [])
 
     def finish(shard: Shard, docs: List[Tuple[Any, Any]]) -> None:
-        on_done(ShardDone(shard, encode_shard(docs, fmt), len(docs),
+        on_done(ShardDone(shard, encode_shard(docs, fmt, keep_user_data), len(docs),
                           sum(len(doc) for doc, _ in docs), os.getpid(), peak_rss_mb()))
 
     for doc, doc_id in nlp.pipe(stream(), as_tuples=True, batch_size=batch_size,
                                 n_process=n_process):
         flush_empty()
-        current.append((doc, doc_id))
+        current.append((lighten(doc, keep_user_data), doc_id))
         if len(current) == opened[0][1]:
             finish(opened.popleft()[0], current)
             current = []
@@ -168,6 +225,9 @@ class Summary:
     skipped (List[Dict[str, str]]): bad records skipped (``where``, ``reason``).
     n_shards (int): shards of the input.
     resumed (int): shards finished by an earlier run.
+    redone (Dict[int, str]): shards finished by an earlier run that are annotated again,
+        with the reason (their file or record did not match, W950).
+    threads (int): torch threads per annotating process.
     seconds_loading (float): time starting the engine and loading the pipeline(s).
     seconds (float): time annotating the shards of this run, after loading.
     words_this_run (int): words annotated by this run.
@@ -179,6 +239,8 @@ class Summary:
     skipped: List[Dict[str, str]] = field(default_factory=list)
     n_shards: int = 0
     resumed: int = 0
+    redone: Dict[int, str] = field(default_factory=dict)
+    threads: int = 1
     seconds_loading: float = 0.0
     seconds: float = 0.0
     words_this_run: int = 0
@@ -205,10 +267,11 @@ def annotate(
     n_process: int = 1,
     address: Optional[str] = None,
     workers: Optional[int] = None,
-    threads: int = 1,
+    threads: Optional[int] = None,
     max_retries: int = 3,
     work_dir: Optional[Path] = None,
     keep_shards: bool = False,
+    keep_user_data: bool = False,
     progress: bool = True,
     on_shard: Optional[OnDone] = None,
 ) -> Summary:
@@ -230,18 +293,24 @@ def annotate(
     address (Optional[str]): the Ray cluster to join (default: start a local one).
     workers (Optional[int]): Ray worker actors (default: the cluster's CPUs divided by
         ``threads``).
-    threads (int): torch threads of the local process, or per Ray worker (its CPUs).
+    threads (Optional[int]): torch threads of the local process and of each of its worker
+        processes, or per Ray worker (its CPUs); None: ``OMP_NUM_THREADS`` if set, else 1
+        (see :func:`resolve_threads`).
     max_retries (int): restarts of a failed Ray worker and retries of its shards.
     work_dir (Optional[Path]): the folder of finished shards (default: OUTPUT.shards).
     keep_shards (bool): keep the work folder after merging.
+    keep_user_data (bool): DocBin output: keep the docs' tensors and the user data of
+        other components (the transformer's ``doc._.trf_data``, megabytes per document);
+        by default the DocBin holds the docs, their ids and negations only.
     progress (bool): show a progress bar (documents, words per second) on stderr.
     on_shard (Optional[OnDone]): called with each shard finished by this run.
     RETURNS (Summary): counts and timings.
     """
     for what, value in (("--shard-size", shard_size), ("--batch-size", batch_size),
-                        ("--n-process", n_process), ("--threads", threads)):
+                        ("--n-process", n_process)):
         if value < 1:
             raise ValueError(Errors.E704.format(option=what, value=value))
+    n_threads = resolve_threads(threads)
     if workers is not None and workers < 1:
         raise ValueError(Errors.E704.format(option="--workers", value=workers))
     lenient = check_on_error(on_error)
@@ -252,14 +321,19 @@ def annotate(
     check_output(output, [input])
     in_fmt = input_format(input, input_fmt)
     out_fmt = output_format(output, output_fmt)
+    if keep_user_data and out_fmt != "spacy":
+        raise ValueError(Errors.E951.format(fmt=out_fmt))
     plan = plan_input(input, in_fmt, shard_size, text_field, id_field)
     model_ref = str(Path(model).resolve()) if Path(model).exists() else model
     settings = {"input_sha256": plan.sha256, "input_format": in_fmt, "text_field": text_field,
                 "id_field": id_field, "shard_size": shard_size, "n_records": plan.n_records,
-                "output_format": out_fmt, "model": model_ref}
-    wd = WorkDir(work_dir or output.with_name(output.name + ".shards"), settings, out_fmt)
+                "output_format": out_fmt, "model": model_ref,
+                "model_identity": model_identity(model), "keep_user_data": keep_user_data}
+    wd = WorkDir(work_dir or output.with_name(output.name + ".shards"), settings, out_fmt,
+                 plan.shards)
     pending = [s for s in plan.shards if s.index not in wd.done]
-    summary = Summary(n_shards=len(plan.shards), resumed=len(plan.shards) - len(pending))
+    summary = Summary(n_shards=len(plan.shards), resumed=len(plan.shards) - len(pending),
+                      redone=dict(wd.redone), threads=n_threads)
     skipped: Dict[int, List[Dict[str, str]]] = {}
 
     def read(shard: Shard) -> List[Record]:
@@ -286,7 +360,7 @@ def annotate(
 
     def on_done(result: ShardDone) -> None:
         shard = result.shard
-        wd.finish(shard.index, result.data, {"n_docs": result.n_docs, "n_words": result.n_words,
+        wd.finish(shard, result.data, {"n_docs": result.n_docs, "n_words": result.n_words,
                                              "skipped": skipped.pop(shard.index, [])})
         summary.words_this_run += result.n_words
         summary.workers[result.pid] = max(result.peak_rss_mb, summary.workers.get(result.pid, 0.0))
@@ -300,13 +374,13 @@ def annotate(
     try:
         if pending and engine == "local":
             run_local(model, pending, read, on_done, on_ready, out_fmt, batch_size, n_process,
-                      threads)
+                      n_threads, keep_user_data)
         elif pending:
             from .ray_engine import run_ray
 
             run_ray(model, pending, read, on_done, on_ready, out_fmt, batch_size, address=address,
-                    workers=workers, threads_per_worker=threads,
-                    max_retries=max_retries)
+                    workers=workers, threads_per_worker=n_threads,
+                    max_retries=max_retries, keep_user_data=keep_user_data)
     except BaseException:
         if not wd.done:  # nothing to resume: leave no work folder behind
             wd.remove()

@@ -29,20 +29,24 @@ class AnnotatorWorker:
     fmt (str): the output format.
     batch_size (int): docs per ``nlp.pipe`` batch.
     threads (int): torch threads.
+    keep_user_data (bool): keep tensors and other components' user data (DocBin output).
     """
 
-    def __init__(self, model: str, fmt: str, batch_size: int, threads: int) -> None:
+    def __init__(self, model: str, fmt: str, batch_size: int, threads: int,
+                 keep_user_data: bool = False) -> None:
         set_torch_threads(threads)
         self.nlp = load_pipeline(model)
         self.fmt = fmt
         self.batch_size = batch_size
+        self.keep_user_data = keep_user_data
 
     def ready(self) -> int:
         return os.getpid()
 
     def annotate(self, shard: Shard, records: List[Tuple[Any, str]]) -> ShardDone:
         cpu = sum(os.times()[:2])
-        data, n_words = annotate_records(self.nlp, records, self.fmt, self.batch_size)
+        data, n_words = annotate_records(self.nlp, records, self.fmt, self.batch_size,
+                                         self.keep_user_data)
         return ShardDone(shard, data, len(records), n_words, os.getpid(), peak_rss_mb(),
                          sum(os.times()[:2]) - cpu)
 
@@ -58,7 +62,8 @@ def import_ray() -> Any:
 
 def run_ray(model: str, shards: Sequence[Shard], read: ReadShard, on_done: OnDone,
             on_ready: OnReady, fmt: str, batch_size: int, *, address: Optional[str] = None,
-            workers: Optional[int] = None, threads_per_worker: int = 1, max_retries: int = 3) -> None:
+            workers: Optional[int] = None, threads_per_worker: int = 1, max_retries: int = 3,
+            keep_user_data: bool = False) -> None:
     """Annotate shards on Ray: joins the cluster at ``address``, uses the running Ray
     session if there is one, or starts a local cluster (without dashboard or usage
     statistics) that it shuts down at the end.
@@ -75,7 +80,7 @@ def run_ray(model: str, shards: Sequence[Shard], read: ReadShard, on_done: OnDon
             workers = max(1, int(ray.cluster_resources().get("CPU", 1)) // threads_per_worker)
         actor_cls = ray.remote(AnnotatorWorker).options(
             num_cpus=threads_per_worker, max_restarts=max_retries, max_task_retries=max_retries)
-        actors = [actor_cls.remote(model, fmt, batch_size, threads_per_worker)
+        actors = [actor_cls.remote(model, fmt, batch_size, threads_per_worker, keep_user_data)
                   for _ in range(min(workers, len(shards)))]
         ray.get([a.ready.remote() for a in actors])
         on_ready()

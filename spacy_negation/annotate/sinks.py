@@ -15,7 +15,7 @@ import shutil
 from pathlib import Path
 from typing import Any, Dict, IO, Iterable, List, Optional, Sequence, Tuple
 
-from ..negation import ROLES, get_negations
+from ..negation import CONVENTION_KEY, MIRROR, ROLES, get_negations
 from ..util import atomic_write
 from .sources import guess_format, import_pyarrow
 
@@ -23,6 +23,36 @@ OUTPUT_FORMATS = ("jsonl", "parquet", "spacy")
 _SUFFIXES = {".jsonl": "jsonl", ".ndjson": "jsonl", ".parquet": "parquet", ".spacy": "spacy"}
 #: The DocBin user-data key of a document's id (``doc.user_data[ID_KEY]``).
 ID_KEY = "spacy_negation.annotate.id"
+
+
+def _is_ours(key: Any) -> bool:
+    """Whether a ``doc.user_data`` key is one of this package's: the document id, the
+    annotation convention, or the negation storage's mirror."""
+    if key in (ID_KEY, CONVENTION_KEY):
+        return True
+    return isinstance(key, tuple) and len(key) == 4 and key[0] == "._." and key[1] == MIRROR
+
+
+def lighten(doc: Any, keep_user_data: bool = False) -> Any:
+    """Drop what the output does not need from an annotated doc, in place: ``doc.tensor``
+    and the user data of other components, such as the transformer's outputs
+    ``doc._.trf_data`` (megabytes per document, kept in memory until the shard is
+    written and, in a DocBin with user data, written to disk).
+
+    doc (Doc): the annotated doc.
+    keep_user_data (bool): keep the tensors and all user data (``--keep-user-data``).
+    RETURNS (Doc): the doc.
+    """
+    if keep_user_data:
+        return doc
+    import numpy
+
+    if doc.tensor.size:
+        doc.tensor = numpy.zeros((0,), dtype="float32")
+    user_data = doc.user_data
+    for key in [key for key in user_data if not _is_ours(key)]:
+        del user_data[key]
+    return doc
 
 
 def output_format(path: Path, fmt: Optional[str] = None) -> str:
@@ -39,8 +69,11 @@ def doc_record(doc: Any, doc_id: Any) -> Dict[str, Any]:
     RETURNS (Dict[str, Any]): the record.
     """
     negations = []
+    text: Optional[str] = None  # built once per doc: ``doc.text`` joins every token
     for neg in get_negations(doc):
-        negations.append({role: [{"start": s, "end": e, "text": doc.text[s:e]}
+        if text is None:
+            text = doc.text
+        negations.append({role: [{"start": s, "end": e, "text": text[s:e]}
                                  for s, e in neg.offsets(role)] for role in ROLES})
     return {"id": doc_id, "negations": negations}
 
@@ -52,11 +85,14 @@ def _parquet_schema() -> Any:
     return pa.schema([("id", pa.string()), ("negations", pa.list_(negation))])
 
 
-def encode_shard(docs: Sequence[Tuple[Any, Any]], fmt: str) -> bytes:
+def encode_shard(docs: Sequence[Tuple[Any, Any]], fmt: str, keep_user_data: bool = False) -> bytes:
     """A shard's output file content.
 
     docs (Sequence[Tuple[Doc, Any]]): the annotated docs with their ids, in input order.
     fmt (str): one of OUTPUT_FORMATS. Parquet stores the ids as strings.
+    keep_user_data (bool): DocBin: keep the user data of other components (the
+        transformer's ``doc._.trf_data``); by default the docs are lightened first
+        (:func:`lighten`), so the DocBin holds no tensors.
     RETURNS (bytes): the content.
     """
     if fmt == "spacy":
@@ -64,6 +100,7 @@ def encode_shard(docs: Sequence[Tuple[Any, Any]], fmt: str) -> bytes:
 
         docbin = DocBin(store_user_data=True)
         for doc, doc_id in docs:
+            lighten(doc, keep_user_data)
             doc.user_data[ID_KEY] = doc_id
             docbin.add(doc)
         return docbin.to_bytes()

@@ -4,12 +4,17 @@ An input is split into shards of consecutive records (record ranges, so the spli
 depends only on the input and the shard size). One pass over the file finds the
 shards' byte offsets (line formats) and the input's SHA-256, which tells a re-run whether
 the finished shards of an earlier run belong to the same input.
+
+Lines end with LF, CRLF or a lone CR (old Mac files), as Python's universal newlines
+read them; a UTF-8 byte order mark at the start of the file is not part of the first
+record.
 """
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import IO, Any, Iterator, List, Optional, Sequence, Tuple
 
 from ..errors import Errors
 
@@ -17,6 +22,8 @@ INPUT_FORMATS = ("text", "jsonl", "parquet")
 _SUFFIXES = {".txt": "text", ".text": "text", ".jsonl": "jsonl", ".ndjson": "jsonl",
              ".parquet": "parquet"}
 _CHUNK = 1 << 20
+_EOL = re.compile(rb"\r\n|\r|\n")
+BOM = b"\xef\xbb\xbf"
 
 
 @dataclass(frozen=True)
@@ -107,7 +114,7 @@ def plan_input(path: Path, fmt: str, shard_size: int, text_field: str, id_field:
     else:
         n = pos = 0
         with path.open("rb") as f:
-            for line in f:
+            for line in iter_lines(f):
                 if n % shard_size == 0:
                     starts.append((n, pos))
                 sha.update(line)
@@ -131,14 +138,43 @@ def read_shard(plan: InputPlan, shard: Shard, text_field: str, id_field: str) ->
     out: List[Record] = []
     with plan.path.open("rb") as f:
         f.seek(shard.offset)
+        lines = iter_lines(f)
         for k in range(shard.start, shard.end):
-            raw = f.readline()
+            raw = next(lines, b"")
+            if k == 0 and raw.startswith(BOM):
+                raw = raw[len(BOM):]
             line = k + 1
             if plan.fmt == "text":
                 out.append(_text_record(raw, line))
             else:
                 out.append(_jsonl_record(raw, line, text_field, id_field))
     return out
+
+
+def iter_lines(f: IO[bytes], chunk_size: int = _CHUNK) -> Iterator[bytes]:
+    """The lines of a binary file from its current position, each with its line end
+    (LF, CRLF or a lone CR; the last line may have none): the bytes of the lines add up to
+    the file's. Memory: one chunk plus the longest line.
+
+    f (IO[bytes]): the file, opened in binary mode.
+    chunk_size (int): bytes read at a time.
+    YIELDS (bytes): the lines.
+    """
+    buf = b""
+    while True:
+        chunk = f.read(chunk_size)
+        if not chunk:
+            break
+        buf += chunk
+        start = 0
+        for match in _EOL.finditer(buf):
+            if match.end() == len(buf) and match.group() == b"\r":
+                break  # a CR at the end of the chunk: the next chunk may start with LF
+            yield buf[start:match.end()]
+            start = match.end()
+        buf = buf[start:]
+    if buf:
+        yield buf
 
 
 def _strip_eol(raw: bytes) -> bytes:

@@ -32,14 +32,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="ray engine: address of a running cluster (default: a local cluster)")
     p.add_argument("--workers", type=int, default=None,
                    help="ray engine: worker actors (default: cluster CPUs / threads per worker)")
-    p.add_argument("--threads", type=int, default=1,
-                   help="torch threads of the local process, or of each Ray worker (its "
-                        "CPUs); default: 1")
+    p.add_argument("--threads", type=int, default=None,
+                   help="torch threads of the local process and of each of its --n-process "
+                        "workers, or of each Ray worker (its CPUs); default: $OMP_NUM_THREADS "
+                        "if set, else 1")
     p.add_argument("--max-retries", type=int, default=3,
                    help="ray engine: restarts of a failed worker and retries of its shards")
     p.add_argument("--work-dir", type=Path, default=None,
                    help="folder of the finished shards (default: OUTPUT.shards)")
     p.add_argument("--keep-shards", action="store_true", help="keep the work folder at the end")
+    p.add_argument("--keep-user-data", action="store_true",
+                   help=".spacy output: keep the docs' tensors and other components' user data "
+                        "(the transformer's doc._.trf_data, megabytes per document); by default "
+                        "the DocBin holds the docs, their ids and negations only")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
@@ -58,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
             engine=args.engine, n_process=args.n_process, address=args.address,
             workers=args.workers, threads=args.threads,
             max_retries=args.max_retries, work_dir=args.work_dir, keep_shards=args.keep_shards,
-            progress=not args.no_progress)
+            keep_user_data=args.keep_user_data, progress=not args.no_progress)
     except (ImportError, RuntimeError, OSError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
@@ -66,6 +71,8 @@ def run(args: argparse.Namespace) -> int:
         print("interrupted: the finished shards are kept; run the same command again to "
               "resume", file=sys.stderr)
         return 130
+    for index, reason in sorted(summary.redone.items()):
+        print(f"redone: shard {index} of an earlier run ({reason})", file=sys.stderr)
     if summary.resumed:
         print(f"resumed: {summary.resumed} of {summary.n_shards} shards were finished "
               "by an earlier run", file=sys.stderr)

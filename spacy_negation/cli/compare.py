@@ -37,9 +37,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "starsem.cues_b.f, starsem.scope_tokens.f, faireval.fair.f "
                         "(repeatable; default: nis.nis_tok.f, nis.nis_ex.f, "
                         "starsem.scopes_cue_match_b.f)")
-    p.add_argument("--samples", type=int, default=10000, help="bootstrap samples (default 10000)")
+    p.add_argument("--samples", type=int, default=10000, help="bootstrap samples (default 10000, at most 1000000)")
     p.add_argument("--ar-samples", type=int, default=10000,
-                   help="approximate randomization shuffles (default 10000)")
+                   help="approximate randomization shuffles (default 10000, at most 1000000)")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     p.add_argument("--confidence", type=float, default=0.95,
                    help="coverage of the interval (default 0.95)")

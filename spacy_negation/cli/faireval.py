@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any, List, Mapping, Optional, Sequence
 
+from ..errors import Errors
 from ..metrics.faireval import (METHODS, PAPER_WEIGHTS_FORMULA, TRADITIONAL_TYPES,
                                 format_weights, parse_weights, scores_from_counts)
 from ..metrics.faireval_files import count_files
@@ -34,7 +35,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "(its tag list; an end on two trailing punctuation tokens stays on the "
                         "first)")
     p.add_argument("--labels", default=None,
-                   help="comma-separated labels to evaluate (default: all)")
+                   help="comma-separated labels to evaluate (default: all; an empty list is an error)")
     p.add_argument("--exclude", default=",".join(DEFAULT_EXCLUDE),
                    help="comma-separated labels to ignore (default: NONE,EMPTY)")
     p.add_argument("--json", action="store_true", help="print the scores as JSON (fractions)")
@@ -52,6 +53,8 @@ def run(args: argparse.Namespace) -> int:
     tok, tok, ...) or CoNLL2000 files (form POS BIO-tag). Two files are compared whatever
     their names; two folders file by file (same names)."""
     weights = parse_weights(args.weights)
+    if args.labels is not None and not _split(args.labels):
+        raise ValueError(Errors.E955.format(value=args.labels))
     counts = count_files(args.target, args.system, focus=args.focus,
                          ignore_punct=args.ignore_punct, punct_compat=args.punct_compat,
                          labels=_split(args.labels), exclude=_split(args.exclude) or [])

@@ -4,7 +4,9 @@ Reads one metrics JSON file per run -- the document ``evaluate --json`` prints, 
 holding it under "detail" (as the project's ``metrics/*.json``) -- and reports per metric
 the mean and the sample standard deviation over the runs. With ``--gold`` and one
 ``--system`` file per run (same order), also the pooled bootstrap interval of the mean over
-sentences (:func:`spacy_negation.metrics.seeds.pooled_interval`). No spaCy import.
+sentences (:func:`spacy_negation.metrics.seeds.pooled_interval`); each system file must
+give the metric its run's JSON file holds (to 0.05 points), or the command stops with a
+coded error. Metric values must be finite fractions in [0, 1]. No spaCy import.
 
 ``--json`` prints::
 
@@ -36,7 +38,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--gold", type=Path, help="the gold *SEM file of the runs' system files")
     p.add_argument("--system", type=Path, nargs="+", dest="systems", metavar="SYSTEM",
                    help="the runs' system *SEM files, in the order of the JSON files")
-    p.add_argument("--samples", type=int, default=10000, help="bootstrap samples (default 10000)")
+    p.add_argument("--samples", type=int, default=10000, help="bootstrap samples (default 10000, at most 1000000)")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     p.add_argument("--confidence", type=float, default=0.95,
                    help="coverage of the interval (default 0.95)")
@@ -93,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
     document per run; with --gold and the runs' system files, also the pooled bootstrap
     interval of the mean over sentences."""
     from ..metrics.compare import DEFAULT_METRICS, families_of
-    from ..metrics.seeds import metric_value, pooled_interval, seed_summary
+    from ..metrics.seeds import check_runs_match, metric_value, pooled_interval, seed_summary
 
     if len(args.runs) < 2:
         raise ValueError(Errors.E709.format(n=len(args.runs)))
@@ -107,6 +109,9 @@ def run(args: argparse.Namespace) -> int:
     tables: List[Any] = []
     if args.systems is not None:
         tables = [t for _, t in read_tables(args.gold, args.systems, families_of(metrics))]
+        names = [(str(j), str(s)) for j, s in zip(args.runs, args.systems)]
+        for m in metrics:
+            check_runs_match(m, values[m], tables, names)
     summaries = {m: seed_summary(m, values[m], pooled_interval(
         tables, m, samples=args.samples, seed=args.seed, confidence=args.confidence)
         if tables else None) for m in metrics}

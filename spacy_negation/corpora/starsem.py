@@ -11,13 +11,14 @@ lemma, POS, parse fragment, then ``***`` (no negation) or 3 columns per negation
 instance (cue, scope, negated event); ``_`` marks a token outside that element, otherwise
 the cell holds the part of the form that belongs to it.
 """
+import warnings
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Iterable, Iterator, List, Optional, TextIO, Tuple, Union
+from typing import Dict, Iterable, Iterator, List, Optional, TextIO, Tuple, Union
 
-from ..errors import Errors, NegationFormatError
-from ..util import atomic_write_text, check_on_error, is_writable_form, read_utf8, split_lines
+from ..errors import Errors, NegationFormatError, Warnings
+from ..util import atomic_write_text, check_on_error, is_writable_form, read_utf8, skip_or_raise, split_lines
 from .blocks import (NO_NEGATION, ROLES, Block, CellFormat, Instance, check_row, iter_blocks, locate,
                      parse_blocks, read_instances, repair_case)
 
@@ -70,7 +71,7 @@ class Sentence:
 
 def read_starsem(
     path: Union[str, Path], *, check_sequence: bool = True, check_forms: bool = False,
-    on_error: str = "raise",
+    on_error: str = "raise", check_corpus: bool = False,
 ) -> List[Sentence]:
     """Read a *SEM CoNLL file into sentences, validating it. A leading byte order mark
     is ignored; line endings are LF or CRLF.
@@ -82,21 +83,34 @@ def read_starsem(
     on_error (str): 'raise' (default) stops at the first bad sentence; 'skip' skips each
         bad sentence with warning W402 and repairs a cell that its token holds once in
         another letter case (warning W403).
+    check_corpus (bool): also refuse what a gold corpus must not hold (see
+        :func:`parse_starsem`) and a file whose last line has no line end (E960: it may
+        have been cut inside its last cell, which would still read as a shorter cell).
     RETURNS (List[Sentence]): the sentences in file order.
     RAISES (NegationFormatError): malformed input, with file and line in the message.
     """
     path = Path(path)
     text = read_utf8(path)
-    sentences = list(parse_starsem(split_lines(path, text), path=str(path), check_sequence=check_sequence,
-                                   check_forms=check_forms, on_error=on_error))
+    lines = split_lines(path, text)
+    sentences = list(parse_starsem(lines, path=str(path), check_sequence=check_sequence,
+                                   check_forms=check_forms, on_error=on_error,
+                                   check_corpus=check_corpus))
     if not sentences and not text.strip():  # (with on_error='skip', all may be skipped)
         raise NegationFormatError(Errors.E108.format(path=path), path)
+    if check_corpus and text and not text.endswith("\n") and lines[-1].strip():
+        last = len(lines)
+        err = NegationFormatError(Errors.E960.format(path=path, line=last), path, last)
+        if sentences and sentences[-1].line + len(sentences[-1].rows) - 1 == last:
+            skip_or_raise(err, check_on_error(on_error), path, sentences[-1].line)
+            sentences.pop()
+        else:  # the last sentence was skipped already
+            skip_or_raise(err, check_on_error(on_error), path, last)
     return sentences
 
 
 def parse_starsem(
     lines: Iterable[str], *, path: str = "<string>", check_sequence: bool = True,
-    check_forms: bool = False, on_error: str = "raise",
+    check_forms: bool = False, on_error: str = "raise", check_corpus: bool = False,
 ) -> Iterator[Sentence]:
     """Parse *SEM lines (without line terminators) into sentences.
 
@@ -105,12 +119,65 @@ def parse_starsem(
     check_sequence (bool): require token numbers 0, 1, 2, ... within each sentence.
     check_forms (bool): refuse word forms that cannot be written back.
     on_error (str): 'raise' or 'skip' (see :func:`read_starsem`).
+    check_corpus (bool): also refuse a scope cell that overlaps a cue cell of its instance
+        (E958: a scope never holds its own cue, Morante & Daelemans 2012; the one case of
+        the CD-SCO training file, the whole of ``infinite`` as the scope of its affix
+        ``in``, is repaired to the rest of the token, ``finite``, with warning W951) and a
+        sentence whose sentence number came before in the same document (E959: a repeated
+        sentence; the same document id after another document starts a new document, as
+        in files joined together).
     YIELDS (Sentence): each sentence once complete.
     """
     lenient = check_on_error(on_error)
     parse = partial(_parse_block, path=path, check_sequence=check_sequence, check_forms=check_forms,
                     repair=lenient)
-    yield from parse_blocks(iter_blocks(lines), parse, lenient, path)
+    if not check_corpus:
+        yield from parse_blocks(iter_blocks(lines), parse, lenient, path)
+        return
+    seen: Dict[str, int] = {}  # sentence numbers of the current document -> first line
+    current: List[str] = [""]
+
+    def parse_checked(block: Block) -> Sentence:
+        sentence = parse(block)
+        _check_scopes(sentence, path)
+        if sentence.doc_id != current[0]:  # a new run of the document id: files may be joined
+            current[0] = sentence.doc_id
+            seen.clear()
+        first = seen.get(sentence.sent_no)
+        if first is not None:
+            raise NegationFormatError(Errors.E959.format(path=path, line=sentence.line, doc=sentence.doc_id,
+                                                         sent=sentence.sent_no, first=first),
+                                      path, sentence.line)
+        seen[sentence.sent_no] = sentence.line
+        return sentence
+
+    yield from parse_blocks(iter_blocks(lines), parse_checked, lenient, path)
+
+
+def _check_scopes(sentence: Sentence, path: str) -> None:
+    """Refuse (E958) or repair (W951) scope cells that overlap a cue cell of their own
+    instance (see :func:`parse_starsem`)."""
+    forms = sentence.forms
+    for k, inst in enumerate(sentence.instances):
+        cues = dict(inst.cue)
+        for n, (pos, cell) in enumerate(inst.scope):
+            cue_cell = cues.get(pos)
+            if cue_cell is None:
+                continue
+            cue = locate(forms[pos], cue_cell)
+            start, end = locate(forms[pos], cell, cue)
+            if start >= cue[1] or end <= cue[0]:
+                continue
+            line = sentence.line + pos
+            # the scope minus the cue's characters, if that is one range: an affix's rest
+            rest = [(a, b) for a, b in ((start, min(end, cue[0])), (max(start, cue[1]), end)) if a < b]
+            if len(rest) != 1:
+                raise NegationFormatError(Errors.E958.format(path=path, line=line, k=k + 1, cell=cell,
+                                                             cue=cue_cell, form=forms[pos]), path, line)
+            fixed = forms[pos][rest[0][0]:rest[0][1]]
+            warnings.warn(Warnings.W951.format(path=path, line=line, k=k + 1, cell=cell, cue=cue_cell,
+                                               fixed=fixed), stacklevel=2)
+            inst.scope[n] = (pos, fixed)
 
 
 def _parse_block(block: Block, path: str, check_sequence: bool, check_forms: bool = False,

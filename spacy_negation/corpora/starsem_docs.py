@@ -59,7 +59,11 @@ def sentences_to_doc(vocab: Vocab, sentences: Sequence[Sentence]) -> Doc:
 def read_starsem_docs(path: Union[str, Path], vocab: Optional[Vocab] = None, n_sents: int = 10,
                       on_error: str = "raise") -> List[Doc]:
     """Read a *SEM CoNLL file into docs. Word forms that the *SEM format cannot write
-    back (whitespace, control characters) are refused.
+    back (whitespace, control characters) are refused, and so is what a gold corpus must
+    not hold: a scope cell overlapping its own cue (E958; the CD-SCO training file's
+    ``infinite`` is repaired, W951), a repeated sentence (E959) and a last line without
+    a line end (E960, a file that may be cut inside its last cell); see
+    :func:`~spacy_negation.corpora.starsem.parse_starsem`.
 
     path (Union[str, Path]): the file.
     vocab (Optional[Vocab]): the vocab; a blank English pipeline's if None (so that
@@ -72,14 +76,15 @@ def read_starsem_docs(path: Union[str, Path], vocab: Optional[Vocab] = None, n_s
     RETURNS (List[Doc]): the docs.
     """
     check_n_sents(n_sents)
-    sentences = read_starsem(path, check_forms=True, on_error=on_error)
+    sentences = read_starsem(path, check_forms=True, on_error=on_error, check_corpus=True)
     return list(records_to_docs((sentence_record(s) for s in sentences), vocab, n_sents))
 
 
 def doc_to_sentences(doc: Doc, doc_index: int = 0) -> List[Sentence]:
     """Turn a doc into *SEM sentences with the negations it carries.
 
-    Whitespace tokens are skipped (the format cannot hold them). Ids, sentence numbers
+    Whitespace tokens are skipped (the format cannot hold them; a negation whose cue
+    lies on one cannot be written, E961). Ids, sentence numbers
     and parse fragments come from the doc's *SEM metadata when it has matching metadata,
     else the doc id is ``doc{doc_index}``, sentences are numbered from 0 and the parse
     fragment is ``_``. Empty lemmas and tags are written as ``_``.
@@ -115,8 +120,10 @@ def doc_to_sentences(doc: Doc, doc_index: int = 0) -> List[Sentence]:
             ))
         sentences.append(Sentence(rows=rows, instances=[]))
     for neg in sorted(get_negations(doc), key=lambda n: n.id):
-        if neg.cue[0].i not in position:
-            continue
+        blank = [p.i for p in neg.cue if p.i not in position]
+        if blank:
+            raise ValueError(Errors.E961.format(doc=doc_index, id=neg.id, i=blank[0],
+                                                text=doc[blank[0]].text))
         s = position[neg.cue[0].i][0]
         inst = Instance()
         for role in ROLES:
@@ -128,8 +135,7 @@ def doc_to_sentences(doc: Doc, doc_index: int = 0) -> List[Sentence]:
                 if ps != s:
                     raise ValueError(Errors.E121.format(doc=doc_index, id=neg.id, role=role, i=p.i))
                 cells.append((pos, p.text(doc)))
-        if inst.cue:
-            sentences[s].instances.append(inst)
+        sentences[s].instances.append(inst)
     return [s for s in sentences if s.rows]
 
 

@@ -29,6 +29,10 @@ Statistic = Callable[[numpy.ndarray], numpy.ndarray]
 Counts = Union[numpy.ndarray, Sequence[Sequence[float]]]
 #: Resamples per block of the matrix products (bounds the memory to block x sentences).
 BLOCK = 1000
+#: The most bootstrap resamples or randomization shuffles one call takes: the bootstrap
+#: keeps one value per resample and statistic (8 MB per statistic at this limit), and
+#: both run time linear in the number; far beyond what an interval or p-value needs.
+MAX_SAMPLES = 1_000_000
 #: Ties of a resampled difference with the observed one are decided with this tolerance
 #: (sums of fractional counts, e.g. NIS_tok's, differ in the last bits by summation order).
 TIE_TOLERANCE = 1e-12
@@ -159,6 +163,16 @@ def swap_masks(n: int, samples: int, seed: int, block: int = BLOCK) -> Iterator[
         done += rows
 
 
+def check_samples(option: str, value: int) -> None:
+    """Refuse a number of resamples or shuffles beyond MAX_SAMPLES (E954).
+
+    option (str): the option's name, for the message.
+    value (int): the number.
+    """
+    if value > MAX_SAMPLES:
+        raise ValueError(Errors.E954.format(option=option, value=value, limit=MAX_SAMPLES))
+
+
 def resampled_statistics(tables: Sequence[numpy.ndarray], statistics: Sequence[Statistic], *,
                          resamples: int, seed: int) -> numpy.ndarray:
     """Each statistic of its own per-sentence table on the same bootstrap resamples.
@@ -168,7 +182,9 @@ def resampled_statistics(tables: Sequence[numpy.ndarray], statistics: Sequence[S
     resamples (int): number of bootstrap samples.
     seed (int): the random seed (see :func:`resample_weights`).
     RETURNS (numpy.ndarray): shape (len(tables), resamples), the resampled values.
+    RAISES (ValueError): more than MAX_SAMPLES resamples (E954).
     """
+    check_samples("resamples", resamples)
     out = numpy.empty((len(tables), resamples))
     if not tables:
         return out
@@ -276,7 +292,9 @@ def approximate_randomization(pairs: Sequence[Tuple[numpy.ndarray, numpy.ndarray
     samples (int): the number of shuffles N.
     seed (int): the random seed.
     RETURNS (List[float]): one p-value per pair, in (0, 1].
+    RAISES (ValueError): more than MAX_SAMPLES shuffles (E954).
     """
+    check_samples("samples", samples)
     if not pairs:
         return []
     deltas = numpy.hstack([other - base for base, other in pairs])

@@ -21,7 +21,7 @@ from typing import Any, Dict, Iterable, List, Mapping, NamedTuple, Sequence, Tup
 import numpy
 
 from ..errors import Errors
-from .bootstrap import paired_tests, prf_statistic
+from .bootstrap import check_samples, paired_tests, prf_statistic
 from .evaluate import FAMILIES, Evaluation
 from .faireval_spans import FAIR_TYPES, TRADITIONAL_TYPES
 from .nis import NisCounts
@@ -299,6 +299,7 @@ def _check_settings(samples: int, ar_samples: int, confidence: float) -> None:
     for option, value in (("--samples", samples), ("--ar-samples", ar_samples)):
         if value < 1:
             raise ValueError(Errors.E704.format(option=option, value=value))
+        check_samples(option, value)
     if not 0 < confidence < 1:
         raise ValueError(Errors.E705.format(value=confidence))
 

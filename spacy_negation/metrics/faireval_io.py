@@ -5,8 +5,9 @@ Two formats, detected per sentence from its first line (sentences are separated 
 lines; a file may mix formats from sentence to sentence):
 
 * **span files**: ``label TAB begin TAB end TAB tok, tok, ...`` with 1-based token
-  indices; an empty token list means every token from begin to end; ``end < begin`` is
-  swapped as the reference does. A sentence without spans holds a dummy span such as
+  indices; an empty token list means every token from begin to end (at most
+  MAX_RANGE_TOKENS of them: a longer range is an error, not a set of that many tokens);
+  ``end < begin`` is swapped as the reference does. A sentence without spans holds a dummy span such as
   ``EMPTY TAB 999 TAB 999 TAB 999``; the labels ``NONE`` and ``EMPTY`` are excluded by
   default.
 * **CoNLL2000**: ``form POS tag`` per token (spaces; tabs are accepted too), BIO tags,
@@ -42,6 +43,9 @@ SPANS_FORMAT = "spans"
 CONLL_FORMAT = "conll2000"
 #: Labels excluded by default (the reference's dummy labels).
 DEFAULT_EXCLUDE: Tuple[str, ...] = ("NONE", "EMPTY")
+#: The most tokens a span line with an empty token list (begin to end) may cover: far
+#: more than any sentence, few enough that the span's token set stays small.
+MAX_RANGE_TOKENS = 100_000
 #: The dummy line written for a sentence without spans.
 EMPTY_LINE = "EMPTY\t999\t999\t999"
 #: The reference tool's punctuation POS tags (STTS, UPOS, custom, PTB subset).
@@ -273,6 +277,9 @@ def _checked_span_line(fields: List[str], path: str, line: int) -> FSpan:
                                                          begin=begin, end=end), path, line)
         tokens.add(tok)
     if not tokens:
+        if end - begin + 1 > MAX_RANGE_TOKENS:
+            raise NegationFormatError(Errors.E956.format(path=path, line=line, begin=begin, end=end,
+                                                         limit=MAX_RANGE_TOKENS), path, line)
         tokens = set(range(begin, end + 1))
     return FSpan(label, begin, end, frozenset(tokens))
 

@@ -1,5 +1,6 @@
 """Runs over seeds: the mean and standard deviation of a metric over training runs, and the
 pooled bootstrap interval of the mean over sentences (the runs scored on the same gold)."""
+import math
 from dataclasses import dataclass
 from typing import Any, Dict, Mapping, Optional, Sequence, Tuple
 
@@ -18,7 +19,8 @@ def metric_value(document: Mapping[str, Any], name: str, source: str = "<json>")
     name (str): the metric name, ``FAMILY.ROW.VALUE``.
     source (str): the file name for messages.
     RETURNS (float): the value.
-    RAISES (ValueError): the metric is missing (E707) or not a number (E708).
+    RAISES (ValueError): the metric is missing (E707), not a number (E708), or not a
+        finite fraction in [0, 1] (E952: the documents hold P, R and F1 as fractions).
     """
     spec = parse_metric(name)
     doc: Any = document
@@ -30,7 +32,34 @@ def metric_value(document: Mapping[str, Any], name: str, source: str = "<json>")
         doc = doc[key]
     if isinstance(doc, bool) or not isinstance(doc, (int, float)):
         raise ValueError(Errors.E708.format(path=source, name=name, value=doc))
-    return float(doc)
+    value = float(doc)
+    if not math.isfinite(value) or not 0.0 <= value <= 1.0:
+        raise ValueError(Errors.E952.format(path=source, name=name, value=doc))
+    return value
+
+
+#: How far a run's metric in its JSON file and the same metric counted from its system
+#: file may differ (a JSON file may hold rounded values): 0.05 points.
+MATCH_TOLERANCE = 5e-4
+
+
+def check_runs_match(metric: str, values: Sequence[float], runs: Sequence[CountTable],
+                     names: Sequence[Tuple[str, str]]) -> None:
+    """Check that each run's system file gives the metric its JSON file holds, so that a
+    pooled interval is never computed from system files of other runs.
+
+    metric (str): the metric name.
+    values (Sequence[float]): the metric of each run, from its JSON file.
+    runs (Sequence[CountTable]): the counts of each run's system file, in the same order.
+    names (Sequence[Tuple[str, str]]): (JSON file, system file) of each run, for messages.
+    RAISES (ValueError): a run whose two values differ by more than MATCH_TOLERANCE (E953).
+    """
+    spec = parse_metric(metric)
+    for value, table, (json_path, system_path) in zip(values, runs, names):
+        counted = table.value(spec)
+        if not abs(counted - value) <= MATCH_TOLERANCE:
+            raise ValueError(Errors.E953.format(system=system_path, json=json_path, name=metric,
+                                                counted=counted, value=value))
 
 
 @dataclass(frozen=True)

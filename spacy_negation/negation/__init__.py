@@ -13,7 +13,8 @@ are kept in its ``Span.kb_id``, counted in characters from the span's start. The
 are therefore character ranges: they survive ``Doc.to_bytes``, ``DocBin`` (with and
 without user data), pickling, multiprocessing, ``Doc.to_json``/``from_json`` and
 ``Doc.from_docs``, and they follow retokenization (``merge_entities``,
-``retokenize().merge``/``.split``). ``Span.as_doc`` copies no span group; a mirror in
+``retokenize().merge``/``.split``): spaCy does not move a span group's token indices when
+it retokenizes, so the first read after it stores the group again on the current tokens. ``Span.as_doc`` copies no span group; a mirror in
 ``doc.user_data`` (msgpack-safe) lets ``span.as_doc(copy_user_data=True)`` keep the
 instances whose cue lies in the span (it is read only when the doc has no ``negations``
 span group: clear a doc's negations with ``doc._.negations = []``, not by deleting the

@@ -6,7 +6,10 @@ partial part (an affix and its remainder), labelled CUE, SCOPE or EVENT. Everyth
 spans need besides their character range is in ``Span.kb_id`` (which survives every
 serialization, ``Doc.to_json`` included) and counted from the span's own start
 character, so it stays right when the offsets shift (``Doc.from_docs``) and when the
-tokens change (retokenization keeps the text and the spans' character offsets):
+tokens change (retokenization keeps the text and the spans' character offsets; spaCy
+leaves the spans' token indices as they were, and the first read after it (any of the
+extensions, :func:`get_negations`) stores the spans again on the current tokens, so
+``doc.spans["negations"]`` points at the right tokens again):
 
 * ``"k@a"``: a run of whole tokens of instance number k;
 * ``"k@a:s-e"``: a partial part: characters [s, e) from the span's start;
@@ -63,9 +66,9 @@ def set_negations(doc: Doc, negations: Iterable[Union[Negation, Dict[str, Iterab
         'cue', 'scope', 'event' holding parts (tokens, spans, Parts or (i, start, end)).
         Bad input raises a coded ValueError and leaves the doc's negations as they were.
     scope_outside_cue (bool): also reject a scope part that overlaps its own cue (E015).
-        The setter ``doc._.negations = ...`` checks it; the corpus readers do not, since
-        gold corpora hold such annotation (CD-SCO training: ``in`` of ``infinite`` with
-        the whole token in the scope) and are kept as they are.
+        The setter ``doc._.negations = ...`` checks it; the *SEM reader refuses such
+        cells itself when it reads a corpus (E958; CD-SCO training's whole ``infinite`` in
+        the scope of its affix ``in`` is repaired to ``finite``, W951).
     """
     if isinstance(negations, (str, bytes, dict, Negation)) or not isinstance(negations, IterableABC):
         raise ValueError(Errors.E010.format(obj=_short(negations), type=type(negations).__name__))
@@ -130,17 +133,22 @@ def _is_mirror_key(key: Any) -> bool:
     return isinstance(key, tuple) and len(key) == 4 and key[0] == "._." and key[1] == MIRROR
 
 
-def _stored_ranges(doc: Doc) -> List[Tuple[Any, str, int, int, bool]]:
+def _stored_ranges(doc: Doc, offsets: TokenOffsets) -> Tuple[List[Tuple[Any, str, int, int, bool]], bool]:
     """The stored parts as (instance key, role, start char, end char, whole-token run),
     in storage order, from the span group, else from the user-data mirror (a doc made by
-    ``Span.as_doc(copy_user_data=True)``). A cue part cut off by ``as_doc`` drops its
-    instance; scope and event parts are clipped to the doc."""
+    ``Span.as_doc(copy_user_data=True)``), and whether the span group's token indices are
+    stale (a retokenization moved the tokens under the spans' characters). A cue part cut
+    off by ``as_doc`` drops its instance; scope and event parts are clipped to the doc."""
     group = doc.spans.get(SPANS_KEY)
     out: List[Tuple[Any, str, int, int, bool]] = []
     if group is not None:
         legacy = group.attrs.get("partial", {})
         strings: Any = doc.vocab.strings  # looked up by hash: the stubs type str keys only
-        for _id, kb_hash, label_hash, tok_start, tok_end, start, end in _span_records(group):
+        records = _span_records(group)
+        stale = any(not 0 <= tok_start < tok_end <= len(offsets.starts)
+                    or offsets.starts[tok_start] != start or offsets.ends[tok_end - 1] != end
+                    for _, _, _, tok_start, tok_end, start, end in records)
+        for _id, kb_hash, label_hash, tok_start, tok_end, start, end in records:
             label = strings[label_hash] if label_hash in strings else str(label_hash)
             role = ROLE_OF_LABEL.get(label)
             if role is None:
@@ -160,7 +168,7 @@ def _stored_ranges(doc: Doc) -> List[Tuple[Any, str, int, int, bool]]:
                 out.append((inst, role, start, end, True))
             else:
                 out.append((inst, role, start + int(s), start + int(e), False))
-        return out
+        return out, stale
     n_chars = len(doc.text)
     cut: Set[Any] = set()
     mirrored: Dict[Any, Any] = doc.user_data
@@ -182,7 +190,7 @@ def _stored_ranges(doc: Doc) -> List[Tuple[Any, str, int, int, bool]]:
             lo, hi = max(lo, 0), min(hi, n_chars)
             if lo < hi:
                 out.append((inst, role, lo, hi, s is None))
-    return [item for item in out if item[0] not in cut]
+    return [item for item in out if item[0] not in cut], False
 
 
 def _span_records(group: SpanGroup) -> List[Tuple[int, ...]]:
@@ -198,17 +206,21 @@ def _span_records(group: SpanGroup) -> List[Tuple[int, ...]]:
         return [struct.unpack(">QQQllll", record) for record in srsly.msgpack_loads(group.to_bytes())["spans"]]
 
 
-def _read(doc: Doc) -> List[Tuple[Tuple[Part, ...], Tuple[Part, ...], Tuple[Part, ...]]]:
+PartsOfInstance = Tuple[Tuple[Part, ...], Tuple[Part, ...], Tuple[Part, ...]]
+
+
+def _read(doc: Doc) -> Tuple[List[PartsOfInstance], bool]:
     """The stored instances as (cue, scope, event) parts on the doc's current tokens, in
-    storage order. Parts are stored as character ranges, so they follow retokenization:
-    a range that covers only part of a token (a merge joined it with other tokens)
-    becomes a partial part with the same characters (W003 for a whole-token cue); two
-    ranges of a role in one token become the range covering both (W004)."""
-    stored = _stored_ranges(doc)
-    if not stored:
-        return []
+    storage order, and whether the span group is stale (see :func:`_stored_ranges`).
+    Parts are stored as character ranges, so they follow retokenization: a range that
+    covers only part of a token (a merge joined it with other tokens) becomes a partial
+    part with the same characters (W003 for a whole-token cue); two ranges of a role in
+    one token become the range covering both (W004)."""
     array = doc.to_array([IDX, LENGTH]).tolist() if len(doc) else []
     offsets = TokenOffsets([row[0] for row in array], [row[0] + row[1] for row in array])
+    stored, stale = _stored_ranges(doc, offsets)
+    if not stored:
+        return [], stale
     parts: Dict[Any, Dict[str, Dict[int, List[Tuple[int, int, bool]]]]] = {}
     for inst, role, lo, hi, whole in stored:
         if inst not in parts:
@@ -236,7 +248,14 @@ def _read(doc: Doc) -> List[Tuple[Tuple[Part, ...], Tuple[Part, ...], Tuple[Part
         if not result[0]:
             raise ValueError(Errors.E001.format(id=k))
         out.append((result[0], result[1], result[2]))
-    return out
+    return out, stale
+
+
+def _store_again(doc: Doc, parts: Sequence[PartsOfInstance]) -> None:
+    """Store the instances read from a stale span group again, on the current tokens
+    (instance numbers and order kept)."""
+    set_negations(doc, [Negation._trusted(doc, cue, scope, event, k)
+                        for k, (cue, scope, event) in enumerate(parts)])
 
 
 # --- the index of the extensions ------------------------------------------------------------
@@ -251,11 +270,13 @@ class _Index:
     __slots__ = ("group", "n_spans", "n_tokens", "n_user_data", "parts", "order", "scope", "cues")
 
     def __init__(self, doc: Doc) -> None:
+        self.parts, stale = _read(doc)
+        if stale:  # a retokenization: the span group follows the tokens again
+            _store_again(doc, self.parts)
         self.group = doc.spans.get(SPANS_KEY)
         self.n_spans = -1 if self.group is None else len(self.group)
         self.n_tokens = len(doc)
         self.n_user_data = len(doc.user_data) if self.group is None else -1
-        self.parts = _read(doc)
         self.order = sorted(range(len(self.parts)), key=lambda k: (self.parts[k][0][0].i, k))
         self.scope: Dict[int, List[int]] = {}
         self.cues: Set[int] = set()

@@ -7,7 +7,13 @@ A pattern entry is a JSON object: ``{"pattern": "denies", "kind": "preceding"}``
 case words, or on exact words with ``"attr": "ORTH"``) or a list of spaCy ``Matcher``
 token patterns (``[{"LOWER": "ruled"}, {"LOWER": "out"}]``) on the attributes a doc
 has without any other component (text, lower case, norm, shape, affixes, length, the
-lexical flags). Optional keys: ``id`` (a name of the entry) and ``source`` (where it
+lexical flags). A phrase matches its words literally: one that looks like a regular
+expression (``deni(es|ed)``, ``no.*``, ``not?``) is refused, since it would never match;
+write a token pattern with ``REGEX`` instead (``[{"LOWER": {"REGEX": "^deni(es|ed)$"}}]``).
+A token pattern must constrain what it matches: at least one of its tokens must be
+required (no ``OP``, or ``+``, ``1``, ``{n}`` with n >= 1) and given by an attribute that
+can fail (``{}`` matches any token, so ``[{}]`` would make every token a cue; ``[{"OP":
+"*"}]`` matches no token at all; ``{"REGEX": ".*"}`` matches every token). Optional keys: ``id`` (a name of the entry) and ``source`` (where it
 comes from). The kinds:
 
 - ``preceding``: a trigger that negates what follows it (*denies* chest pain),
@@ -35,6 +41,7 @@ entry per line), or a list whose items are entries, names or paths. An entry of 
 item replaces an earlier entry with the same pattern (to change one entry of a shipped
 list); within one item a pattern may appear only once with one kind.
 """
+import re
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -197,6 +204,9 @@ def normalize_entry(obj: Any, where: str, make_doc: MakeDoc) -> Dict[str, Any]:
         if attr not in PHRASE_ATTRS:
             raise ValueError(Errors.E353.format(where=where, reason=f"'attr' must be one of "
                                                 f"{', '.join(PHRASE_ATTRS)}, got {attr!r}"))
+        looks = _regex_looking(pattern)
+        if looks is not None:
+            raise ValueError(Errors.E962.format(where=where, pattern=pattern, what=looks))
         words = [t.text for t in make_doc(pattern) if not t.is_space]
         if not words:
             raise ValueError(Errors.E355.format(where=where, pattern=pattern, reason="it has no words"))
@@ -217,9 +227,68 @@ def normalize_entry(obj: Any, where: str, make_doc: MakeDoc) -> Dict[str, Any]:
         Matcher(make_doc("").vocab, validate=True).add("negation_cue_pattern_check", [tokens])
     except ValueError as err:
         raise ValueError(Errors.E355.format(where=where, pattern=pattern, reason=err)) from err
+    if not isinstance(pattern, str):  # checked after the Matcher's own validation
+        for token in tokens:
+            regex = _empty_matching_regex(token)
+            if regex is not None:
+                raise ValueError(Errors.E963.format(where=where, pattern=pattern, regex=regex))
+        if not any(_required(token) and _constrains(token) for token in tokens):
+            raise ValueError(Errors.E964.format(where=where, pattern=pattern))
     entry: Dict[str, Any] = {key: obj[key] for key in ENTRY_KEYS if key in obj}
     entry["tokens"] = tokens
     return entry
+
+
+#: What makes a phrase look like a regular expression: a backslash escape, alternation,
+#: a group or character class, a quantifier after a character, or an anchor.
+_REGEX_SIGNS = (
+    (re.compile(r"\\[A-Za-z.()\[\]{}|?*+^$\\]"), "a backslash escape"),
+    (re.compile(r"\|"), "an alternation '|'"),
+    (re.compile(r"\(.*\)|\[.*\]"), "a group '(...)' or character class '[...]'"),
+    (re.compile(r"[A-Za-z.)\]][*+?]|\{\d+(,\d*)?\}"), "a quantifier ('*', '+', '?' or '{n}' "
+                                                        "after a letter, '.' or a group)"),
+    (re.compile(r"^\^|\$$"), "an anchor '^' or '$'"),
+)
+#: Operators that require at least one token.
+_REQUIRED_OPS = ("1", "+")
+
+
+def _regex_looking(phrase: str) -> Optional[str]:
+    """What makes a phrase look like a regular expression, or None."""
+    for sign, what in _REGEX_SIGNS:
+        if sign.search(phrase):
+            return what
+    return None
+
+
+def _required(token: Dict[str, Any]) -> bool:
+    """Whether a token pattern must match at least one token (by its operator)."""
+    op = token.get("OP")
+    if op is None or op in _REQUIRED_OPS:
+        return True
+    match = re.fullmatch(r"\{(\d+)(,\d*)?\}", str(op))
+    return match is not None and int(match.group(1)) >= 1
+
+
+def _constrains(token: Dict[str, Any]) -> bool:
+    """Whether a token pattern says something about the token (an attribute besides
+    ``OP``)."""
+    return any(str(key).upper() != "OP" for key in token)
+
+
+def _empty_matching_regex(token: Dict[str, Any]) -> Optional[str]:
+    """A ``REGEX`` of the token pattern that matches every token (it matches the empty
+    string, and spaCy searches it in the attribute), or None."""
+    for value in token.values():
+        if isinstance(value, dict):
+            for key, regex in value.items():
+                if str(key).upper() == "REGEX" and isinstance(regex, str):
+                    try:
+                        if re.search(regex, "") is not None:
+                            return regex
+                    except re.error:
+                        return None  # the Matcher's validation names it
+    return None
 
 
 def _entry_key(entry: Dict[str, Any]) -> str:

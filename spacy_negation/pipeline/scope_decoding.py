@@ -143,22 +143,14 @@ def split_at_other_cues(doc: Doc, negations: List[Negation]) -> List[Negation]:
     cues = [sorted({p.i for p in neg.cue}) for neg in negations]
     sents = [of_token[cue[0]] for cue in cues]
 
-    def distance(i: int, k: int) -> int:
-        return min(abs(i - j) for j in cues[k])
-
     drops: List[Set[int]] = [set() for _ in negations]
-    for k in range(len(negations)):
-        for m in range(k + 1, len(negations)):
-            if sents[k] != sents[m]:
-                continue
-            if any(j in scopes[k] for j in cues[m]) or any(j in scopes[m] for j in cues[k]):
-                continue  # nested
-            for i in scopes[k] & scopes[m]:
-                d_k, d_m = distance(i, k), distance(i, m)
-                if d_k > d_m:
-                    drops[k].add(i)
-                elif d_m > d_k:
-                    drops[m].add(i)
+    by_sent: Dict[int, List[int]] = {}  # pairs within a sentence only: linear in the doc
+    for k, sent in enumerate(sents):
+        by_sent.setdefault(sent, []).append(k)
+    for group in by_sent.values():
+        for a, k in enumerate(group):
+            for m in group[a + 1:]:
+                _share_out(k, m, scopes, cues, drops)
     out: List[Negation] = []
     for neg, drop in zip(negations, drops):
         if drop:
@@ -166,3 +158,18 @@ def split_at_other_cues(doc: Doc, negations: List[Negation]) -> List[Negation]:
                            [p for p in neg.event if p.i not in drop], id=neg.id)
         out.append(neg)
     return out
+
+
+def _share_out(k: int, m: int, scopes: List[Set[int]], cues: List[List[int]],
+               drops: List[Set[int]]) -> None:
+    """The tokens negations k and m of one sentence both claim go to the nearer cue
+    (see :func:`split_at_other_cues`)."""
+    if any(j in scopes[k] for j in cues[m]) or any(j in scopes[m] for j in cues[k]):
+        return  # nested
+    for i in scopes[k] & scopes[m]:
+        d_k = min(abs(i - j) for j in cues[k])
+        d_m = min(abs(i - j) for j in cues[m])
+        if d_k > d_m:
+            drops[k].add(i)
+        elif d_m > d_k:
+            drops[m].add(i)

@@ -86,6 +86,14 @@ class MaskedLM:
         warnings.warn(Warnings.W600.format(path=self.path, n=len(missing)))
 
     @property
+    def n_predictable(self) -> int:
+        """How many vocabulary entries the model can predict (its output vocabulary less
+        the special tokens, which are never predicted)."""
+        out = self.model.get_output_embeddings()
+        size = int(out.weight.shape[0]) if out is not None else int(self.model.config.vocab_size)
+        return size - sum(1 for i in self.special_ids if i < size)
+
+    @property
     def name(self) -> str:
         return self.path.name
 
@@ -100,7 +108,10 @@ class MaskedLM:
         sentences (Sequence[str]): texts with exactly one mask token each.
         k (int): how many ids to return per sentence.
         RETURNS (List[List[int]]): one ranked list per sentence.
+        RAISES (ValueError): k beyond the tokens the model can predict (E957).
         """
+        if k > self.n_predictable:
+            raise ValueError(Errors.E957.format(k=k, n=self.n_predictable, path=self.path))
         out: List[List[int]] = []
         for start in range(0, len(sentences), self.batch_size):
             out.extend(self._topk_batch(sentences[start:start + self.batch_size], k))

@@ -56,6 +56,9 @@ def extract_acts(mlm: Any, pairs: Sequence[Pair], ranks: Sequence[int], n_acts: 
     """
     from .mlm import rank_tokens
 
+    for r in ranks:
+        if r < 0:
+            raise ValueError(Errors.E606.format(rank=r, n=n_acts, k="model's"))
     sentences = [tpl.extraction_sentence(n, p, g, mlm.mask_token) for n, p, g in pairs]
     k = max(ranks) + n_acts
     ranked = _predict(mlm, sentences, k, progress)
