@@ -17,7 +17,7 @@ or when it lies in a match of the component's user cue list (``cue_patterns``).
 Cue words that never occurred in training are then never found, which is the price of
 the speed: the fast English model documents it among its failure modes.
 """
-from typing import TYPE_CHECKING, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, AbstractSet, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 import numpy
 from spacy.tokens import Doc
@@ -31,7 +31,7 @@ from .lexicons import AffixLexicon
 if TYPE_CHECKING:
     from .cue import NegationCue
 
-__all__ = ["MIN_SHARE", "CuePrefilter", "only_in", "stop_words"]
+__all__ = ["MIN_SHARE", "CuePrefilter", "covering_words", "only_in", "stop_words"]
 
 #: The share of its training occurrences in which a word must have been a cue to be a
 #: candidate: it keeps *not*, *no*, *without*, and leaves out *can*, *or*, *would*, which
@@ -66,14 +66,12 @@ class CuePrefilter:
             of a multiword cue).
         RETURNS (CuePrefilter): the prefilter.
         """
-        stop = set(stop_words)
         words = {w for w, (n_cue, n_seen) in (cue.words or {}).items() if n_cue > 0 and n_cue >= MIN_SHARE * n_seen}
         decoder = cue.decoder
         if decoder.multiword_cues:
-            for pattern in cue.lexicons.multiword.patterns(decoder.multiword_min_precision):
-                flat = [w for segment in pattern for w in segment]
-                content = [w for w in flat if w.isalpha() and w not in stop]
-                words.update(content or flat)
+            patterns = cue.lexicons.multiword.patterns(decoder.multiword_min_precision)
+            words |= covering_words([[w for segment in pattern for w in segment] for pattern in patterns],
+                                    words, set(stop_words))
         return cls(words, cue.lexicons.affixes, cue._cue_patterns)
 
     def is_candidate(self, lower: str) -> bool:
@@ -109,6 +107,42 @@ class CuePrefilter:
             for match in self.patterns.find(doc):
                 keep[int(of_token[match.start])] = True
         return [rng for rng, k in zip(ranges, keep) if k]
+
+
+def covering_words(patterns: Sequence[Sequence[str]], candidates: AbstractSet[str],
+                   stop: AbstractSet[str]) -> Set[str]:
+    """Words that make every multiword cue pattern's sentences candidates: a sentence that
+    holds a pattern holds each of its words, so one word per pattern is enough. Chosen
+    greedily: a pattern with a word that is a candidate already needs none; otherwise the
+    word covering the most patterns is taken, preferring content words (alphabetic, not
+    stop words) to function words and function words to punctuation, so that *do n't*,
+    *is n't* and *was n't* add *n't*, not *do*, *is* and *was* (ties: the longer word, then
+    the alphabetically first).
+
+    patterns (Sequence[Sequence[str]]): each pattern's words, lower case.
+    candidates (AbstractSet[str]): the candidate words so far.
+    stop (AbstractSet[str]): the language's stop words.
+    RETURNS (Set[str]): the words to add.
+    """
+    def tier(word: str) -> int:
+        if word.isalpha() and word not in stop:
+            return 0
+        return 1 if any(c.isalnum() for c in word) else 2
+
+    todo = [set(p) for p in patterns if p and not any(w in candidates for w in p)]
+    uncovered = list(todo)
+    added: Set[str] = set()
+    while uncovered:
+        pool = {w for p in uncovered for w in p}
+        best = min(pool, key=lambda w: (tier(w), -sum(w in p for p in uncovered), -len(w), w))
+        added.add(best)
+        uncovered = [p for p in uncovered if best not in p]
+    # a word taken early may have become redundant (*meet* of *do n't meet* once *n't* is in)
+    for word in sorted(added, key=lambda w: (-tier(w), sum(w in p for p in todo), w)):
+        rest = added - {word}
+        if all(rest & p for p in todo if word in p):
+            added = rest
+    return added
 
 
 def only_in(ids: numpy.ndarray, ranges: Sequence[Range], outside: int) -> numpy.ndarray:

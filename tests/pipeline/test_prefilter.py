@@ -10,7 +10,7 @@ from spacy.tokens import Doc
 from spacy_negation.pipeline.cue_patterns import PATTERNS_KEY
 from spacy_negation.pipeline.lexicons import AffixLexicon
 from spacy_negation.pipeline.negation import merge_negations
-from spacy_negation.pipeline.prefilter import MIN_SHARE, CuePrefilter
+from spacy_negation.pipeline.prefilter import MIN_SHARE, CuePrefilter, covering_words
 
 from util import TEXTS, negation_key
 
@@ -56,9 +56,10 @@ def test_candidates_of_a_component(trained_cnn_dir):
                             {"words": [["rare", "pattern"]], "cues": 0, "matches": 9}]
     cue.set_cue_patterns([])  # resets the prefilter, as a new cue list does
     prefilter = CuePrefilter.of_component(cue, nlp.Defaults.stop_words)
-    assert {"not", "no", "means"} <= prefilter.words
+    assert {"not", "no"} <= prefilter.words
     assert "can" not in prefilter.words  # a cue in fewer than MIN_SHARE of its occurrences
-    assert "by" not in prefilter.words  # a stop word of a multiword cue
+    # "by no means" holds "no", a candidate already: its other words add nothing
+    assert not {"by", "means"} & prefilter.words
     assert "rare" not in prefilter.words  # a pattern the decoder does not join
     assert prefilter.is_candidate("unhappy")  # the tiny pipeline learned affixal cues
     doc = sentences_doc(nlp.vocab, ["The dog barked loudly.", "I can not say."])
@@ -154,3 +155,17 @@ def test_model_card_writes_a_prefilter_copy(trained_cnn_dir, tmp_path, run_scrip
     assert meta_only.returncode == 0, meta_only.stderr
     assert spacy.load(copy).get_pipe("negation_cue").prefilter
     assert not spacy.load(trained_cnn_dir).get_pipe("negation_cue").prefilter
+
+
+def test_covering_words_take_one_word_per_multiword_cue():
+    stop = spacy.blank("en").Defaults.stop_words
+    patterns = [["do", "n't"], ["is", "n't"], ["was", "n't"], ["do", "n't", "meet"], ["by", "no", "means"],
+                ["with", "a", "lack", "of"], [",", "do", "n't", "."], ["no", "?"]]
+    # n't covers the auxiliaries' patterns (not do, is, was, nor the comma); "lack" is a
+    # content word; "no" is a candidate already; "meet" is redundant once n't is in
+    assert covering_words(patterns, {"no"}, stop) == {"n't", "lack"}
+    words = {"no"} | covering_words(patterns, {"no"}, stop)
+    assert all(set(p) & words for p in patterns)  # every pattern's sentences stay candidates
+    assert covering_words([["rather", "than"]], set(), stop) == {"rather"}  # stop words: the longer
+    assert covering_words([[",", "."]], set(), stop) == {","}  # punctuation only as a last resort
+    assert covering_words([], {"no"}, stop) == set()
