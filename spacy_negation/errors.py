@@ -227,6 +227,8 @@ class Errors(metaclass=ErrorsWithCodes):
             "{n_target} tokens, or different token texts).")
     E330 = ("The 'negation' component's batch_size must be a whole number of at least 1, "
             "got {value!r}.")
+    E331 = ("span_negated must be one of {rules}, got {value} (when a span counts as "
+            "negated: spacy_negation.negation.span_rule).")
     E350 = ("cue_patterns must be None, a list name, a file path or a list of entries, names and "
             "paths; got a {type}.")
     E351 = ("cue_patterns: {value!r} is neither the name of a shipped cue list ({names}) nor "

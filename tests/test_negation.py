@@ -15,6 +15,7 @@ from spacy.pipeline.functions import merge_entities
 from spacy.tokens import Doc, DocBin, Span, SpanGroup
 
 from spacy_negation import Negation, Part, SPANS_KEY, get_negations, register_extensions, set_negations
+from spacy_negation.negation import SPAN_RULE_KEY, get_span_rule, set_span_rule
 from spacy_negation.negation.extensions import _token_negated
 
 
@@ -69,7 +70,21 @@ def test_conveniences(doc, nlp):
     assert len(doc[0]._.negations) == 2 and doc[6]._.negations[0].cue_text == "neither nor"
     assert doc[2]._.is_neg_cue and doc[3]._.is_neg_cue and not doc[0]._.is_neg_cue
     span = Span(doc, 5, 7, label="X")
-    assert span._.negated and [n.cue_text for n in span._.negations] == ["neither nor", "less"]
+    # the default rule: a cue outside the span whose scope covers all its words; "less" lies
+    # inside "restlessly pacing" and "neither … nor" covers only "pacing"
+    assert not span._.negated and span._.negations == []
+    assert [n.cue_text for n in Span(doc, 6, 7)._.negations] == ["neither nor"]
+    assert not Span(doc, 3, 4)._.negated  # "unhappy": its own affix does not negate it
+    assert [n.cue_text for n in Span(doc, 0, 4)._.negations] == []  # "unhappy" not in neither's scope
+    set_span_rule(doc, "outside_any")
+    assert [n.cue_text for n in span._.negations] == ["neither nor"] and not Span(doc, 3, 4)._.negated
+    set_span_rule(doc, "any")  # the token view: any token in any scope
+    assert [n.cue_text for n in span._.negations] == ["neither nor", "less"] and Span(doc, 3, 4)._.negated
+    assert get_span_rule(pickle.loads(pickle.dumps(doc))) == "any"
+    set_span_rule(doc, "outside_all")
+    assert SPAN_RULE_KEY not in doc.user_data and get_span_rule(doc) == "outside_all"
+    with pytest.raises(ValueError, match=r"\[E331\]"):
+        set_span_rule(doc, "all")
     assert not Span(doc, 7, 8)._.negated
     doc.ents = [Span(doc, 6, 7, label="ACT")]
     assert doc.ents[0]._.negated
@@ -351,7 +366,7 @@ def test_index_follows_every_change(doc4, nlp):
     with d.retokenize() as retokenizer:  # retokenization
         retokenizer.merge(d[0:2])
     assert d[3]._.negated and d[2]._.is_neg_cue and len(d) == 5
-    assert Span(d, 3, 4)._.negated and Span(d, 2, 4)._.negations[0].cue_text == "not"
+    assert Span(d, 3, 4)._.negated and Span(d, 3, 4)._.negations[0].cue_text == "not"
 
 
 def test_index_keeps_nothing_alive_and_user_data_stays_serializable(nlp):

@@ -22,14 +22,18 @@ group).
 
 Extensions (:mod:`.extensions`): ``doc._.negations`` reads and writes them; the token and
 span conveniences use an index built once per doc and rebuilt when the storage changes.
+When a span (an entity) counts as negated is a rule of the doc (:mod:`.span_rule`): by
+default, a cue outside the span whose scope covers all its words.
 """
 from ..alignment import Part
 from .convention import CONVENTION_KEY, get_convention, set_convention
 from .extensions import register_extensions
 from .instance import ROLES, Negation, PartLike
+from .span_rule import DEFAULT_SPAN_RULE, SPAN_RULE_KEY, SPAN_RULES, get_span_rule, set_span_rule
 from .storage import (LABELS, MIRROR, ROLE_OF_LABEL, SPANS_KEY, STORAGE_VERSION, get_negations,
                       set_negations)
 
-__all__ = ["CONVENTION_KEY", "LABELS", "MIRROR", "ROLES", "ROLE_OF_LABEL", "SPANS_KEY", "STORAGE_VERSION", "Negation",
-           "Part", "PartLike", "get_convention", "get_negations", "register_extensions", "set_convention",
-           "set_negations"]
+__all__ = ["CONVENTION_KEY", "DEFAULT_SPAN_RULE", "LABELS", "MIRROR", "ROLES", "ROLE_OF_LABEL", "SPANS_KEY",
+           "SPAN_RULES", "SPAN_RULE_KEY", "STORAGE_VERSION", "Negation", "Part", "PartLike", "get_convention",
+           "get_negations", "get_span_rule", "register_extensions", "set_convention", "set_negations",
+           "set_span_rule"]

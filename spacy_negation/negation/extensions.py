@@ -1,11 +1,13 @@
 """The ``doc._``, ``token._`` and ``span._`` extensions of the negation data model,
-answered from the index of :mod:`.storage`."""
+answered from the index of :mod:`.storage`; when a span counts as negated:
+:mod:`.span_rule`."""
 from typing import Any, Dict, List, Sequence, Set, Tuple
 
 from spacy.tokens import Doc, Span, Token
 
 from ..errors import Errors
 from .instance import Negation
+from .span_rule import get_span_rule
 from .storage import index_of, set_negations
 
 
@@ -30,22 +32,29 @@ def _token_is_neg_cue(token: Token) -> bool:
     return token.i in index_of(token.doc).cues
 
 
-def _span_ids(span: Span) -> List[int]:
+def span_negation_ids(span: Span, rule: str) -> List[int]:
+    """The numbers of the negations that negate a span by a rule (:mod:`.span_rule`), in
+    the order of their first cue token."""
     index = index_of(span.doc)
     seen: Set[int] = set()
     for i in range(span.start, span.end):
         seen.update(index.scope.get(i, ()))
+    if rule != "any":
+        tokens = range(span.start, span.end)
+        seen = {k for k in seen if not any(span.start <= p.i < span.end for p in index.parts[k][0])}
+        if rule == "outside_all":
+            alpha = [i for i in tokens if span.doc[i].is_alpha] or list(tokens)
+            seen = {k for k in seen if all(k in index.scope.get(i, ()) for i in alpha)}
     return sorted(seen, key=lambda k: (index.parts[k][0][0].i, k))
 
 
 def _span_negations(span: Span) -> List[Negation]:
     index = index_of(span.doc)
-    return [index.negation(span.doc, k) for k in _span_ids(span)]
+    return [index.negation(span.doc, k) for k in span_negation_ids(span, get_span_rule(span.doc))]
 
 
 def _span_negated(span: Span) -> bool:
-    index = index_of(span.doc)
-    return any(i in index.scope for i in range(span.start, span.end))
+    return bool(span_negation_ids(span, get_span_rule(span.doc)))
 
 
 _EXTENSIONS: Sequence[Tuple[Any, str, Dict[str, Any]]] = (

@@ -41,7 +41,8 @@ from spacy.util import minibatch
 
 from ..errors import Errors, Warnings
 from ..ml.quantize import quantize_transformers
-from ..negation import PartLike, get_negations, register_extensions, set_convention, set_negations
+from ..negation import PartLike, get_negations, register_extensions, set_convention, set_negations, set_span_rule
+from ..negation.span_rule import DEFAULT_SPAN_RULE, check_span_rule
 from .cue_patterns import PATTERNS_KEY, Setting, load_cue_patterns, merge_pattern_matches
 
 if TYPE_CHECKING:
@@ -68,12 +69,14 @@ REQUIRED_COMPONENTS = ("negation_cue", "negation_scope")
     "negation",
     assigns=["doc.spans", "doc._.negations"],
     default_config={"model": DEFAULT_MODEL, "batch_size": 64, "cue_patterns": None, "convention": None,
-                    "quantize": True, "scorer": {"@scorers": "spacy-negation.negation_scorer.v1"}},
+                    "quantize": True, "span_negated": DEFAULT_SPAN_RULE,
+                    "scorer": {"@scorers": "spacy-negation.negation_scorer.v1"}},
     default_score_weights={"neg_nis_tok_f": 1.0, "neg_nis_tok_p": None, "neg_nis_tok_r": None,
                            "neg_cue_f": 0.0, "neg_cue_p": None, "neg_cue_r": None},
 )
 def make_negation(nlp: Language, name: str, model: str, batch_size: int, cue_patterns: Setting,
-                  convention: Optional[str], quantize: bool, scorer: Optional[Callable]) -> "NegationResolver":
+                  convention: Optional[str], quantize: bool, span_negated: str,
+                  scorer: Optional[Callable]) -> "NegationResolver":
     """Create the negation resolver for a host pipeline.
 
     model (str): the trained negation pipeline: an installed package name or a path.
@@ -85,11 +88,15 @@ def make_negation(nlp: Language, name: str, model: str, batch_size: int, cue_pat
         annotate in (None: the model's default).
     quantize (bool): run the model's transformers with int8 dynamically quantized linear
         layers (faster on CPU; see ``spacy_negation.ml.quantize``).
+    span_negated (str): when a span (an entity) of the docs counts as negated:
+        "outside_all" (a cue outside it whose scope covers all its words), "outside_any"
+        or "any" (``spacy_negation.negation.span_rule``).
     scorer (Optional[Callable]): the scoring method of ``nlp.evaluate`` (default: every
         *SEM 2012, NIS and FairEval key, ``spacy-negation.negation_scorer.v1``).
     """
     resolver = NegationResolver(name, model=model, batch_size=batch_size, cue_patterns=cue_patterns,
-                                convention=convention, quantize=quantize, scorer=scorer)
+                                convention=convention, quantize=quantize, span_negated=span_negated,
+                                scorer=scorer)
     if resolver.negation_nlp.lang != nlp.lang:
         warnings.warn(Warnings.W301.format(model=model, model_lang=resolver.negation_nlp.lang,
                                            host_lang=nlp.lang))
@@ -125,7 +132,7 @@ class NegationResolver(Pipe):
 
     def __init__(self, name: str = "negation", *, model: str = DEFAULT_MODEL, batch_size: int = 64,
                  cue_patterns: Setting = None, convention: Optional[str] = None, quantize: bool = True,
-                 scorer: Optional[Callable] = None) -> None:
+                 span_negated: str = DEFAULT_SPAN_RULE, scorer: Optional[Callable] = None) -> None:
         """Initialize the negation resolver.
 
         name (str): The component instance name.
@@ -137,6 +144,8 @@ class NegationResolver(Pipe):
             model with components per convention (None: the model's default).
         quantize (bool): Run the model's transformers with int8 dynamically quantized
             linear layers.
+        span_negated (str): When a span of the docs counts as negated
+            (``spacy_negation.negation.span_rule``).
         scorer (Optional[Callable]): The scoring method (None: no scores).
         """
         register_extensions()
@@ -155,12 +164,13 @@ class NegationResolver(Pipe):
             cue.set_cue_patterns(load_cue_patterns(cue_patterns, self.negation_nlp.make_doc))
         self._run_only_convention(convention)
         self.quantize = quantize
+        self.span_negated = check_span_rule(span_negated)
         self.scorer = scorer
         if quantize:
             quantize_transformers(self.negation_nlp)
         self.sentencizer = Sentencizer()
         self.cfg: Dict[str, Any] = {"model": model, "batch_size": batch_size, "cue_patterns": cue_patterns,
-                                    "convention": convention, "quantize": quantize}
+                                    "convention": convention, "quantize": quantize, "span_negated": span_negated}
 
     def _run_only_convention(self, convention: Optional[str]) -> None:
         """Disable the model's negation components that never annotate the docs this
@@ -217,6 +227,7 @@ class NegationResolver(Pipe):
                 done = [(next(results), offset) for _, offset in ps]
                 merge_negations(done, doc)
                 merge_pattern_matches(done, doc)
+                set_span_rule(doc, self.span_negated)
                 if not done and cue.cue_patterns:
                     doc.spans[PATTERNS_KEY] = SpanGroup(doc, name=PATTERNS_KEY)
                 yield doc
@@ -271,14 +282,14 @@ class NegationResolver(Pipe):
 
     def __reduce__(self) -> Tuple[Callable, Tuple[Any, ...]]:
         return (_rebuild, (self.name, self.model_ref, self.batch_size, self.cue_patterns, self.convention,
-                           self.quantize, self.scorer))
+                           self.quantize, self.span_negated, self.scorer))
 
 
 def _rebuild(name: str, model: str, batch_size: int, cue_patterns: Setting = None,
-             convention: Optional[str] = None, quantize: bool = True,
+             convention: Optional[str] = None, quantize: bool = True, span_negated: str = DEFAULT_SPAN_RULE,
              scorer: Optional[Callable] = None) -> NegationResolver:
     return NegationResolver(name, model=model, batch_size=batch_size, cue_patterns=cue_patterns,
-                            convention=convention, quantize=quantize, scorer=scorer)
+                            convention=convention, quantize=quantize, span_negated=span_negated, scorer=scorer)
 
 
 def copy_negations(source: Doc, target: Doc) -> None:

@@ -161,3 +161,26 @@ def test_nlp_evaluate_on_a_host_pipeline_reports_negation_scores(trained_cnn_dir
         eg.reference._.negations = []
     assert nlp.evaluate(empty)["neg_cue_p"] == 0.0
     assert pickle.loads(pickle.dumps(nlp.get_pipe("negation"))).scorer is not None
+
+
+def test_span_negated_setting_marks_the_host_docs(trained_cnn_dir, tmp_path):
+    from spacy.tokens import Span
+
+    from spacy_negation.negation import get_span_rule
+
+    text = "No one came to the party ."
+    default = spacy.blank("en")
+    default.add_pipe("negation", config={"model": str(trained_cnn_dir)})
+    doc = default(text)
+    assert get_span_rule(doc) == "outside_all"
+    # "No one": the cue lies inside the span: not negated by default, negated by the token view
+    assert not Span(doc, 0, 2)._.negated and Span(doc, 5, 6)._.negated
+    tokens = spacy.blank("en")
+    tokens.add_pipe("negation", config={"model": str(trained_cnn_dir), "span_negated": "any"})
+    doc = tokens(text)
+    assert get_span_rule(doc) == "any" and Span(doc, 0, 2)._.negated
+    tokens.to_disk(tmp_path / "host")
+    assert spacy.load(tmp_path / "host").get_pipe("negation").span_negated == "any"
+    assert pickle.loads(pickle.dumps(tokens.get_pipe("negation"))).span_negated == "any"
+    with pytest.raises(ValueError, match=r"\[E331\]"):
+        spacy.blank("en").add_pipe("negation", config={"model": str(trained_cnn_dir), "span_negated": "some"})
