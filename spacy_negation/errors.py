@@ -221,7 +221,7 @@ class Errors(metaclass=ErrorsWithCodes):
             "needs a trained negation pipeline: {build} in the spacy-negation project; or "
             "pass the path of a trained pipeline: nlp.add_pipe('negation', config={{'model': "
             "PATH}}).")
-    E321 = ("{model!r} is not a negation pipeline: it lacks the component(s) {missing} "
+    E321 = ("{model!r} is not a negation pipeline: it lacks {missing} "
             "(its pipeline: {pipes}).")
     E322 = ("Cannot copy negations between docs with different tokens ({n_source} vs "
             "{n_target} tokens, or different token texts).")
@@ -229,6 +229,8 @@ class Errors(metaclass=ErrorsWithCodes):
             "got {value!r}.")
     E331 = ("span_negated must be one of {rules}, got {value} (when a span counts as "
             "negated: spacy_negation.negation.span_rule).")
+    E332 = ("The negation model {model!r} has no negation_cue component to take a cue "
+            "list (its pipeline: {pipes}); cue_patterns work with cue-tagger pipelines.")
     E350 = ("cue_patterns must be None, a list name, a file path or a list of entries, names and "
             "paths; got a {type}.")
     E351 = ("cue_patterns: {value!r} is neither the name of a shipped cue list ({names}) nor "

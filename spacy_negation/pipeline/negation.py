@@ -61,8 +61,6 @@ MODEL_WORKFLOWS: Dict[str, str] = {
     "en_negation_clinical": "`spacy project run cross-domain`, then `clinical`",
     "en_negation_fast": "`spacy project run general-fast`",
 }
-#: The components a trained negation pipeline must have.
-REQUIRED_COMPONENTS = ("negation_cue", "negation_scope")
 
 
 @Language.factory(
@@ -119,9 +117,17 @@ def load_negation_model(model: str) -> Language:
         if model in MODEL_WORKFLOWS:
             build = f"{build} builds and installs it"
         raise OSError(Errors.E320.format(model=model, build=build, reason=err)) from err
-    missing = [c for c in REQUIRED_COMPONENTS if c not in nlp.pipe_names]
+    from .cue import NegationCue
+    from .graph import NegationGraph
+    from .scope import NegationScope
+
+    pipes = [pipe for _, pipe in nlp.pipeline]
+    roles = {"a cue component (negation_cue or negation_graph)": (NegationCue, NegationGraph),
+             "a scope component (negation_scope, negation_scope_negbert or negation_graph)": (NegationScope,
+                                                                                            NegationGraph)}
+    missing = [role for role, kinds in roles.items() if not any(isinstance(pipe, kinds) for pipe in pipes)]
     if missing:
-        raise ValueError(Errors.E321.format(model=model, missing=", ".join(missing),
+        raise ValueError(Errors.E321.format(model=model, missing=" and ".join(missing),
                                             pipes=", ".join(nlp.pipe_names)))
     return nlp
 
@@ -161,6 +167,8 @@ class NegationResolver(Pipe):
         cue = self._cue_component(convention)
         self.cue_patterns = cue_patterns
         if cue_patterns is not None:
+            if cue is None:
+                raise ValueError(Errors.E332.format(model=model, pipes=", ".join(self.negation_nlp.pipe_names)))
             cue.set_cue_patterns(load_cue_patterns(cue_patterns, self.negation_nlp.make_doc))
         self._run_only_convention(convention)
         self.quantize = quantize
@@ -185,21 +193,26 @@ class NegationResolver(Pipe):
             if not runs:
                 self.negation_nlp.disable_pipe(pipe_name)
 
-    def _cue_component(self, convention: Optional[str]) -> "NegationCue":
+    def _cue_component(self, convention: Optional[str]) -> Optional["NegationCue"]:
         """The model's cue component that annotates docs of the convention (None: unmarked
-        docs); E901 if it has none of that convention."""
+        docs; a graph pipeline has none: its one component finds cues and scopes); E901 if
+        no negation component annotates that convention."""
+        from .base import NegationPipe
         from .cue import NegationCue
 
-        cues = [pipe for _, pipe in self.negation_nlp.pipeline if isinstance(pipe, NegationCue)]
+        pipes = [pipe for _, pipe in self.negation_nlp.pipeline if isinstance(pipe, NegationPipe)]
         if convention is None:
-            mine = [pipe for pipe in cues if pipe.annotate_unmarked]
+            mine = [pipe for pipe in pipes if pipe.annotate_unmarked]
         else:
-            mine = [pipe for pipe in cues if pipe.convention == convention]
+            mine = [pipe for pipe in pipes if pipe.convention in (convention, None)]
+            if all(pipe.convention is None for pipe in pipes):
+                mine = []  # a single-convention model: no convention to choose
         if not mine:
-            available = sorted({pipe.convention for pipe in cues if pipe.convention is not None})
+            available = sorted({pipe.convention for pipe in pipes if pipe.convention is not None})
             raise ValueError(Errors.E901.format(model=self.model_ref, convention=convention,
                                                 available=", ".join(available) or "none (one convention)"))
-        return mine[0]
+        cues = [pipe for pipe in mine if isinstance(pipe, NegationCue)]
+        return cues[0] if cues else None
 
     def __call__(self, doc: Doc) -> Doc:
         """Resolve the negations of one doc.
@@ -228,24 +241,25 @@ class NegationResolver(Pipe):
                 merge_negations(done, doc)
                 merge_pattern_matches(done, doc)
                 set_span_rule(doc, self.span_negated)
-                if not done and cue.cue_patterns:
+                if not done and cue is not None and cue.cue_patterns:
                     doc.spans[PATTERNS_KEY] = SpanGroup(doc, name=PATTERNS_KEY)
                 yield doc
 
-    def model_pieces(self, doc: Doc, cue: "NegationCue") -> List[Tuple[Doc, int]]:
+    def model_pieces(self, doc: Doc, cue: Optional["NegationCue"]) -> List[Tuple[Doc, int]]:
         """The docs for the negation pipeline of one host doc, with their first token's
         index in it: the model doc; with the cue component's ``prefilter``, a doc per
         sentence with a candidate cue (none for a doc without one).
 
         doc (Doc): The host doc.
-        cue (NegationCue): The model's cue component that annotates it.
+        cue (Optional[NegationCue]): The model's cue component that annotates it (None
+            for a graph pipeline: no prefilter).
         RETURNS (List[Tuple[Doc, int]]): The docs and offsets.
         """
-        if cue.prefilter and len(doc) and doc.has_annotation("SENT_START") and not cue.cue_patterns:
+        if cue is not None and cue.prefilter and len(doc) and doc.has_annotation("SENT_START") and not cue.cue_patterns:
             # the prefilter reads only the token texts: no model doc for the other sentences
             return [(self._piece(doc, start, end), start) for start, end in cue.candidate_sentences(doc)]
         model_doc = self.model_doc(doc)
-        if not cue.prefilter or not len(model_doc):
+        if cue is None or not cue.prefilter or not len(model_doc):
             return [(model_doc, 0)]
         ranges = cue.candidate_sentences(model_doc)
         if ranges == [(0, len(model_doc))]:

@@ -286,6 +286,12 @@ def test_overfit_predict_and_serialize(encoding, tmp_path):
     nlp3 = spacy.load(tmp_path / "graph")
     assert nlp3.get_pipe("negation_graph").encoding == encoding
     assert [negation_key(d) for d in nlp3.pipe(texts)] == gold
+    # the `negation` component runs a graph pipeline in any host pipeline (no cue list: E332)
+    host = spacy.blank("en")
+    host.add_pipe("negation", config={"model": str(tmp_path / "graph")})
+    assert [negation_key(d) for d in host.pipe(texts)] == gold
+    with pytest.raises(ValueError, match=r"\[E332\]"):
+        spacy.blank("en").add_pipe("negation", config={"model": str(tmp_path / "graph"), "cue_patterns": "en_clinical"})
 
 
 def test_update_backprops_to_the_listener():

@@ -226,6 +226,11 @@ def test_pipeline_predicts_and_evaluates_with_the_scorers(trained_negbert, tmp_p
     DocBin(docs=refs, store_user_data=True).to_disk(tmp_path / "gold.spacy")
     scores: Dict[str, Any] = evaluate(str(tmp_path / "model"), tmp_path / "gold.spacy")
     assert scores["neg_cue_f"] == 1.0 and scores["neg_nis_tok_f"] == 1.0
+    # the `negation` component runs it in any host pipeline, int8 or not
+    for quantize in (False, True):
+        host = spacy.blank("en")
+        host.add_pipe("negation", config={"model": str(tmp_path / "model"), "quantize": quantize})
+        assert [negation_key(d) for d in host.pipe(texts, batch_size=3)] == gold
 
 
 def test_spacy_train_with_the_tiny_config(tiny_bert_dir, tmp_path):
