@@ -12,10 +12,12 @@ For each English test split and each lever setting, this measures:
   the ``negation`` component on the gold tokens and sentences.
 
 The lever settings (``SETTINGS``): ``baseline`` (every component of the model runs, the
-transformer in float32, no prefilter), ``convention`` (only the components of the convention
-that annotates the docs run), ``prefilter`` (the cue components' sentence prefilter: only
-sentences with a candidate cue reach the network), ``int8`` (the transformers' linear
-layers quantized, ``spacy_negation.ml.quantize``) and ``combined`` (all three). Every
+transformer in float32, no prefilter, 64 docs per batch: the component as it was),
+``convention`` (only the components of the convention that annotates the docs run),
+``prefilter`` (the cue components' sentence prefilter: only sentences with a candidate cue
+reach the network), ``int8`` (the transformers' linear layers quantized,
+``spacy_negation.ml.quantize``), ``batch`` (1,000 docs per batch: fuller length buckets)
+and ``combined`` (all four: the component's and the packaged model's defaults). Every
 setting is measured in the same process, one after the other, ``--repeat`` times (the
 fastest run counts, as ``timeit`` advises); the accuracy of each setting is computed once.
 
@@ -49,26 +51,27 @@ from spacy_negation.pipeline.negation import NegationResolver
 from spacy_negation.scorers import score_negations
 from spacy_negation.util import atomic_write_text
 
-#: Lever settings: name -> (run only the convention's components, prefilter, int8).
-SETTINGS: Dict[str, Tuple[bool, bool, bool]] = {
-    "baseline": (False, False, False),
-    "convention": (True, False, False),
-    "prefilter": (False, True, False),
-    "int8": (False, False, True),
-    "combined": (True, True, True),
+#: Lever settings: name -> (run only the convention's components, prefilter, int8, docs per batch).
+SETTINGS: Dict[str, Tuple[bool, bool, bool, int]] = {
+    "baseline": (False, False, False, 64),
+    "convention": (True, False, False, 64),
+    "prefilter": (False, True, False, 64),
+    "int8": (False, False, True, 64),
+    "batch": (False, False, False, 1000),
+    "combined": (True, True, True, 1000),
 }
 SPLIT_NAMES = {"cdsco": "CD-SCO", "bioscope": "BioScope abstracts", "sfu": "SFU Review"}
 
 
 def host(model: str, setting: str, convention: Optional[str] = None, sentencizer: bool = False) -> Language:
     """``spacy.blank("en")`` (+ ``sentencizer``) + ``negation`` with the model, set up as the
-    lever setting says (the component's own defaults are the ``combined`` setting's first
-    and last lever; the model's ``prefilter`` is set on every cue component)."""
-    only_convention, prefilter, int8 = SETTINGS[setting]
+    lever setting says (the model's ``prefilter`` is set on every cue component)."""
+    only_convention, prefilter, int8, batch_size = SETTINGS[setting]
     nlp = spacy.blank("en")
     if sentencizer:
         nlp.add_pipe("sentencizer")
-    resolver = nlp.add_pipe("negation", config={"model": model, "convention": convention, "quantize": False})
+    resolver = nlp.add_pipe("negation", config={"model": model, "convention": convention, "quantize": False,
+                                                "batch_size": batch_size})
     assert isinstance(resolver, NegationResolver)
     inner = resolver.negation_nlp
     if not only_convention:

@@ -121,6 +121,17 @@ def build(general_dir: Path, cross_dir: Path, gold: Dict[str, Path], fast_dir: O
     return out
 
 
+def keep_earlier(earlier: Dict[str, Any], report: Dict[str, Any]) -> Dict[str, Any]:
+    """The report with the rows of an earlier one that it lacks (other than the general
+    model's), each marked ``"run": "earlier"``."""
+    for split in SPLITS:
+        entry = report.setdefault(split, {})
+        for name, row in earlier.get(split, {}).items():
+            if name not in entry and name not in ("general", "general_seeds"):
+                entry[name] = {**row, "run": row.get("run", "earlier")}
+    return report
+
+
 def _systems(report: Dict[str, Any]) -> Iterator[Tuple[str, str, Dict[str, Any]]]:
     """(split, system, entry) of every system of every split, in the report's order."""
     for split in SPLITS:
@@ -157,6 +168,8 @@ def render(report: Dict[str, Any]) -> str:
     for split, name, entry in _systems(report):
         s = entry["scores"]
         label = LABELS.get(name) or f"{NAMES[name]} model" + (" (in domain)" if name == split else "")
+        if entry.get("run") == "earlier":
+            label += " (earlier run)"
         lines.append(f"| {NAMES[split]} | {label} | " + " | ".join(f"{100 * s[k]:.2f}" for k, _ in MEASURES) + " |")
     lines += ["", f"Goal: NIS_tok F1 within {report['within']} points of the in-domain model on every split, "
               "no split below 80.", "", "| test split | general | in domain | difference |", "|---|---|---|---|"]
@@ -188,6 +201,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         help="the fast model's evaluate_model.py outputs (on_SPLIT.*), if any")
     parser.add_argument("--gold", action="append", default=[], help="SPLIT=GOLD.spacy")
     parser.add_argument("--out-dir", type=Path, required=True)
+    parser.add_argument("--keep", action="store_true",
+                        help="keep the rows of OUT/general.json whose outputs are not here (the fast "
+                             "and single-corpus models of earlier runs), marked as such; the general "
+                             "model's rows are always this run's")
     args = parser.parse_args(argv)
     from spacy_negation.util import atomic_write_text
 
@@ -199,6 +216,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 raise ValueError(f"--gold {text!r}: expected SPLIT=GOLD.spacy with SPLIT one of {SPLITS}")
             gold[split] = Path(path)
         report = build(args.general_dir, args.cross_dir, gold, args.fast_dir)
+        if args.keep and (args.out_dir / "general.json").is_file():
+            report = keep_earlier(json.loads((args.out_dir / "general.json").read_text(encoding="utf-8")), report)
     except (OSError, ValueError, KeyError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 1

@@ -62,3 +62,19 @@ def test_select_refuses_without_seeds_or_evaluation(run_script, tmp_path):
     proc = _select(run_script, tmp_path)
     assert proc.returncode == 1 and "not evaluated" in proc.stderr
     assert not (tmp_path / "training" / "model-best").exists()
+
+
+def test_report_keeps_the_earlier_rows_it_cannot_recompute(run_script, tmp_path):
+    _seed(tmp_path, 0, 0.80, 0.70)
+    assert _select(run_script, tmp_path).returncode == 0
+    out = tmp_path / "out"
+    out.mkdir()
+    earlier = {"cdsco": {"general": {"scores": {"nis_tok_f": 0.1}}, "fast": {"scores": {
+        k: 0.5 for k in ("cues_b_f", "scm_b_f", "st_f", "nis_tok_f", "nis_ex_f")}}}}
+    (out / "general.json").write_text(json.dumps(earlier))
+    proc = run_script("general_report.py", "--general-dir", tmp_path / "metrics", "--cross-dir",
+                      tmp_path / "none", "--out-dir", out, "--keep")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads((out / "general.json").read_text())
+    assert report["cdsco"]["fast"]["run"] == "earlier" and report["cdsco"]["general"]["scores"]["nis_tok_f"] == 0.7
+    assert "fast (en_negation_fast, CNN) (earlier run)" in (out / "general.md").read_text()

@@ -215,7 +215,10 @@ def join_multiword(doc: Doc, cues: List[List[Part]], patterns: List[Pattern]) ->
     taken: Set[int] = set()
     joined: List[List[Part]] = []
     for start, end in sentence_ranges(doc)[0]:
+        present = set(words[start:end])
         for pattern in patterns:
+            if any(word not in present for segment in pattern for word in segment):
+                continue  # a word of the pattern is missing: no match (a quick test)
             for match in find_all(words, pattern, start, end):
                 tagged = {owner[i] for i in match if i in owner}
                 if not tagged or taken.intersection(match):

@@ -34,6 +34,8 @@ import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union, cast
 
+import numpy
+from spacy.attrs import ORTH
 from spacy.language import Language
 from spacy.pipeline import Pipe, Sentencizer
 from spacy.tokens import Doc, SpanGroup
@@ -66,7 +68,7 @@ MODEL_WORKFLOWS: Dict[str, str] = {
 @Language.factory(
     "negation",
     assigns=["doc.spans", "doc._.negations"],
-    default_config={"model": DEFAULT_MODEL, "batch_size": 64, "cue_patterns": None, "convention": None,
+    default_config={"model": DEFAULT_MODEL, "batch_size": 1000, "cue_patterns": None, "convention": None,
                     "quantize": True, "span_negated": DEFAULT_SPAN_RULE,
                     "scorer": {"@scorers": "spacy-negation.negation_scorer.v1"}},
     default_score_weights={"neg_nis_tok_f": 1.0, "neg_nis_tok_p": None, "neg_nis_tok_r": None,
@@ -136,7 +138,7 @@ class NegationResolver(Pipe):
     """Runs a trained negation pipeline on a host pipeline's docs and copies the
     negations back (see the module docstring)."""
 
-    def __init__(self, name: str = "negation", *, model: str = DEFAULT_MODEL, batch_size: int = 64,
+    def __init__(self, name: str = "negation", *, model: str = DEFAULT_MODEL, batch_size: int = 1000,
                  cue_patterns: Setting = None, convention: Optional[str] = None, quantize: bool = True,
                  span_negated: str = DEFAULT_SPAN_RULE, scorer: Optional[Callable] = None) -> None:
         """Initialize the negation resolver.
@@ -325,9 +327,11 @@ def merge_negations(pieces: Sequence[Tuple[Doc, int]], target: Doc) -> None:
     target (Doc): the doc to write them to (its negations are replaced; none without pieces).
     """
     negations: List[Dict[str, Iterable[PartLike]]] = []
+    # token texts compared by their hashes, which are the same in every vocab
+    target_orths = target.to_array(ORTH)
     for source, offset in pieces:
-        if offset < 0 or offset + len(source) > len(target) or any(
-                a.text != b.text for a, b in zip(source, target[offset: offset + len(source)])):
+        if offset < 0 or offset + len(source) > len(target) or not numpy.array_equal(
+                source.to_array(ORTH), target_orths[offset: offset + len(source)]):
             raise ValueError(Errors.E322.format(n_source=len(source), n_target=len(target)))
         for neg in sorted(get_negations(source), key=lambda n: n.id):
             negations.append({
