@@ -55,7 +55,31 @@ def test_readme_fast_model_claims_quote_results():
         fast = bench[split]["en_negation_fast"]
         assert all(fast["f"] > bench[split][rule]["f"] for rule in rules), split
         speeds.append(fast["words_per_second"])
-    quoted = re.search(r"`en_negation_fast` resolves ([\d,]+) to ([\d,]+) words per second", readme)
+    quoted = re.search(r"`en_negation_fast` resolves ([\d,]+) to ([\d,]+) words per second", " ".join(readme.split()))
     assert quoted is not None
     low, high = (int(x.replace(",", "")) for x in quoted.groups())
     assert (low, high) == (int(round(min(speeds), -3)), int(round(max(speeds), -3)))
+
+
+def test_readme_default_model_speed_and_margin_quote_results():
+    """The README's sentence on the default model's speed and its margin over the rule tools
+    is results/vs_rules.json ("beats": every paired interval excludes 0)."""
+    import json
+
+    repo = Path(__file__).resolve().parents[1]
+    readme = " ".join((repo / "README.md").read_text(encoding="utf-8").split())
+    bench = json.loads((repo / "results" / "vs_rules.json").read_text(encoding="utf-8"))
+    splits = ("cdsco", "bioscope", "sfu")
+    general = [bench[split]["general"] for split in splits]
+    assert all(g["model"] == "en_negation_general" for g in general)
+    speeds = [g["words_per_second"] for g in general]
+    quoted = re.search(r"`en_negation_general` resolves ([\d,]+) to ([\d,]+) words per second", readme)
+    assert quoted is not None
+    assert tuple(int(x.replace(",", "")) for x in quoted.groups()) == (
+        int(round(min(speeds), -3)), int(round(max(speeds), -3)))
+    diffs = [d for g in general for d in g["vs"].values()]
+    assert all(d["ci_low"] > 0 for d in diffs)
+    assert f"by {100 * min(d['diff'] for d in diffs):.1f} to {100 * max(d['diff'] for d in diffs):.1f} F1 points" in readme
+    rules = [bench[split][tool]["words_per_second"] for split in splits
+             for tool in ("negspacy_en", "negspacy_en_clinical", "medspacy_context")]
+    assert f"the rule tools: {int(round(min(rules), -3)):,} to {int(round(max(rules), -3)):,} words per second" in readme
