@@ -58,9 +58,9 @@ class Warnings(metaclass=ErrorsWithCodes):
             "gender {gender!r}; all {available} pairs are used.")
     # --- reliability, second round (W950-W959) -------------------------------------------
     W950 = ("{path}: a shard finished by an earlier run is annotated again: {reason}.")
-    W951 = ("{path}:{line}: the scope cell {cell!r} of negation instance {k} holds its own cue "
-            "{cue!r}; repaired to the rest of the token, {fixed!r} (a scope never holds its "
-            "cue; a known quirk of the CD-SCO training file).")
+    W951 = ("{path}:{line}: the scope cell {cell!r} of negation instance {k} holds its own "
+            "affixal cue {cue!r} (a known quirk of the CD-SCO training file): kept as annotated, "
+            "so that the file converts back byte for byte; the scope meant is {rest!r}.")
 
 
 class Errors(metaclass=ErrorsWithCodes):

@@ -162,15 +162,14 @@ def test_scope_holding_its_own_cue_is_refused_with_its_line(tmp_path, capsys):
         doc._.negations = doc._.negations
 
 
-def test_an_affixal_cue_inside_a_whole_token_scope_is_repaired(tmp_path):
+def test_an_affixal_cue_inside_a_whole_token_scope_is_kept_with_a_warning(tmp_path):
     rows = [_row("ch1", 0, 0, "An", "_", "An", "_"), _row("ch1", 0, 1, "infinite", "in", "infinite", "_"),
             _row("ch1", 0, 2, "sea", "_", "sea", "_")]
     path = _write(tmp_path / "in.txt", "\n".join(rows))
-    with pytest.warns(UserWarning, match=r"\[W951\] .*in.txt:2: .*'infinite'.* 'finite'"):
+    with pytest.warns(UserWarning, match=r"\[W951\] .*in.txt:2: .*'infinite'.* kept as annotated.* 'finite'"):
         (doc,) = read_starsem_docs(path)
     (neg,) = doc._.negations
-    assert neg.cue_text == "in" and neg.scope_text == "An finite sea"
-    doc._.negations = doc._.negations  # E015 would refuse the unrepaired scope
+    assert neg.cue_text == "in" and [(p.i, p.start, p.end) for p in neg.scope] == [(0, 0, 2), (1, 0, 8), (2, 0, 3)]
 
 
 def test_a_repeated_sentence_is_refused(tmp_path, capsys):

@@ -122,7 +122,8 @@ def parse_starsem(
     check_corpus (bool): also refuse a scope cell that overlaps a cue cell of its instance
         (E958: a scope never holds its own cue, Morante & Daelemans 2012; the one case of
         the CD-SCO training file, the whole of ``infinite`` as the scope of its affix
-        ``in``, is repaired to the rest of the token, ``finite``, with warning W951) and a
+        ``in``, is kept as annotated with warning W951, so that the file converts back
+        byte for byte) and a
         sentence whose sentence number came before in the same document (E959: a repeated
         sentence; the same document id after another document starts a new document, as
         in files joined together).
@@ -174,10 +175,10 @@ def _check_scopes(sentence: Sentence, path: str) -> None:
             if len(rest) != 1:
                 raise NegationFormatError(Errors.E958.format(path=path, line=line, k=k + 1, cell=cell,
                                                              cue=cue_cell, form=forms[pos]), path, line)
-            fixed = forms[pos][rest[0][0]:rest[0][1]]
+            # an affixal cue inside a whole-token scope cell (the CD-SCO training file's
+            # 'infinite'): kept as annotated, so that the file converts back byte for byte
             warnings.warn(Warnings.W951.format(path=path, line=line, k=k + 1, cell=cell, cue=cue_cell,
-                                               fixed=fixed), stacklevel=2)
-            inst.scope[n] = (pos, fixed)
+                                               rest=forms[pos][rest[0][0]:rest[0][1]]), stacklevel=2)
 
 
 def _parse_block(block: Block, path: str, check_sequence: bool, check_forms: bool = False,
