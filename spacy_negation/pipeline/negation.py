@@ -304,6 +304,18 @@ class NegationResolver(Pipe):
 def _rebuild(name: str, model: str, batch_size: int, cue_patterns: Setting = None,
              convention: Optional[str] = None, quantize: bool = True, span_negated: str = DEFAULT_SPAN_RULE,
              scorer: Optional[Callable] = None) -> NegationResolver:
+    """The resolver again from its settings (unpickling; in a worker process of
+    ``nlp.pipe(..., n_process=N)`` started by ``spawn`` or ``forkserver``, where the at-fork
+    hook of ``spacy_negation.ml.fork`` does not run: there torch gets one thread unless
+    ``OMP_NUM_THREADS`` says otherwise, as forked workers do)."""
+    import multiprocessing
+    import os
+
+    if multiprocessing.parent_process() is not None and "OMP_NUM_THREADS" not in os.environ:
+        from thinc.compat import torch
+
+        if torch is not None:
+            torch.set_num_threads(1)
     return NegationResolver(name, model=model, batch_size=batch_size, cue_patterns=cue_patterns,
                             convention=convention, quantize=quantize, span_negated=span_negated, scorer=scorer)
 

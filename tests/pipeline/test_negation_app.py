@@ -184,3 +184,42 @@ def test_span_negated_setting_marks_the_host_docs(trained_cnn_dir, tmp_path):
     assert pickle.loads(pickle.dumps(tokens.get_pipe("negation"))).span_negated == "any"
     with pytest.raises(ValueError, match=r"\[E331\]"):
         spacy.blank("en").add_pipe("negation", config={"model": str(trained_cnn_dir), "span_negated": "some"})
+
+
+SPAWN_SCRIPT = r"""
+import multiprocessing, os, pickle, sys
+import torch
+
+def child(blob, queue):
+    pickle.loads(blob)
+    queue.put(torch.get_num_threads())
+
+if __name__ == "__main__":
+    import spacy
+    nlp = spacy.blank("en")
+    nlp.add_pipe("negation", config={"model": sys.argv[1]})
+    blob = pickle.dumps(nlp.get_pipe("negation"))
+    ctx = multiprocessing.get_context("spawn")
+    queue = ctx.Queue()
+    proc = ctx.Process(target=child, args=(blob, queue))
+    proc.start()
+    print(queue.get(timeout=120))
+    proc.join()
+"""
+
+
+@pytest.mark.parametrize("omp", [None, "2"])
+def test_spawned_workers_run_torch_with_one_thread_unless_told(trained_cnn_dir, tmp_path, omp):
+    import os
+    import subprocess
+    import sys
+
+    script = tmp_path / "spawn.py"
+    script.write_text(SPAWN_SCRIPT)
+    env = {k: v for k, v in os.environ.items() if k != "OMP_NUM_THREADS"}
+    if omp is not None:
+        env["OMP_NUM_THREADS"] = omp
+    out = subprocess.run([sys.executable, str(script), str(trained_cnn_dir)], capture_output=True, text=True,
+                         env=env, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert int(out.stdout.split()[-1]) == (1 if omp is None else 2)
