@@ -166,13 +166,12 @@ class NegationResolver(Pipe):
             warnings.warn(Warnings.W300.format(model=model))
         self.negation_nlp = load_negation_model(model)
         self.convention = convention
-        cue = self._cue_component(convention)
+        self.cue = self._run_only_convention(convention)
         self.cue_patterns = cue_patterns
         if cue_patterns is not None:
-            if cue is None:
+            if self.cue is None:
                 raise ValueError(Errors.E332.format(model=model, pipes=", ".join(self.negation_nlp.pipe_names)))
-            cue.set_cue_patterns(load_cue_patterns(cue_patterns, self.negation_nlp.make_doc))
-        self._run_only_convention(convention)
+            self.cue.set_cue_patterns(load_cue_patterns(cue_patterns, self.negation_nlp.make_doc))
         self.quantize = quantize
         self.span_negated = check_span_rule(span_negated)
         self.scorer = scorer
@@ -182,38 +181,30 @@ class NegationResolver(Pipe):
         self.cfg: Dict[str, Any] = {"model": model, "batch_size": batch_size, "cue_patterns": cue_patterns,
                                     "convention": convention, "quantize": quantize, "span_negated": span_negated}
 
-    def _run_only_convention(self, convention: Optional[str]) -> None:
-        """Disable the model's negation components that never annotate the docs this
-        resolver sends (marked with ``convention``, or unmarked for None): their output
-        would be discarded."""
-        from .base import NegationPipe
-
-        for pipe_name, pipe in self.negation_nlp.pipeline:
-            if not isinstance(pipe, NegationPipe):
-                continue
-            runs = pipe.annotate_unmarked if convention is None else pipe.convention in (None, convention)
-            if not runs:
-                self.negation_nlp.disable_pipe(pipe_name)
-
-    def _cue_component(self, convention: Optional[str]) -> Optional["NegationCue"]:
-        """The model's cue component that annotates docs of the convention (None: unmarked
-        docs; a graph pipeline has none: its one component finds cues and scopes); E901 if
-        no negation component annotates that convention."""
+    def _run_only_convention(self, convention: Optional[str]) -> Optional["NegationCue"]:
+        """Keep enabled only the model's negation components that annotate the docs this
+        resolver sends (marked with ``convention``, or unmarked for None; the others'
+        output would be discarded), and return their cue component (None for a graph
+        pipeline: its one component finds cues and scopes); E901 if none annotates that
+        convention."""
         from .base import NegationPipe
         from .cue import NegationCue
 
-        pipes = [pipe for _, pipe in self.negation_nlp.pipeline if isinstance(pipe, NegationPipe)]
+        pipes = [(name, pipe) for name, pipe in self.negation_nlp.pipeline if isinstance(pipe, NegationPipe)]
         if convention is None:
-            mine = [pipe for pipe in pipes if pipe.annotate_unmarked]
+            mine = [name for name, pipe in pipes if pipe.annotate_unmarked]
+        elif all(pipe.convention is None for _, pipe in pipes):
+            mine = []  # a single-convention model: no convention to choose
         else:
-            mine = [pipe for pipe in pipes if pipe.convention in (convention, None)]
-            if all(pipe.convention is None for pipe in pipes):
-                mine = []  # a single-convention model: no convention to choose
+            mine = [name for name, pipe in pipes if pipe.convention in (convention, None)]
         if not mine:
-            available = sorted({pipe.convention for pipe in pipes if pipe.convention is not None})
+            available = sorted({pipe.convention for _, pipe in pipes if pipe.convention is not None})
             raise ValueError(Errors.E901.format(model=self.model_ref, convention=convention,
                                                 available=", ".join(available) or "none (one convention)"))
-        cues = [pipe for pipe in mine if isinstance(pipe, NegationCue)]
+        for name, _ in pipes:
+            if name not in mine:
+                self.negation_nlp.disable_pipe(name)
+        cues = [pipe for name, pipe in pipes if name in mine and isinstance(pipe, NegationCue)]
         return cues[0] if cues else None
 
     def __call__(self, doc: Doc) -> Doc:
@@ -234,7 +225,7 @@ class NegationResolver(Pipe):
         YIELDS (Doc): The docs, with their negations, in order.
         """
         size = batch_size or self.batch_size
-        cue = self._cue_component(self.convention)
+        cue = self.cue
         for batch in minibatch(stream, size):
             pieces = [self.model_pieces(doc, cue) for doc in batch]
             results = iter(self.negation_nlp.pipe([d for ps in pieces for d, _ in ps], batch_size=size))
