@@ -55,7 +55,7 @@ SETTINGS: Dict[str, Dict[str, Any]] = {
 }
 
 
-#: The general English model: all three English corpora (merged, each doc marked with its
+#: The general English model: all three English corpora, BioScope with its clinical part (merged, each doc marked with its
 #: convention by scripts/concat_docbins.py) on one transformer, one cue and one scope
 #: component per annotation convention, each learning only from its convention's examples
 #: (spacy_negation.negation.convention). The BioScope components annotate unmarked docs
@@ -99,7 +99,7 @@ SETTINGS["general"] = {
     "components.negation_scope_sfu.annotate_unmarked": False,
     "components.negation_scope_sfu.scorer": None,
     "initialize.components": {
-        "negation_cue": {"words_corpus": "corpus/bioscope/train.spacy"},
+        "negation_cue": {"words_corpus": "corpus/general/bioscope_train.spacy"},
         "negation_cue_cdsco": {"words_corpus": "corpus/train.spacy"},
         "negation_cue_sfu": {"words_corpus": "corpus/sfu/train.spacy"},
     },
