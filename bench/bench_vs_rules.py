@@ -1,8 +1,8 @@
 """Is this word negated? spacy-negation against the rule tools negspacy and medspaCy ConText.
 
 The task: in each English test split, the targets are the nouns (gold PTB tag NN*) on
-CD-SCO and every alphabetic token that is not on spaCy's English stop list on BioScope and
-SFU Review; cue tokens are not targets. A target is negated in the gold when it lies in a
+CD-SCO and every alphabetic token that is not on spaCy's English stop list on BioScope
+(abstracts and clinical radiology reports) and SFU Review; cue tokens are not targets. A target is negated in the gold when it lies in a
 gold scope of that corpus. Every system gets the gold tokens and sentence boundaries (one
 doc per sentence) with each target as an entity and answers, per entity, whether it is
 negated (negspacy: ``ent._.negex``; ConText: ``ent._.is_negated``; spacy-negation:
@@ -54,7 +54,8 @@ RULE_TOOLS: Dict[str, Tuple[str, Tuple[str, ...]]] = {
     "negspacy_en_clinical": ("negspacy", ("negspacy==1.1.0", "spacy>=3.8,<3.9")),
     "medspacy_context": ("medspacy", ("medspacy==1.3.1",)),
 }
-SPLIT_NAMES = {"cdsco": "CD-SCO", "bioscope": "BioScope abstracts", "sfu": "SFU Review"}
+SPLIT_NAMES = {"cdsco": "CD-SCO", "bioscope": "BioScope abstracts", "sfu": "SFU Review",
+               "bioscope_clinical": "BioScope clinical"}
 
 
 # --- the task -------------------------------------------------------------------------------
@@ -223,7 +224,7 @@ def parse_pairs(values: Optional[List[str]], what: str) -> Dict[str, str]:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--split", action="append", required=True, help="SPLIT=GOLD.spacy (cdsco, bioscope, sfu)")
+    parser.add_argument("--split", action="append", required=True, help="SPLIT=GOLD.spacy (cdsco, bioscope, sfu, bioscope_clinical)")
     parser.add_argument("--model", action="append", default=[], help="a negation model (package name or path); repeatable; NAME=PATH names a path")
     parser.add_argument("--recommend", action="append", default=[], help="SPLIT=MODEL_NAME: the model the README recommends there")
     parser.add_argument("--general", default=None, help="the general English model's name (of --model)")

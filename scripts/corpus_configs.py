@@ -114,6 +114,20 @@ SYSTEM_BASES: Dict[str, str] = {
 }
 
 
+#: The clinical model: the BioScope settings on BioScope train (abstracts and clinical
+#: reports) plus the synthetic clinical sentences (corpus/clinical/train.spacy, written by
+#: convert-clinical), chosen on BioScope clinical dev, with the general model's schedule.
+SETTINGS["clinical"] = {
+    **SETTINGS["bioscope"],
+    "paths.train": "corpus/clinical/train.spacy",
+    "paths.dev": "corpus/bioscope_clinical/dev.spacy",
+    "training.max_steps": 2000,
+    "training.eval_frequency": 500,
+    "training.optimizer.learn_rate.warmup_steps": 200,
+    "initialize.components": {"negation_cue": {"words_corpus": "corpus/clinical/train.spacy"}},
+}
+
+
 #: The graph parsers' training length where a quarter of the tagger's steps is too short,
 #: chosen on dev (results/README.md): on SFU, 400 steps of 32 sentences (about 2.4 epochs,
 #: against 10 on CD-SCO) left the dev score still rising.

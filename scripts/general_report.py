@@ -6,7 +6,8 @@ hallucinations of a model trained on one corpus).
 python scripts/general_report.py --general-dir metrics/general --cross-dir metrics/cross \
     [--fast-dir metrics/general_fast] \
     --gold cdsco=corpus/test.spacy --gold bioscope=corpus/bioscope/test.spacy \
-    --gold sfu=corpus/sfu/test.spacy --out-dir results
+    --gold sfu=corpus/sfu/test.spacy --gold bioscope_clinical=corpus/bioscope_clinical/test.spacy \
+    --out-dir results
 
 Reads the scores and system *SEM files of scripts/evaluate_model.py: metrics/general/on_SPLIT.*
 (the shipped seed of the general model, --convention SPLIT), metrics/general/seedN/on_SPLIT.json
@@ -23,8 +24,11 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
-SPLITS = ("cdsco", "bioscope", "sfu")
-NAMES = {"cdsco": "CD-SCO", "bioscope": "BioScope abstracts", "sfu": "SFU Review"}
+SPLITS = ("cdsco", "bioscope", "sfu", "bioscope_clinical")
+#: The in-domain models of the cross-domain workflow (BioScope clinical has none of its own).
+CROSS_MODELS = ("cdsco", "bioscope", "sfu")
+NAMES = {"cdsco": "CD-SCO", "bioscope": "BioScope abstracts", "sfu": "SFU Review",
+         "bioscope_clinical": "BioScope clinical"}
 MEASURES = (("cues_b_f", "neg_cue_b_f"), ("scm_b_f", "neg_scm_b_f"), ("st_f", "neg_st_f"),
             ("nis_tok_f", "neg_nis_tok_f"), ("nis_ex_f", "neg_nis_ex_f"))
 #: The row labels of the models that are not a cross-domain model.
@@ -106,7 +110,7 @@ def build(general_dir: Path, cross_dir: Path, gold: Dict[str, Path], fast_dir: O
         systems: List[Tuple[str, Path]] = [("general", general_dir / f"on_{split}")]
         if fast_dir is not None:
             systems.append(("fast", fast_dir / f"on_{split}"))
-        systems += [(model, cross_dir / f"{model}_on_{split}") for model in SPLITS]
+        systems += [(model, cross_dir / f"{model}_on_{split}") for model in CROSS_MODELS]
         for name, stem in systems:
             scores_path, system_path = stem.with_suffix(".json"), stem.with_suffix(".txt")
             if not scores_path.is_file():

@@ -1,13 +1,16 @@
-"""The general English model over training seeds: train, evaluate, and select the seed to ship.
+"""A model over training seeds (the general English model; with --training-dir and --split
+also the clinical one): train, evaluate, and select the seed to ship.
 
 python scripts/general_seeds.py train --seeds 0 1 2 [--config configs/general.cfg]
-python scripts/general_seeds.py evaluate
-python scripts/general_seeds.py select
+python scripts/general_seeds.py evaluate [--split NAME=GOLD.spacy:CONVENTION ...]
+python scripts/general_seeds.py select [--split ...] [--training-dir training/clinical --metrics-dir metrics/clinical]
 
 Layout: seed N trains into ``training/general/seedN/`` (``spacy train`` with
 ``--system.seed N``; a seed whose ``model-best`` exists is not trained again) and is
 evaluated into ``metrics/general/seedN/on_SPLIT.{txt,json}``: each English test split end to
-end in its own annotation convention (``evaluate_model.py --tag-punct --convention SPLIT``).
+end in its own annotation convention (``evaluate_model.py --tag-punct --convention CONVENTION``;
+by default the four English test splits, BioScope clinical in the BioScope convention; ``--split``
+names others, e.g. for the clinical model).
 ``select`` takes the seed with the median dev score (the score spaCy recorded for the
 ``model-best`` checkpoint: NIS_tok F1 over the three dev splits; with an even number of
 seeds, the lower of the two middle ones), copies its ``model-best`` to
@@ -21,16 +24,17 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Dict, Optional, Sequence
+from typing import Dict, Optional, Sequence, Tuple
 
 from spacy_negation.util import atomic_write_text
 
 SCRIPTS = Path(__file__).resolve().parent
-#: The English test splits and their gold files, each scored in its own convention.
-TEST_SPLITS: Dict[str, str] = {
-    "cdsco": "corpus/test.spacy",
-    "bioscope": "corpus/bioscope/test.spacy",
-    "sfu": "corpus/sfu/test.spacy",
+#: The English test splits: name -> (gold file, the convention it is scored in).
+TEST_SPLITS: Dict[str, Tuple[str, str]] = {
+    "cdsco": ("corpus/test.spacy", "cdsco"),
+    "bioscope": ("corpus/bioscope/test.spacy", "bioscope"),
+    "sfu": ("corpus/sfu/test.spacy", "sfu"),
+    "bioscope_clinical": ("corpus/bioscope_clinical/test.spacy", "bioscope"),
 }
 #: The dev score of a checkpoint in its meta.json (``performance``).
 DEV_SCORE = "neg_nis_tok_f"
@@ -63,14 +67,14 @@ def median_seed(scores: Dict[int, float]) -> int:
     return ranked[(len(ranked) - 1) // 2]
 
 
-def train(config: Path, training_dir: Path, seeds: Sequence[int]) -> int:
+def train(config: Path, training_dir: Path, metrics_dir: Path, seeds: Sequence[int]) -> int:
     for seed in seeds:
         out = training_dir / f"seed{seed}"
         if (out / "model-best" / "meta.json").is_file():
             print(f"seed {seed}: {out}/model-best exists, not trained again", file=sys.stderr)
             continue
-        cmd = [sys.executable, str(SCRIPTS / "timed.py"), f"train_general_seed{seed}", "--meta",
-               "metrics/general/run_meta.json", "--config", str(config), "--set", f"seed={seed}", "--",
+        cmd = [sys.executable, str(SCRIPTS / "timed.py"), f"train_{training_dir.name}_seed{seed}", "--meta",
+               str(metrics_dir / "run_meta.json"), "--config", str(config), "--set", f"seed={seed}", "--",
                sys.executable, "-m", "spacy", "train", str(config), "--output", str(out), "--system.seed", str(seed)]
         code = subprocess.call(cmd)
         if code:
@@ -78,26 +82,35 @@ def train(config: Path, training_dir: Path, seeds: Sequence[int]) -> int:
     return 0
 
 
-def evaluate(training_dir: Path, metrics_dir: Path) -> int:
+def parse_split(text: str) -> Tuple[str, Tuple[str, str]]:
+    """NAME=GOLD.spacy:CONVENTION (the convention defaults to NAME)."""
+    name, sep, rest = text.partition("=")
+    if not sep or not name or not rest:
+        raise argparse.ArgumentTypeError(f"--split {text!r}: expected NAME=GOLD.spacy[:CONVENTION]")
+    gold, _, convention = rest.rpartition(":") if rest.rpartition(":")[0].endswith(".spacy") else (rest, "", name)
+    return name, (gold, convention or name)
+
+
+def evaluate(training_dir: Path, metrics_dir: Path, splits: Dict[str, Tuple[str, str]]) -> int:
     seeds = seed_dirs(training_dir)
     if not seeds:
         print(f"error: no trained seed under {training_dir} (seedN/model-best)", file=sys.stderr)
         return 1
     for seed, best in seeds.items():
         out = metrics_dir / f"seed{seed}"
-        for split, gold in TEST_SPLITS.items():
+        for split, (gold, convention) in splits.items():
             scores = out / f"on_{split}.json"
             if scores.is_file() and scores.stat().st_mtime >= (best / "meta.json").stat().st_mtime:
                 continue
             out.mkdir(parents=True, exist_ok=True)
             code = subprocess.call([sys.executable, str(SCRIPTS / "evaluate_model.py"), str(best), gold,
-                                    str(out / f"on_{split}.txt"), str(scores), "--tag-punct", "--convention", split])
+                                    str(out / f"on_{split}.txt"), str(scores), "--tag-punct", "--convention", convention])
             if code:
                 return code
     return 0
 
 
-def select(training_dir: Path, metrics_dir: Path) -> int:
+def select(training_dir: Path, metrics_dir: Path, splits: Dict[str, Tuple[str, str]]) -> int:
     seeds = seed_dirs(training_dir)
     try:
         scores = {seed: dev_score(best) for seed, best in seeds.items()}
@@ -106,11 +119,11 @@ def select(training_dir: Path, metrics_dir: Path) -> int:
         print(f"error: {err}", file=sys.stderr)
         return 1
     source = metrics_dir / f"seed{chosen}"
-    missing = [split for split in TEST_SPLITS if not (source / f"on_{split}.json").is_file()]
+    missing = [split for split in splits if not (source / f"on_{split}.json").is_file()]
     if missing:
         print(f"error: seed {chosen} is not evaluated on {', '.join(missing)} (run `evaluate` first)", file=sys.stderr)
         return 1
-    for split in TEST_SPLITS:
+    for split in splits:
         for suffix in (".json", ".txt"):
             shutil.copyfile(source / f"on_{split}{suffix}", metrics_dir / f"on_{split}{suffix}")
     target = training_dir / "model-best"
@@ -133,12 +146,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--config", type=Path, default=Path("configs/general.cfg"))
     parser.add_argument("--training-dir", type=Path, default=Path("training/general"))
     parser.add_argument("--metrics-dir", type=Path, default=Path("metrics/general"))
+    parser.add_argument("--split", type=parse_split, action="append", default=[],
+                        help="evaluate/select: NAME=GOLD.spacy[:CONVENTION] (repeatable; default: the English test splits)")
     args = parser.parse_args(argv)
+    splits = dict(args.split) or TEST_SPLITS
     if args.action == "train":
-        return train(args.config, args.training_dir, args.seeds)
+        return train(args.config, args.training_dir, args.metrics_dir, args.seeds)
     if args.action == "evaluate":
-        return evaluate(args.training_dir, args.metrics_dir)
-    return select(args.training_dir, args.metrics_dir)
+        return evaluate(args.training_dir, args.metrics_dir, splits)
+    return select(args.training_dir, args.metrics_dir, splits)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,8 @@ python scripts/model_card.py training/neges/model-best --domain neges --name neg
     --neges results/neges2018.json --out packages/meta_es_negation_sfu.json
 python scripts/model_card.py training/clinical/model-best --domain clinical --name negation_clinical \
     --version 0.1.0 --cue-patterns en_clinical --model-out training/clinical/model-package \
-    --bioscope-scores metrics/clinical/clinical_on_bioscope.json --clinical metrics/clinical/clinical_dev.json \
+    --scores bioscope_clinical=metrics/clinical/on_bioscope_clinical.json \
+    --scores bioscope=metrics/clinical/on_bioscope.json --clinical metrics/clinical/clinical_dev.json \
     --out packages/meta/en_negation_clinical.json
 
 The card (the package's README, which spaCy renders from the meta) states the training
@@ -26,7 +27,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from spacy_negation.util import atomic_write_text
 
-CORPUS_NAMES = {"cdsco": "CD-SCO", "bioscope": "BioScope abstracts", "sfu": "SFU Review"}
+CORPUS_NAMES = {"cdsco": "CD-SCO", "bioscope": "BioScope abstracts", "sfu": "SFU Review",
+                "bioscope_clinical": "BioScope clinical"}
 
 #: The card of the general English model; the fast model shares its data, licence and sources.
 DOMAINS_GENERAL: Dict[str, Any] = {
@@ -119,13 +121,14 @@ DOMAINS: Dict[str, Dict[str, Any]] = {
     },
     "clinical": {
         "lang": "en",
-        "title": "English negation resolution for clinical notes (BioScope + synthetic clinical sentences)",
-        "data": "BioScope, abstracts subcorpus (Vincze et al. 2008), this project's document-level "
-                "train split, together with the project's synthetic clinical-style sentences "
+        "title": "English negation resolution for clinical notes (BioScope abstracts and radiology reports + synthetic clinical sentences)",
+        "data": "BioScope (Vincze et al. 2008), abstracts and clinical (radiology report) subcorpora, "
+                "this project's document-level train splits (the clinical reports' words restored "
+                "from the CMC 2007 challenge texts), together with the project's synthetic clinical-style sentences "
                 "(data/clinical_synth: denial verbs with coordinated findings, lists after 'No', "
                 "'negative for', 'no evidence of', 'free of', 'ruled out', 'resolved', '-ve', "
                 "'without', section headers, run-on report lines and counter-examples without "
-                "negation), generated from templates; model selection on BioScope dev.",
+                "negation), generated from templates; model selection on BioScope clinical dev.",
         "license": "research use",
         "license_note": "BioScope: no licence file ships with it; its authors state it is freely "
                         "available for academic and research purposes. The synthetic sentences "
@@ -140,7 +143,7 @@ DOMAINS: Dict[str, Dict[str, Any]] = {
                "config (denial verbs, 'negative for', pseudo-negations such as 'no increase', "
                "terminations); `nlp.add_pipe(\"negation\", config={\"model\": ..., "
                "\"cue_patterns\": ...})` replaces it with another list.",
-        "sources": [{"name": "BioScope (abstracts)", "author": "Vincze et al. (2008)"},
+        "sources": [{"name": "BioScope (abstracts and clinical)", "author": "Vincze et al. (2008)"},
                     {"name": "Synthetic clinical sentences (data/clinical_synth)", "author": "spacy-negation"}],
     },
     "general": DOMAINS_GENERAL,
@@ -210,8 +213,7 @@ def _convention_text(text: str, default_convention: Optional[str]) -> str:
 
 def build_meta(model_meta: Dict[str, Any], domain: str, name: str, version: str,
                cross: Optional[Dict[str, Any]], neges: Optional[Dict[str, Any]],
-               speed: Optional[float], bioscope_scores: Optional[Dict[str, Any]] = None,
-               clinical: Optional[Dict[str, Any]] = None,
+               speed: Optional[float], clinical: Optional[Dict[str, Any]] = None,
                split_scores: Optional[Dict[str, Dict[str, Any]]] = None,
                default_convention: Optional[str] = None) -> Dict[str, Any]:
     """The package meta: the model's own meta with the card's fields set.
@@ -222,10 +224,9 @@ def build_meta(model_meta: Dict[str, Any], domain: str, name: str, version: str,
     cross (Optional[Dict]): results/cross_domain.json (English models).
     neges (Optional[Dict]): results/neges2018.json (the Spanish model).
     speed (Optional[float]): measured words per second end to end on the test split.
-    bioscope_scores (Optional[Dict]): an evaluate_model.py scores file on BioScope test.
     clinical (Optional[Dict]): a bench/bench_clinical.py results file (clinical_dev.json).
-    split_scores (Optional[Dict[str, Dict]]): per English test split (cdsco, bioscope,
-        sfu), an evaluate_model.py scores file of the model in that split's convention.
+    split_scores (Optional[Dict[str, Dict]]): per English test split (a key of
+        CORPUS_NAMES), an evaluate_model.py scores file of the model in that split's convention.
     default_convention (Optional[str]): the convention a per-convention pipeline annotates
         unmarked docs in (named in the card's convention section).
     RETURNS (Dict[str, Any]): the meta for ``spacy package --meta-path``.
@@ -250,11 +251,8 @@ def build_meta(model_meta: Dict[str, Any], domain: str, name: str, version: str,
         (first, *rest) = [(CORPUS_NAMES[split], scores) for split, scores in split_scores.items()]
         lines += ["## Scores (end to end, each test split in its own convention, percent)", "",
                   *eval_rows(*first, *rest), "",
-                  "From the project's `metrics/general/*.json` (scripts/evaluate_model.py --convention).", ""]
-    if bioscope_scores is not None:
-        lines += ["## Scores on BioScope abstracts test (end to end, percent)", "",
-                  *eval_rows("BioScope abstracts", bioscope_scores), "",
-                  "From the project's `metrics/clinical/clinical_on_bioscope.json` (scripts/evaluate_model.py).", ""]
+                  f"From the project's `metrics/{'general_fast' if domain == 'fast' else domain}/on_*.json` "
+                  "(scripts/evaluate_model.py --convention).", ""]
     if clinical is not None:
         lines += ["## Is this clinical concept negated? (percent)", "", *clinical_rows(clinical), "",
                   "The project's clinical set, dev split (`data/clinical`, scored by "
@@ -354,8 +352,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--neges", type=Path, default=None, help="results/neges2018.json")
     parser.add_argument("--speed-from", type=Path, default=None,
                         help="an evaluate_model.py scores JSON whose speed.words_per_second to state")
-    parser.add_argument("--bioscope-scores", type=Path, default=None,
-                        help="an evaluate_model.py scores JSON on BioScope test to state")
     parser.add_argument("--clinical", type=Path, default=None,
                         help="a bench/bench_clinical.py results JSON (metrics/clinical/clinical_dev.json)")
     parser.add_argument("--scores", action="append", default=[],
@@ -381,8 +377,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         neges = json.loads(args.neges.read_text(encoding="utf-8")) if args.neges else None
         speed = (json.loads(args.speed_from.read_text(encoding="utf-8"))["speed"]["words_per_second"]
                  if args.speed_from else None)
-        bioscope_scores = (json.loads(args.bioscope_scores.read_text(encoding="utf-8"))
-                           if args.bioscope_scores else None)
         clinical = json.loads(args.clinical.read_text(encoding="utf-8")) if args.clinical else None
         split_scores = {}
         for text in args.scores:
@@ -391,7 +385,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 raise ValueError(f"--scores {text!r}: expected SPLIT=FILE with SPLIT one of {sorted(CORPUS_NAMES)}")
             split_scores[split] = json.loads(Path(path).read_text(encoding="utf-8"))
         meta = build_meta(model_meta, args.domain, args.name, args.version, cross, neges, speed,
-                          bioscope_scores, clinical, split_scores, args.default_convention)
+                          clinical, split_scores, args.default_convention)
         if args.model_out is not None:
             write_model_copy(args.model_dir, args.model_out, args.cue_patterns, args.default_convention,
                              args.prefilter)

@@ -3,7 +3,7 @@ and the seed rows of scripts/general_report.py."""
 import json
 from pathlib import Path
 
-SPLITS = ("cdsco", "bioscope", "sfu")
+SPLITS = ("cdsco", "bioscope", "sfu", "bioscope_clinical")
 MEASURES = ("neg_cue_b_f", "neg_scm_b_f", "neg_st_f", "neg_nis_tok_f", "neg_nis_ex_f")
 
 

@@ -18,10 +18,11 @@ def test_clinical_card(card):
     clinical = {"clinical + en_clinical": {"p": 0.96, "r": 0.94, "f": 0.95, "ci_low": 0.9, "ci_high": 0.98},
                 "negspacy_en": {"p": 0.97, "r": 0.82, "f": 0.89, "ci_low": 0.84, "ci_high": 0.94}}
     meta = card.build_meta({"lang": "en"}, "clinical", "negation_clinical", "0.1.0", None, None, None,
-                           bioscope_scores=scores, clinical=clinical)
+                           clinical=clinical, split_scores={"bioscope_clinical": scores, "bioscope": scores})
     text = meta["description"]
     assert meta["license"] == "research use" and len(meta["sources"]) == 2
     assert "| BioScope abstracts | 95.10 | 80.00 | 90.00 | 92.50 |" in text
+    assert "| BioScope clinical | 95.10 | 80.00 | 90.00 | 92.50 |" in text and "metrics/clinical/on_*.json" in text
     assert "| clinical + en_clinical | 96.00 | 94.00 | 95.00 (90.00-98.00) |" in text
     assert "| negspacy_en | 97.00 | 82.00 | 89.00 (84.00-94.00) |" in text
     assert 'config={"model": "en_negation_clinical"}' in text and "`en_clinical`" in text
