@@ -18,10 +18,10 @@ system. Nothing is tuned on the test split; it is for reporting only.
 python bench/bench_clinical.py --split test --venv-dir /tmp/bvr \
     --model cdsco=training/cdsco/model-best --model bioscope=training/bioscope/model-best
 
-Writes OUT/clinical.json ({system: {"p", "r", "f", "ci_low", "ci_high", "tp", "fp", "fn",
+Writes OUT/clinical_invented.json ({system: {"p", "r", "f", "ci_low", "ci_high", "tp", "fp", "fn",
 "words_per_second", "errors_by_pattern": {pattern: {"concepts", "negated", "fp", "fn"}}}},
-fractions; a model's entry also has "vs_best_rule") and OUT/clinical.md; on --split dev
-the files are OUT/clinical_dev.{json,md}.
+fractions; a model's entry also has "vs_best_rule") and OUT/clinical_invented.md; on --split dev
+the files are OUT/clinical_invented_dev.{json,md}.
 """
 import argparse
 import importlib.util
@@ -124,7 +124,7 @@ def run_model(bvr: ModuleType, model: str, sentences: Sequence[Dict[str, Any]],
 
 # --- report ---------------------------------------------------------------------------------
 def render_markdown(results: Dict[str, Dict[str, Any]], meta: Dict[str, Any]) -> str:
-    lines = ["# Is this clinical concept negated? Rule tools and spacy-negation on data/clinical", "",
+    lines = ["# Is this clinical concept negated? Rule tools and spacy-negation on data/clinical (the project's own invented sentences: development only; real notes: results/clinical.md)", "",
              "Written by `bench/bench_clinical.py` (the task: its docstring; the set and its annotation "
              "guidelines: `data/clinical/README.md`). Precision, recall and F1 of \"negated\" over "
              "concepts in percent, F1's 95% bootstrap interval over sentences.", ""]
@@ -211,7 +211,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             "negated": sum(sum(g) for g in gold), "rule_tool_versions": versions, "models": models,
             "command": "python bench/bench_clinical.py " + " ".join(argv if argv is not None else sys.argv[1:]),
             "machine": f"{os.cpu_count()} CPU cores"}
-    stem = "clinical" if args.split == "test" else "clinical_dev"
+    stem = "clinical_invented" if args.split == "test" else "clinical_invented_dev"
     args.out_dir.mkdir(parents=True, exist_ok=True)
     atomic_write_text(args.out_dir / f"{stem}.json", json.dumps(results, indent=2) + "\n")
     atomic_write_text(args.out_dir / f"{stem}.md", render_markdown(results, meta))

@@ -7,7 +7,7 @@ python scripts/model_card.py training/neges/model-best --domain neges --name neg
 python scripts/model_card.py training/clinical/model-best --domain clinical --name negation_clinical \
     --version 0.1.0 --cue-patterns en_clinical --model-out training/clinical/model-package \
     --scores bioscope_clinical=metrics/clinical/on_bioscope_clinical.json \
-    --scores bioscope=metrics/clinical/on_bioscope.json --clinical metrics/clinical/clinical_dev.json \
+    --scores bioscope=metrics/clinical/on_bioscope.json --clinical metrics/clinical/clinical_invented_dev.json \
     --out packages/meta/en_negation_clinical.json
 
 The card (the package's README, which spaCy renders from the meta) states the training
@@ -224,7 +224,7 @@ def build_meta(model_meta: Dict[str, Any], domain: str, name: str, version: str,
     cross (Optional[Dict]): results/cross_domain.json (English models).
     neges (Optional[Dict]): results/neges2018.json (the Spanish model).
     speed (Optional[float]): measured words per second end to end on the test split.
-    clinical (Optional[Dict]): a bench/bench_clinical.py results file (clinical_dev.json).
+    clinical (Optional[Dict]): a bench/bench_clinical.py results file (clinical_invented_dev.json).
     split_scores (Optional[Dict[str, Dict]]): per English test split (a key of
         CORPUS_NAMES), an evaluate_model.py scores file of the model in that split's convention.
     default_convention (Optional[str]): the convention a per-convention pipeline annotates
@@ -353,7 +353,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--speed-from", type=Path, default=None,
                         help="an evaluate_model.py scores JSON whose speed.words_per_second to state")
     parser.add_argument("--clinical", type=Path, default=None,
-                        help="a bench/bench_clinical.py results JSON (metrics/clinical/clinical_dev.json)")
+                        help="a bench/bench_clinical.py results JSON (metrics/clinical/clinical_invented_dev.json)")
     parser.add_argument("--scores", action="append", default=[],
                         help="SPLIT=FILE: an evaluate_model.py scores JSON of the model on an English "
                              "test split (cdsco, bioscope, sfu) in its convention; repeatable")

@@ -158,11 +158,11 @@ def test_rule_runner_targets():
 
 
 def test_docs_quote_the_committed_clinical_run():
-    """docs/clinical_model.md's cue-list sentence quotes results/clinical.json
+    """docs/clinical_model.md's cue-list sentence quotes results/clinical_invented.json
     (bench/bench_clinical.py), and 'level with' holds: the paired interval against the best
     rule tool includes 0."""
     repo = Path(__file__).resolve().parents[1]
-    results = json.loads((repo / "results" / "clinical.json").read_text(encoding="utf-8"))
+    results = json.loads((repo / "results" / "clinical_invented.json").read_text(encoding="utf-8"))
     readme = " ".join((repo / "docs" / "clinical_model.md").read_text(encoding="utf-8").split())
     alone, listed = results["cdsco"]["f"], results["cdsco + en_clinical"]["f"]
     assert f"scores F1 {100 * alone:.1f} alone and {100 * listed:.1f} with `en_clinical`" in readme
@@ -172,11 +172,11 @@ def test_docs_quote_the_committed_clinical_run():
 
 
 def test_docs_quote_the_clinical_model_run():
-    """docs/clinical_model.md's clinical-model sentence quotes results/clinical.json: F1 of
+    """docs/clinical_model.md's clinical-model sentence quotes results/clinical_invented.json: F1 of
     the packaged configuration (the clinical model with en_clinical, chosen on the dev split),
     the best rule tool's F1 and the paired interval, which must exclude 0 for 'ahead of'."""
     repo = Path(__file__).resolve().parents[1]
-    results = json.loads((repo / "results" / "clinical.json").read_text(encoding="utf-8"))
+    results = json.loads((repo / "results" / "clinical_invented.json").read_text(encoding="utf-8"))
     readme = " ".join((repo / "docs" / "clinical_model.md").read_text(encoding="utf-8").split())
     ours = results["clinical + en_clinical"]
     vs = ours["vs_best_rule"]
@@ -186,5 +186,5 @@ def test_docs_quote_the_clinical_model_run():
             f"(paired 95% CI of the difference +{100 * vs['ci_low']:.1f} to "
             f"+{100 * vs['ci_high']:.1f})") in readme
     assert "not a headline" in readme  # the set is the project's own
-    dev = json.loads((repo / "results" / "clinical_dev.json").read_text(encoding="utf-8"))
+    dev = json.loads((repo / "results" / "clinical_invented_dev.json").read_text(encoding="utf-8"))
     assert dev["clinical + en_clinical"]["f"] >= dev["clinical"]["f"]

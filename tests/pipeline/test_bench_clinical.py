@@ -42,7 +42,7 @@ def test_bench_clinical_on_a_tiny_model(tmp_path: Path, trained_cnn_dir: Path):
     out = tmp_path / "results"
     assert bench.main(["--split", "dev", "--data", str(data), "--model", f"tiny={trained_cnn_dir}",
                        "--rules", "none", "--out-dir", str(out)]) == 0
-    results = json.loads((out / "clinical_dev.json").read_text())
+    results = json.loads((out / "clinical_invented_dev.json").read_text())
     assert set(results) == {"tiny", "tiny (all tokens)"}
     # the tiny model reproduces its training sentences; by the default span rule (NegEx's:
     # a cue outside the concept) 'the party' is negated and 'No one', which holds its own
@@ -53,6 +53,6 @@ def test_bench_clinical_on_a_tiny_model(tmp_path: Path, trained_cnn_dir: Path):
     strict = results["tiny (all tokens)"]
     assert (strict["tp"], strict["fp"], strict["fn"]) == (1, 0, 1)
     assert strict["errors_by_pattern"]["no-initial"] == {"concepts": 2, "negated": 2, "fp": 0, "fn": 1}
-    md = (out / "clinical_dev.md").read_text()
+    md = (out / "clinical_invented_dev.md").read_text()
     assert "| tiny | 100.0 | 50.0 | 66.7 |" in md and "--split dev" in md
-    assert not (out / "clinical.json").exists()
+    assert not (out / "clinical_invented.json").exists()

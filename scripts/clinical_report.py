@@ -1,0 +1,233 @@
+"""results/clinical.md and results/clinical.json: the clinical and the general model on real
+clinical notes, BioScope's radiology reports (Vincze et al. 2008), over training seeds.
+
+python scripts/clinical_report.py bench --seeds 0 1 2
+python scripts/clinical_report.py report --out-dir results
+
+``bench``: for every seed trained by both workflows (``training/clinical/seedN`` and
+``training/general/seedN``), a copy of each checkpoint set up as its package is
+(scripts/model_card.py: the clinical model with the ``en_clinical`` cue list, the general
+model with the prefilter and its default convention), then "is this word negated?" on
+BioScope clinical test against the rule tools (bench/bench_vs_rules.py, paired bootstrap
+intervals against each rule tool) into ``metrics/clinical/vs_rules/seedN/``.
+
+``report``: per model, the mean and sample standard deviation over seeds of the *SEM 2012
+measures and NIS on BioScope clinical test in the BioScope convention
+(``metrics/MODEL/seedN/on_bioscope_clinical.json``, scripts/general_seeds.py evaluate), and of
+the "is this word negated?" F1 and its difference to the best rule tool, with each seed's
+paired interval. The project's own invented clinical sentences are reported apart
+(results/clinical_invented.md, development only). Writes nothing it did not read.
+"""
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence
+
+from spacy_negation.util import atomic_write_text
+
+SCRIPTS = Path(__file__).resolve().parent
+REPO = SCRIPTS.parent
+SPLIT = "bioscope_clinical"
+GOLD = "corpus/bioscope_clinical/test.spacy"
+#: model -> (training folder, metrics folder, package name, model_card.py options of its package)
+MODELS: Dict[str, Any] = {
+    "clinical": ("training/clinical", "metrics/clinical", "negation_clinical", ["--cue-patterns", "en_clinical"]),
+    "general": ("training/general", "metrics/general", "negation_general", ["--prefilter"]),
+}
+MEASURES = (("Cues-B", "neg_cue_b_f"), ("SCM-B", "neg_scm_b_f"), ("Scope-tokens", "neg_st_f"),
+            ("NIS_tok", "neg_nis_tok_f"), ("NIS_ex", "neg_nis_ex_f"))
+RULE_NAMES = {"negspacy_en": "negspacy 1.1.0, en", "negspacy_en_clinical": "negspacy 1.1.0, en_clinical",
+              "medspacy_context": "medspaCy 1.3.1 ConText"}
+#: The goals of the clinical work, F1 points: the clinical model's margin over the best rule
+#: tool on "is this word negated?", and its NIS_tok.
+GOAL_MARGIN = 5.0
+GOAL_NIS_TOK = 90.0
+
+
+def _run(cmd: List[str]) -> None:
+    print("+ " + " ".join(cmd), file=sys.stderr)
+    subprocess.run(cmd, check=True, cwd=REPO)
+
+
+def bench(seeds: Sequence[int], version: str, default_convention: str, venv_dir: Optional[Path]) -> int:
+    for seed in seeds:
+        refs = {}
+        for model, (training, metrics, name, options) in MODELS.items():
+            best = REPO / training / f"seed{seed}" / "model-best"
+            if not (best / "meta.json").is_file():
+                print(f"error: {best} is not trained", file=sys.stderr)
+                return 1
+            if model == "general":
+                options = [*options, "--default-convention", default_convention]
+            copy = REPO / training / f"seed{seed}" / "model-package"
+            _run([sys.executable, str(SCRIPTS / "model_card.py"), str(best), "--domain", model, "--name", name,
+                  "--version", version, *options, "--model-out", str(copy),
+                  "--out", str(REPO / metrics / f"seed{seed}" / "package-meta.json")])
+            refs[model] = copy
+        cmd = [sys.executable, str(REPO / "bench" / "bench_vs_rules.py"), "--split", f"{SPLIT}={GOLD}",
+               *(arg for model, ref in refs.items() for arg in ("--model", f"{model}={ref}")),
+               "--general", "general", "--recommend", f"{SPLIT}=clinical",
+               "--out-dir", str(REPO / "metrics" / "clinical" / "vs_rules" / f"seed{seed}")]
+        if venv_dir is not None:
+            cmd += ["--venv-dir", str(venv_dir)]
+        _run(cmd)
+    return 0
+
+
+def _mean_sd(values: Sequence[float]) -> Dict[str, float]:
+    return {"mean": statistics.fmean(values), "sd": statistics.stdev(values) if len(values) > 1 else 0.0}
+
+
+def _seeds(folder: Path, name: str) -> Dict[int, Path]:
+    out = {}
+    for path in folder.glob(f"seed*/{name}"):
+        seed = path.parent.name[4:]
+        if seed.isdigit():
+            out[int(seed)] = path
+    return dict(sorted(out.items()))
+
+
+def build(root: Path) -> Dict[str, Any]:
+    """The report's numbers, read from the metrics folders under ``root``."""
+    report: Dict[str, Any] = {"split": SPLIT, "starsem": {}, "word": {}}
+    for model, (_, metrics, _, _) in MODELS.items():
+        for split in (SPLIT, "bioscope"):
+            files = _seeds(root / metrics, f"on_{split}.json")
+            if not files:
+                continue
+            runs = {seed: json.loads(p.read_text(encoding="utf-8"))["scores"] for seed, p in files.items()}
+            report["starsem"].setdefault(model, {})[split] = {
+                "seeds": sorted(runs),
+                **{key: {**_mean_sd([100 * float(runs[s][key]) for s in runs]),
+                         "runs": [100 * float(runs[s][key]) for s in sorted(runs)]} for _, key in MEASURES}}
+        selected = root / metrics / "selected.json"
+        if selected.is_file():
+            report.setdefault("shipped", {})[model] = json.loads(selected.read_text(encoding="utf-8"))["seed"]
+    runs = {seed: json.loads(p.read_text(encoding="utf-8"))[SPLIT]
+            for seed, p in _seeds(root / "metrics" / "clinical" / "vs_rules", "vs_rules.json").items()}
+    if runs:
+        first = next(iter(runs.values()))
+        rules = [name for name in RULE_NAMES if name in first]
+        report["rules"] = {name: {"f": 100 * first[name]["f"], "ci_low": 100 * first[name]["ci_low"],
+                                  "ci_high": 100 * first[name]["ci_high"],
+                                  "words_per_second": first[name]["words_per_second"]} for name in rules}
+        best_rule = max(rules, key=lambda name: first[name]["f"])
+        report["best_rule"] = best_rule
+        for model in MODELS:
+            role = "recommended" if model == "clinical" else "general"
+            seeds = [s for s in runs if model in runs[s]]
+            if not seeds:
+                continue
+            vs = [runs[s][role]["vs"][best_rule] for s in seeds]
+            report["word"][model] = {
+                "seeds": seeds, "f": _mean_sd([100 * runs[s][model]["f"] for s in seeds]),
+                "words_per_second": _mean_sd([runs[s][model]["words_per_second"] for s in seeds]),
+                "vs_best_rule": {**_mean_sd([100 * d["diff"] for d in vs]),
+                                 "runs": [{"seed": s, "diff": 100 * d["diff"], "ci_low": 100 * d["ci_low"],
+                                           "ci_high": 100 * d["ci_high"]} for s, d in zip(seeds, vs)]}}
+    return report
+
+
+def _ms(entry: Dict[str, float]) -> str:
+    return f"{entry['mean']:.2f} ± {entry['sd']:.2f}"
+
+
+def goals(report: Dict[str, Any]) -> List[str]:
+    """The goal lines: each goal, what was reached, met or not."""
+    lines = []
+    word, starsem = report.get("word", {}), report.get("starsem", {})
+    if "clinical" in word:
+        vs = word["clinical"]["vs_best_rule"]
+        all_beat = all(r["ci_low"] > 0 for r in vs["runs"])
+        met = vs["mean"] >= GOAL_MARGIN and all_beat
+        lines.append(f"- Clinical model ≥ best rule tool + {GOAL_MARGIN:.0f} F1, paired CI excluding 0: "
+                     f"{vs['mean']:+.2f} ± {vs['sd']:.2f} over {len(vs['runs'])} seeds, CI excludes 0 in "
+                     f"{sum(r['ci_low'] > 0 for r in vs['runs'])} of {len(vs['runs'])}: "
+                     f"{'met' if met else 'not met'}")
+    if "general" in word:
+        vs = word["general"]["vs_best_rule"]
+        lines.append(f"- General model at least matches the best rule tool: {vs['mean']:+.2f} ± {vs['sd']:.2f} "
+                     f"({sum(r['ci_high'] < 0 for r in vs['runs'])} of {len(vs['runs'])} seeds below it with a "
+                     f"CI excluding 0): {'met' if vs['mean'] >= 0 and not any(r['ci_high'] < 0 for r in vs['runs']) else 'not met'}")
+    if SPLIT in starsem.get("clinical", {}):
+        nis = starsem["clinical"][SPLIT]["neg_nis_tok_f"]
+        lines.append(f"- Clinical model NIS_tok ≥ {GOAL_NIS_TOK:.0f}: {_ms(nis)}: "
+                     f"{'met' if nis['mean'] >= GOAL_NIS_TOK else 'not met'}")
+    return lines
+
+
+def render(report: Dict[str, Any]) -> str:
+    lines = ["# Real clinical notes: BioScope radiology reports", "",
+             "Written by `scripts/clinical_report.py` (how: its docstring). BioScope's clinical "
+             "sub-corpus (Vincze et al. 2008; radiology reports, words restored from the CMC 2007 "
+             "challenge texts by `convert --format bioscope_clinical`), the project's document-level "
+             "test split, annotated by the BioScope authors. Mean ± sample sd over training seeds; "
+             "percent.", ""]
+    if report.get("shipped"):
+        lines.append("Shipped seeds (median dev): " + ", ".join(
+            f"{model} seed {seed}" for model, seed in report["shipped"].items()) + ".")
+        lines.append("")
+    lines += ["## End to end, BioScope convention (*SEM 2012 measures and NIS)", "",
+              "| model | test split | seeds | " + " | ".join(name for name, _ in MEASURES) + " |",
+              "|---" * (len(MEASURES) + 3) + "|"]
+    for model, splits in report["starsem"].items():
+        for split, entry in splits.items():
+            label = "BioScope clinical" if split == SPLIT else "BioScope abstracts"
+            lines.append(f"| {model} | {label} | {len(entry['seeds'])} | "
+                         + " | ".join(_ms(entry[key]) for _, key in MEASURES) + " |")
+    if report.get("word"):
+        lines += ["", "## Is this word negated? Against the rule tools", "",
+                  "The task of `bench/bench_vs_rules.py` (content words as entities, gold tokens and "
+                  "sentences); each model set up as its package is (the clinical model with the "
+                  "`en_clinical` cue list, the general model with the prefilter). Speed: the negation "
+                  "component alone, words per second, 2 CPU cores.", "",
+                  "| system | seeds | F1 | words/s |", "|---|---|---|---|"]
+        for name, rule in report["rules"].items():
+            lines.append(f"| {RULE_NAMES[name]} | - | {rule['f']:.2f} ({rule['ci_low']:.1f}-{rule['ci_high']:.1f}) | "
+                         f"{rule['words_per_second']:,.0f} |")
+        for model, entry in report["word"].items():
+            lines.append(f"| {model} | {len(entry['seeds'])} | {_ms(entry['f'])} | "
+                         f"{entry['words_per_second']['mean']:,.0f} |")
+        lines += ["", f"Each model minus the best rule tool ({RULE_NAMES[report['best_rule']]}), F1 points, "
+                  "per seed with the paired bootstrap 95% interval (\"beats\" only where it excludes 0):", ""]
+        for model, entry in report["word"].items():
+            runs = "; ".join(f"seed {r['seed']} {r['diff']:+.1f} ({r['ci_low']:+.1f} to {r['ci_high']:+.1f})"
+                             for r in entry["vs_best_rule"]["runs"])
+            lines.append(f"- {model}: {_ms(entry['vs_best_rule'])}; {runs}")
+    goal_lines = goals(report)
+    if goal_lines:
+        lines += ["", "## Goals", "", *goal_lines]
+    lines += ["", "## The project's own invented sentences (development only)", "",
+              "`results/clinical_invented.md` (`bench/bench_clinical.py` on `data/clinical`, written "
+              "by the project following its own guidelines) is a development set, not evidence: a model "
+              "scoring 100.0 there was level with negspacy on real notes.", ""]
+    return "\n".join(lines)
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("action", choices=("bench", "report"))
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
+    parser.add_argument("--version", default="0.1.0")
+    parser.add_argument("--default-convention", default="sfu", help="the general package's default convention")
+    parser.add_argument("--venv-dir", type=Path, default=None, help="the rule tools' virtualenvs (bench_vs_rules.py)")
+    parser.add_argument("--root", type=Path, default=REPO, help="report: the project folder to read metrics from")
+    parser.add_argument("--out-dir", type=Path, default=REPO / "results")
+    args = parser.parse_args(argv)
+    if args.action == "bench":
+        return bench(args.seeds, args.version, args.default_convention, args.venv_dir)
+    report = build(args.root)
+    if not report["starsem"] and not report["word"]:
+        print(f"error: no clinical or general seed evaluated under {args.root}/metrics", file=sys.stderr)
+        return 1
+    args.out_dir.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(args.out_dir / "clinical.json", json.dumps(report, indent=2) + "\n")
+    atomic_write_text(args.out_dir / "clinical.md", render(report))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,53 @@
+"""scripts/clinical_report.py: the clinical and general models on BioScope clinical over seeds
+(mean ± sd, each seed's paired interval against the best rule tool, the goals)."""
+import json
+from pathlib import Path
+
+MEASURES = ("neg_cue_b_f", "neg_scm_b_f", "neg_st_f", "neg_nis_tok_f", "neg_nis_ex_f")
+
+
+def _scores(path: Path, value: float) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"scores": {k: value for k in MEASURES}}))
+
+
+def _vs_rules(root: Path, seed: int, clinical_f: float, diff_low: float) -> None:
+    rule = {"p": 0.9, "r": 0.8, "f": 0.85, "ci_low": 0.8, "ci_high": 0.9, "words_per_second": 500000.0}
+    model = {"p": 0.9, "r": 0.9, "f": clinical_f, "ci_low": 0.85, "ci_high": 0.95, "words_per_second": 30000.0}
+    vs = {"negspacy_en": {"diff": clinical_f - 0.85, "ci_low": diff_low, "ci_high": 0.2}}
+    split = {"negspacy_en": rule, "negspacy_en_clinical": {**rule, "f": 0.80},
+             "clinical": model, "general": {**model, "f": 0.86}}
+    split["recommended"] = {**model, "model": "clinical", "vs": vs}
+    split["general"] = {**split["general"], "model": "general",
+                        "vs": {"negspacy_en": {"diff": 0.01, "ci_low": -0.02, "ci_high": 0.04}}}
+    out = root / "metrics" / "clinical" / "vs_rules" / f"seed{seed}" / "vs_rules.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"bioscope_clinical": split}))
+
+
+def test_report_gives_mean_sd_per_seed_intervals_and_goals(run_script, tmp_path):
+    for seed, value in ((0, 0.90), (1, 0.92), (2, 0.94)):
+        _scores(tmp_path / "metrics" / "clinical" / f"seed{seed}" / "on_bioscope_clinical.json", value)
+        _scores(tmp_path / "metrics" / "general" / f"seed{seed}" / "on_bioscope_clinical.json", value - 0.1)
+        _vs_rules(tmp_path, seed, 0.85 + 0.06 + 0.01 * seed, 0.01 if seed else -0.01)
+    (tmp_path / "metrics" / "clinical" / "selected.json").write_text(json.dumps({"seed": 1}))
+    proc = run_script("clinical_report.py", "report", "--root", tmp_path, "--out-dir", tmp_path / "out")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads((tmp_path / "out" / "clinical.json").read_text())
+    nis = report["starsem"]["clinical"]["bioscope_clinical"]["neg_nis_tok_f"]
+    assert abs(nis["mean"] - 92.0) < 1e-9 and abs(nis["sd"] - 2.0) < 1e-9
+    assert report["best_rule"] == "negspacy_en" and report["shipped"] == {"clinical": 1}
+    vs = report["word"]["clinical"]["vs_best_rule"]
+    assert abs(vs["mean"] - 7.0) < 1e-9 and [r["seed"] for r in vs["runs"]] == [0, 1, 2]
+    text = (tmp_path / "out" / "clinical.md").read_text()
+    assert "| clinical | BioScope clinical | 3 | 92.00 ± 2.00 |" in text
+    # seed 0's interval includes 0: the margin goal is not met although the mean is above 5
+    assert "CI excludes 0 in 2 of 3: not met" in text
+    assert "- Clinical model NIS_tok ≥ 90: 92.00 ± 2.00: met" in text
+    assert "development only" in text
+
+
+def test_report_without_metrics_fails(run_script, tmp_path):
+    proc = run_script("clinical_report.py", "report", "--root", tmp_path, "--out-dir", tmp_path / "out")
+    assert proc.returncode == 1 and "no clinical or general seed" in proc.stderr
+    assert not (tmp_path / "out").exists()
