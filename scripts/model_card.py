@@ -27,6 +27,12 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from spacy_negation.util import atomic_write_text
 
+#: The spaCy versions a package declares: spaCy 3.7 too, so that the models install beside
+#: medspaCy 1.3 (which needs spaCy < 3.8); tests/test_spacy37.py loads a model trained on 3.8
+#: there. ``spacy package`` would otherwise pin the minor version it runs on.
+SPACY_VERSION = ">=3.7.4,<3.9.0"
+TRANSFORMERS_REQUIREMENT = "spacy-transformers>=1.3.4,<1.5.0"
+
 CORPUS_NAMES = {"cdsco": "CD-SCO", "bioscope": "BioScope abstracts", "sfu": "SFU Review",
                 "bioscope_clinical": "BioScope clinical"}
 
@@ -386,6 +392,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             split_scores[split] = json.loads(Path(path).read_text(encoding="utf-8"))
         meta = build_meta(model_meta, args.domain, args.name, args.version, cross, neges, speed,
                           clinical, split_scores, args.default_convention)
+        meta["spacy_version"] = SPACY_VERSION
+        if (args.model_dir / "transformer").is_dir():
+            meta["requirements"] = [TRANSFORMERS_REQUIREMENT]
         if args.model_out is not None:
             write_model_copy(args.model_dir, args.model_out, args.cue_patterns, args.default_convention,
                              args.prefilter)
