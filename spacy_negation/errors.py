@@ -397,7 +397,7 @@ class Errors(metaclass=ErrorsWithCodes):
     E900 = ("A convention is a non-empty string (or None for no mark), got {value}.")
     E901 = ("The negation model {model!r} has no components for the convention {convention!r}; "
             "its conventions: {available}.")
-    # Graph-parsing resolver (negation_graph, pipeline/graph.py, graph_encoding.py, ml/biaffine.py).
+    # Graph-parsing resolver (negation_graph, pipeline/graph/, ml/biaffine.py).
     E860 = ("Unknown negation graph encoding {encoding!r}; expected one of: {encodings}.")
     E861 = ("Negation instance {k}: the {role} part {part} is not inside the sentence of {n} "
             "tokens (parts are (token, start, end) with characters of the token).")

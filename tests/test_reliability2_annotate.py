@@ -272,7 +272,7 @@ def test_split_at_other_cues_pairs_negations_within_sentences_only():
     """A bounded long document: 20,000 one-negation sentences (the pairs across sentences,
     200 million, were all visited: seconds)."""
     from spacy_negation.negation import Negation
-    from spacy_negation.pipeline.scope_decoding import split_at_other_cues
+    from spacy_negation.pipeline.scope.decoding import split_at_other_cues
 
     register_extensions()
     n = 20000
