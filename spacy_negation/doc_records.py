@@ -13,7 +13,7 @@ from .alignment import CharProjection, TokenOffsets
 from .corpora.starsem import Instance, Sentence, TokenRow
 from .metrics.faireval import FSpan
 from .metrics.records import NegationRecord, Part, SentenceRecord, cells, normalize_parts
-from .metrics.starsem_io import punct_pos
+from .metrics.starsem.io import punct_pos
 from .negation import ROLES, get_negations
 
 

@@ -14,9 +14,9 @@ from .metrics.nis import NisCounts, NisInstance, nis_scores
 from .metrics.nis import count_record as nis_count_record
 from .metrics.nis import count_sentence as nis_count_sentence
 from .metrics.records import SentenceRecord, cells, cue_type
-from .metrics.starsem_eval import StarsemCounts, count_cue_record, starsem_scores
-from .metrics.starsem_eval import count_record as starsem_count_record
-from .metrics.starsem_io import sentence_record
+from .metrics.starsem.evaluation import StarsemCounts, count_cue_record, starsem_scores
+from .metrics.starsem.evaluation import count_record as starsem_count_record
+from .metrics.starsem.io import sentence_record
 
 CUE_TYPES = ("normal", "affixal", "multiword")
 #: The short name of each FairEval method in the flat keys.

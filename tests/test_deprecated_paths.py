@@ -16,6 +16,15 @@ MOVED = {
     "spacy_negation.pipeline.negbert": "spacy_negation.pipeline.scope.negbert",
     "spacy_negation.pipeline.graph_encoding": "spacy_negation.pipeline.graph.encoding",
     "spacy_negation.pipeline.graph_labels": "spacy_negation.pipeline.graph.labels",
+    "spacy_negation.metrics.starsem_counts": "spacy_negation.metrics.starsem.counts",
+    "spacy_negation.metrics.starsem_eval": "spacy_negation.metrics.starsem.evaluation",
+    "spacy_negation.metrics.starsem_io": "spacy_negation.metrics.starsem.io",
+    "spacy_negation.metrics.starsem_print": "spacy_negation.metrics.starsem.table",
+    "spacy_negation.metrics.faireval_count": "spacy_negation.metrics.faireval.count",
+    "spacy_negation.metrics.faireval_files": "spacy_negation.metrics.faireval.files",
+    "spacy_negation.metrics.faireval_io": "spacy_negation.metrics.faireval.io",
+    "spacy_negation.metrics.faireval_score": "spacy_negation.metrics.faireval.score",
+    "spacy_negation.metrics.faireval_spans": "spacy_negation.metrics.faireval.spans",
 }
 
 

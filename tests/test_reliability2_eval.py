@@ -167,7 +167,7 @@ def test_compare_and_seeds_bound_the_samples(files, tmp_path, capsys):  # noqa: 
 
 
 def test_faireval_span_range_is_bounded(tmp_path, capsys):
-    from spacy_negation.metrics.faireval_io import MAX_RANGE_TOKENS
+    from spacy_negation.metrics.faireval.io import MAX_RANGE_TOKENS
 
     target = tmp_path / "gold.tsv"
     target.write_text("A\t1\t300000000\t\n", encoding="utf-8")

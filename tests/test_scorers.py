@@ -17,7 +17,7 @@ from spacy_negation.corpora.starsem_docs import sentences_to_doc
 from spacy_negation.metrics.faireval import negation_faireval
 from spacy_negation.metrics.nis import count_nis, nis_scores
 from spacy_negation.metrics.records import SentenceRecord, cells
-from spacy_negation.metrics.starsem_eval import count_starsem, starsem_scores
+from spacy_negation.metrics.starsem.evaluation import count_starsem, starsem_scores
 import spacy_negation.negation_counts as counts_module
 import spacy_negation.scorers as scorers_module
 from spacy_negation.doc_records import example_records

@@ -14,7 +14,7 @@ from spacy_negation.analysis.systems import (MEASURES, build_report, cue_type_co
 from spacy_negation.corpora.starsem_docs import read_starsem_docs
 from spacy_negation.metrics.compare import count_table
 from spacy_negation.metrics.evaluate import evaluate_files, to_json
-from spacy_negation.metrics.starsem_io import iter_aligned
+from spacy_negation.metrics.starsem.io import iter_aligned
 
 from test_metrics_compare import GOLD, SYS_A, SYS_B, starsem_text
 from test_report import write_docbin

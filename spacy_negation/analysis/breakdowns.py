@@ -36,8 +36,8 @@ from ..errors import Errors, NegationFormatError
 from ..metrics.faireval import FAIR_TYPES
 from ..metrics.nis import NisCounts, NisInstance, cue_type, nis_instances, nis_scores
 from ..metrics.nis import count_sentence as nis_count_sentence
-from ..metrics.starsem_eval import StarsemCounts, count_starsem, greedy_pairs, starsem_scores
-from ..metrics.starsem_eval import count_sentence as starsem_count_sentence
+from ..metrics.starsem.evaluation import StarsemCounts, count_starsem, greedy_pairs, starsem_scores
+from ..metrics.starsem.evaluation import count_sentence as starsem_count_sentence
 from ..scorers import CUE_TYPES, NegationCounter, example_sentences
 
 #: Scope-length buckets: (lowest, highest or None, label).

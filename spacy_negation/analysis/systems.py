@@ -30,7 +30,7 @@ from ..metrics.compare import CountTable, columns, compare, count_table, familie
 from ..metrics.nis import NisCounts
 from ..metrics.nis import count_record as nis_count_record
 from ..metrics.records import SentenceRecord
-from ..metrics.starsem_io import iter_aligned
+from ..metrics.starsem.io import iter_aligned
 from ..metrics.seeds import pooled_interval, seed_summary
 from ..negation_counts import CUE_TYPES, NegationCounter
 from ..published import SINEVA2021_CITATION, sineva2021

@@ -58,7 +58,7 @@ def read_tables(gold: Path, systems: Sequence[Path], families: Sequence[str]
         and line.
     """
     from ..metrics.compare import count_table
-    from ..metrics.starsem_io import iter_aligned
+    from ..metrics.starsem.io import iter_aligned
 
     return [(str(path), count_table(((g.get_record(), s.get_record())
                                      for g, s in iter_aligned(gold, path)), families))

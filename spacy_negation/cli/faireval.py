@@ -1,7 +1,7 @@
 """``faireval``: FairEval span scores (traditional, fair, weighted) of system against target spans.
 
 FairEval (Ortmann 2022) from the FairEval tool's own input files (span files or
-CoNLL2000; see :mod:`spacy_negation.metrics.faireval_io`), read sentence by sentence.
+CoNLL2000; see :mod:`spacy_negation.metrics.faireval.io`), read sentence by sentence.
 """
 import argparse
 import json
@@ -11,8 +11,8 @@ from typing import Any, List, Mapping, Optional, Sequence
 from ..errors import Errors
 from ..metrics.faireval import (METHODS, PAPER_WEIGHTS_FORMULA, TRADITIONAL_TYPES,
                                 format_weights, parse_weights, scores_from_counts)
-from ..metrics.faireval_files import count_files
-from ..metrics.faireval_io import DEFAULT_EXCLUDE
+from ..metrics.faireval.files import count_files
+from ..metrics.faireval.io import DEFAULT_EXCLUDE
 
 _TITLES = {"traditional": "Traditional", "fair": "Fair", "weighted": "Weighted"}
 
