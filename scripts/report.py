@@ -6,7 +6,7 @@ python scripts/report.py [--metrics-dir metrics] [--gold-dev corpus/dev.spacy]
 
 Inputs, for SPLIT in dev, test and SYSTEM in punct_baseline, model_end_to_end,
 model_gold_cues: ``METRICS/SYSTEM_SPLIT.json`` ({"scores": the flat ``neg_*`` dict of
-``spacy_negation.scorers.score_negations``, "detail": ..., optional "speed", "gold_cues"}),
+``spacy_negation.scoring.scorers.score_negations``, "detail": ..., optional "speed", "gold_cues"}),
 written by scripts/punct_baseline.py and scripts/evaluate_model.py, and the system *SEM
 file ``METRICS/SYSTEM_SPLIT.txt`` written beside it; the gold of each split (one or more
 .spacy or *SEM files, concatenated in the order given; test = cardboard + circle); and
@@ -41,7 +41,7 @@ from spacy_negation.analysis.cdsco import (CITATION, CONVENTIONS, SPLITS, SYSTEM
                                            SplitData, build_json, published_rows)
 from spacy_negation.errors import Errors
 from spacy_negation.metrics.faireval import FAIR_TYPES
-from spacy_negation.scorers import CUE_TYPES
+from spacy_negation.scoring.scorers import CUE_TYPES
 from spacy_negation.util import atomic_write_bytes, atomic_write_text
 
 SHORT_LABELS: Dict[str, str] = {

@@ -25,6 +25,9 @@ MOVED = {
     "spacy_negation.metrics.faireval_io": "spacy_negation.metrics.faireval.io",
     "spacy_negation.metrics.faireval_score": "spacy_negation.metrics.faireval.score",
     "spacy_negation.metrics.faireval_spans": "spacy_negation.metrics.faireval.spans",
+    "spacy_negation.scorers": "spacy_negation.scoring.scorers",
+    "spacy_negation.doc_records": "spacy_negation.scoring.doc_records",
+    "spacy_negation.negation_counts": "spacy_negation.scoring.counts",
 }
 
 

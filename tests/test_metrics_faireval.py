@@ -20,7 +20,7 @@ from spacy_negation.metrics.faireval.files import (count_files, format_span_sent
                                                    write_span_file)
 from spacy_negation.metrics.faireval.io import parse_faireval_lines, read_faireval_file
 from spacy_negation.corpora.starsem import parse_starsem
-from spacy_negation.scorers import score_span_examples
+from spacy_negation.scoring.scorers import score_span_examples
 
 from util import assert_coded_error
 

@@ -8,8 +8,8 @@ from spacy.training import Example
 from spacy.vocab import Vocab
 
 from spacy_negation import register_extensions, set_negations
-from spacy_negation.doc_records import example_records
-from spacy_negation.scorers import score_negation_scopes, score_negations
+from spacy_negation.scoring.doc_records import example_records
+from spacy_negation.scoring.scorers import score_negation_scopes, score_negations
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ from typing import Any, Dict, List, Tuple
 
 from ..metrics.faireval import FAIR_TYPES
 from ..published import SINEVA2021_CITATION, sineva2021
-from ..scorers import CUE_TYPES
+from ..scoring.scorers import CUE_TYPES
 from .breakdowns import SCORE_KEYS, Reference, SystemEval, gold_cue_type_counts
 
 #: The splits and the systems reported, in output order.
@@ -51,7 +51,7 @@ def published_rows() -> List[Tuple[str, Dict[str, float]]]:
 
 CONVENTIONS = (
     "All scores come from the package's spaCy scorer (`spacy_negation.negation_scorer.v1`, "
-    "`spacy_negation.scorers.score_negations`), applied to the system docs against the gold "
+    "`spacy_negation.scoring.scorers.score_negations`), applied to the system docs against the gold "
     "docs on the reference (gold) tokens. *SEM 2012 rows (Cues-B, SCM, SCM-B, Scope tokens) "
     "follow eval.cd-sco.pl v2.2 counting, with scope punctuation removed by the *SEM gold-POS "
     "rule on the reference tag, and exact F1 (not from rounded P/R); the B rows divide the "

@@ -32,7 +32,7 @@ from ..metrics.nis import count_record as nis_count_record
 from ..metrics.records import SentenceRecord
 from ..metrics.starsem.io import iter_aligned
 from ..metrics.seeds import pooled_interval, seed_summary
-from ..negation_counts import CUE_TYPES, NegationCounter
+from ..scoring.counts import CUE_TYPES, NegationCounter
 from ..published import SINEVA2021_CITATION, sineva2021
 
 CORPORA: Tuple[str, ...] = ("cdsco", "bioscope", "sfu")
@@ -208,7 +208,7 @@ def count_run(pairs: Sequence[Tuple[SentenceRecord, SentenceRecord]]) -> CountTa
 
 def cue_type_counts(pairs: Sequence[Tuple[SentenceRecord, SentenceRecord]]) -> Dict[str, List[int]]:
     """Cues by type (:func:`spacy_negation.metrics.records.cue_type`), counted by the
-    scorers' :class:`spacy_negation.negation_counts.NegationCounter`: per type, the gold
+    scorers' :class:`spacy_negation.scoring.counts.NegationCounter`: per type, the gold
     cue instances, those of them a system instance matches by exactly the same cue cells,
     and the system's cue instances of that type that match none.
 

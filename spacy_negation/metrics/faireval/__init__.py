@@ -35,7 +35,7 @@ error types, repeated terms); "weighted" without weights equals "fair" (the refe
 drops it). Readers for the tool's own file formats are in :mod:`.io`.
 
 Result keys: fractions ``p``, ``r``, ``f`` beside the counts; the spaCy-facing
-``spacy_negation.scorers.score_span_examples`` returns flat ``faireval_*`` keys.
+``spacy_negation.scoring.scorers.score_span_examples`` returns flat ``faireval_*`` keys.
 """
 from typing import Any, Dict, List, Mapping, Sequence, Union
 
