@@ -20,8 +20,9 @@ import sys
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from spacy_negation.published import SINEVA2021_CITATION, sineva2021
 from spacy_negation.util import atomic_write_bytes, atomic_write_text
+
+from published import SINEVA2021_CITATION, sineva2021
 
 CORPORA = ("cdsco", "bioscope", "sfu")
 CORPUS_NAMES = {"cdsco": "CD-SCO", "bioscope": "BioScope abstracts", "sfu": "SFU Review"}

@@ -419,20 +419,6 @@ class Errors(metaclass=ErrorsWithCodes):
             "sample docs or a tok2vec layer of known width.")
     E871 = ("Unknown cue decoding {value!r} of the negation graph; expected one of: {values}.")
     E872 = ("'{name}': scope_bias must be a finite number, got {value!r}.")
-    # --- systems workflow: scripts/systems_run.py, scripts/systems_report.py (E920-E939) ---
-    E920 = ("{path}: cannot read the scores of a systems run ({reason}).")
-    E921 = ("{path}: not a run summary of the systems report ({reason}).")
-    E922 = ("{path}: a run folder of the systems grid is named seedN (N an integer), found "
-            "{name!r}.")
-    E923 = ("{path}: the gold *SEM file of the {corpus} test split is missing; "
-            "scripts/systems_run.py writes it beside the runs (or pass --gold-dir).")
-    E924 = ("{command!r} failed with exit code {code}; see {log}. The run folder {run} is "
-            "unfinished and is redone by the next run.")
-    E925 = ("The runs of {system} on the {corpus} test split cover different numbers of "
-            "sentences ({counts}); they were not scored on the same gold file.")
-    E926 = ("{path}: not a speed measurement of bench/bench_systems.py --json ({reason}).")
-
-
     # --- reliability, second round (E950-E989) -------------------------------------------
     E950 = ("OMP_NUM_THREADS must be a positive integer to set the torch threads of "
             "annotate, got {value!r}; unset it or pass --threads N.")

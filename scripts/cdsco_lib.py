@@ -1,6 +1,6 @@
 """The CD-SCO results document (``cdsco.json``): per split and system the reported scores
 of the spaCy scorer and the FairEval error counts of the re-scored system file
-(:mod:`.breakdowns`), with a description of the data and the published rows of Sineva et
+(:mod:`spacy_negation.analysis.breakdowns`), with a description of the data and the published rows of Sineva et
 al. (2021), Table 1.
 
 The data are the official *SEM 2012 CD-SCO releases (Morante & Blanco 2012).
@@ -9,10 +9,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
-from ..metrics.faireval import FAIR_TYPES
-from ..published import SINEVA2021_CITATION, sineva2021
-from ..scoring.scorers import CUE_TYPES
-from .breakdowns import SCORE_KEYS, Reference, SystemEval, gold_cue_type_counts
+from spacy_negation.analysis.breakdowns import SCORE_KEYS, Reference, SystemEval, gold_cue_type_counts
+from spacy_negation.metrics.faireval import FAIR_TYPES
+from spacy_negation.scoring.scorers import CUE_TYPES
+
+from published import SINEVA2021_CITATION, sineva2021
 
 #: The splits and the systems reported, in output order.
 SPLITS: Tuple[str, ...] = ("dev", "test")
