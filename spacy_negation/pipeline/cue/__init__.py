@@ -4,7 +4,8 @@
 * :mod:`.labels`: the token labels and the gold labels of a doc;
 * :mod:`.decoding`: labels to cues (``spacy-negation.cue_decoder.v1``);
 * :mod:`.lexicons`: the cue lexicons learned from the training data;
-* :mod:`.patterns`: the pattern lists (``cue_patterns``) and their matches;
+* :mod:`.pattern_lists`: the user cue lists (``cue_patterns``): entries, shipped lists, reading;
+* :mod:`.patterns`: their matches on docs, applied to the cues and scopes;
 * :mod:`.prefilter`: which sentences can hold a cue at all.
 
 The Thinc models are in :mod:`spacy_negation.ml.models` (``spacy-negation.CueTagger.v1``,
