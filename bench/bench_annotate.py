@@ -36,7 +36,7 @@ def build_model(out: Path, shared: Path, n_init: int) -> List[str]:
 
     import spacy_negation.ml.models  # noqa: F401  (registers the architectures, if no entry points)
     import spacy_negation.pipeline  # noqa: F401  (registers the factories, if no entry points)
-    import spacy_negation.scorers  # noqa: F401  (registers the scorer, if no entry points)
+    import spacy_negation.scoring.scorers  # noqa: F401  (registers the scorer, if no entry points)
     from spacy_negation.corpora.starsem_docs import CDSCO_FILES, read_starsem_docs
     from spacy_negation.ml.training_corpus import split_sentences
 

@@ -26,7 +26,7 @@ from spacy.training import Example
 
 import spacy_negation.ml.models  # noqa: F401  (registers the architectures, if no entry points)
 import spacy_negation.pipeline  # noqa: F401  (registers the factories, if no entry points)
-import spacy_negation.scorers  # noqa: F401  (registers the scorer, if no entry points)
+import spacy_negation.scoring.scorers  # noqa: F401  (registers the scorer, if no entry points)
 from spacy_negation import register_extensions, set_negations
 
 REPO = Path(__file__).resolve().parents[1]

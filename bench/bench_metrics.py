@@ -120,7 +120,7 @@ def build_inputs(shared: Path, work: Path, reps: Sequence[int]) -> None:
     the memory of the parent it was started from."""
     from spacy_negation.corpora.starsem_docs import CDSCO_FILES
     from spacy_negation.metrics.faireval import negation_spans
-    from spacy_negation.metrics.faireval_files import format_span_sentences
+    from spacy_negation.metrics.faireval.files import format_span_sentences
     from spacy_negation.corpora.starsem import read_starsem, write_starsem
 
     os.nice(15)  # building is not timed

@@ -48,7 +48,7 @@ from spacy_negation.corpora.docbin import read_docbin
 from spacy_negation.ml.quantize import quantize_transformers
 from spacy_negation.pipeline.cue import NegationCue
 from spacy_negation.pipeline.negation import NegationResolver
-from spacy_negation.scorers import score_negations
+from spacy_negation.scoring.scorers import score_negations
 from spacy_negation.util import atomic_write_text
 
 #: Lever settings: name -> (run only the convention's components, prefilter, int8, docs per batch).

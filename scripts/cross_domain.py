@@ -6,7 +6,7 @@ python scripts/cross_domain.py [--metrics-dir metrics/cross] [--meta metrics/cro
 
 Inputs: ``METRICS/TRAIN_on_TEST.json`` for TRAIN, TEST in cdsco, bioscope, sfu, written by
 ``scripts/evaluate_model.py ... --tag-punct`` (the flat ``neg_*`` scores of
-``spacy_negation.scorers.score_negations``), and optionally the run metadata written by
+``spacy_negation.scoring.scorers.score_negations``), and optionally the run metadata written by
 ``scripts/timed.py``. Outputs in OUT: ``cross_domain.json`` (``{"meta": ..., "matrix":
 {TRAIN: {TEST: {"cues_b_f", "nis_ex_f", "st_f", "nis_tok_f"}}}}``, fractions),
 ``cross_domain.md`` (percent, beside the published numbers of Sineva et al. 2021) and
@@ -20,8 +20,9 @@ import sys
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from spacy_negation.published import SINEVA2021_CITATION, sineva2021
 from spacy_negation.util import atomic_write_bytes, atomic_write_text
+
+from published import SINEVA2021_CITATION, sineva2021
 
 CORPORA = ("cdsco", "bioscope", "sfu")
 CORPUS_NAMES = {"cdsco": "CD-SCO", "bioscope": "BioScope abstracts", "sfu": "SFU Review"}

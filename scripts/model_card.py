@@ -25,6 +25,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from spacy_negation.metrics.core import pct
 from spacy_negation.util import atomic_write_text
 
 #: The spaCy versions a package declares: spaCy 3.7 too, so that the models install beside
@@ -174,18 +175,14 @@ EVAL_MEASURES = (("Cues-B F1", "neg_cue_b_f"), ("NIS_ex F1", "neg_nis_ex_f"), ("
                  ("NIS_tok F1", "neg_nis_tok_f"))
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:.2f}"
-
-
 def cross_rows(domain: str, cross: Dict[str, Any]) -> List[str]:
     """Markdown rows: this model on each English test split, from cross_domain.json."""
     matrix = cross["matrix"][domain]
     rows = ["| test split | Cues-B F1 | NIS_ex F1 | Scope-tokens F1 | NIS_tok F1 |", "|---|---|---|---|---|"]
     for test, s in matrix.items():
         label = CORPUS_NAMES[test] + (" (in domain)" if test == domain else "")
-        rows.append(f"| {label} | {_pct(s['cues_b_f'])} | {_pct(s['nis_ex_f'])} | {_pct(s['st_f'])} | "
-                    f"{_pct(s['nis_tok_f'])} |")
+        rows.append(f"| {label} | {pct(s['cues_b_f'])} | {pct(s['nis_ex_f'])} | {pct(s['st_f'])} | "
+                    f"{pct(s['nis_tok_f'])} |")
     return rows
 
 
@@ -195,7 +192,7 @@ def eval_rows(label: str, scores: Dict[str, Any], *more: Tuple[str, Dict[str, An
     rows = ["| test split | " + " | ".join(name for name, _ in EVAL_MEASURES) + " |",
             "|---" * (len(EVAL_MEASURES) + 1) + "|"]
     for row_label, row in ((label, scores), *more):
-        rows.append(f"| {row_label} | " + " | ".join(_pct(row["scores"][key]) for _, key in EVAL_MEASURES) + " |")
+        rows.append(f"| {row_label} | " + " | ".join(pct(row["scores"][key]) for _, key in EVAL_MEASURES) + " |")
     return rows
 
 
@@ -203,8 +200,8 @@ def clinical_rows(results: Dict[str, Any]) -> List[str]:
     """Markdown rows: every system of a bench/bench_clinical.py results file."""
     rows = ["| system | P | R | F1 (95% CI) |", "|---|---|---|---|"]
     for system, e in results.items():
-        rows.append(f"| {system} | {_pct(e['p'])} | {_pct(e['r'])} | {_pct(e['f'])} "
-                    f"({_pct(e['ci_low'])}-{_pct(e['ci_high'])}) |")
+        rows.append(f"| {system} | {pct(e['p'])} | {pct(e['r'])} | {pct(e['f'])} "
+                    f"({pct(e['ci_low'])}-{pct(e['ci_high'])}) |")
     return rows
 
 
@@ -251,7 +248,7 @@ def build_meta(model_meta: Dict[str, Any], domain: str, name: str, version: str,
     if neges is not None:
         o = neges["test"]["overall"]
         lines += ["## Scores (NEGES 2018 task 2 test, cue detection, percent)", "",
-                  f"P {_pct(o['p'])}, R {_pct(o['r'])}, F1 {_pct(o['f'])} (from the project's "
+                  f"P {pct(o['p'])}, R {pct(o['r'])}, F1 {pct(o['f'])} (from the project's "
                   "`results/neges2018.json`, per domain in `results/neges2018.md`).", ""]
     if split_scores:
         (first, *rest) = [(CORPUS_NAMES[split], scores) for split, scores in split_scores.items()]
@@ -272,12 +269,12 @@ def build_meta(model_meta: Dict[str, Any], domain: str, name: str, version: str,
         worst = min((t for t in cross["matrix"][domain] if t != domain),
                     key=lambda t: cross["matrix"][domain][t]["nis_tok_f"])
         lines.append(f"- Outside its domain it loses most on {CORPUS_NAMES[worst]} (NIS_tok F1 "
-                     f"{_pct(cross['matrix'][domain][worst]['nis_tok_f'])}): other corpora annotate "
+                     f"{pct(cross['matrix'][domain][worst]['nis_tok_f'])}): other corpora annotate "
                      "negation differently (subjects, affixes, cue inventories).")
     if split_scores:
         worst = min(split_scores, key=lambda t: split_scores[t]["scores"]["neg_nis_tok_f"])
         lines.append(f"- Its weakest test split is {CORPUS_NAMES[worst]} (NIS_tok F1 "
-                     f"{_pct(split_scores[worst]['scores']['neg_nis_tok_f'])}, in that corpus's convention).")
+                     f"{pct(split_scores[worst]['scores']['neg_nis_tok_f'])}, in that corpus's convention).")
     if domain == "fast":
         lines.append("- The prefilter never looks at sentences without a cue word of its training data: "
                      "unseen cue words (for example 'denies') are not found, not even by the network; "

@@ -30,8 +30,9 @@ from spacy_negation.analysis.evaluation import blank_copy, doc_sentences
 from spacy_negation.corpora.docbin import read_docbin
 from spacy_negation.corpora.starsem import Sentence
 from spacy_negation.corpora.starsem_docs import write_starsem_docs
-from spacy_negation.published import NEGES2018_CITATION, neges2018
 from spacy_negation.util import atomic_write_text
+
+from published import NEGES2018_CITATION, neges2018
 
 #: The NEGES 2018 task-2 participants (Jiménez-Zafra et al. 2018, Tables 2-4) by row label.
 PUBLISHED_TEAMS = (("UPC", "Best participant (UPC, CRF)"), ("UNED", "Second participant (UNED)"))

@@ -6,7 +6,7 @@ python scripts/report.py [--metrics-dir metrics] [--gold-dev corpus/dev.spacy]
 
 Inputs, for SPLIT in dev, test and SYSTEM in punct_baseline, model_end_to_end,
 model_gold_cues: ``METRICS/SYSTEM_SPLIT.json`` ({"scores": the flat ``neg_*`` dict of
-``spacy_negation.scorers.score_negations``, "detail": ..., optional "speed", "gold_cues"}),
+``spacy_negation.scoring.scorers.score_negations``, "detail": ..., optional "speed", "gold_cues"}),
 written by scripts/punct_baseline.py and scripts/evaluate_model.py, and the system *SEM
 file ``METRICS/SYSTEM_SPLIT.txt`` written beside it; the gold of each split (one or more
 .spacy or *SEM files, concatenated in the order given; test = cardboard + circle); and
@@ -18,8 +18,8 @@ Outputs in OUT: ``cdsco.json`` (scores as fractions, taken from the scores JSONs
 and ``cdsco_cue_types.png`` (plots of --plot-split). Everything is computed before the
 first file is written; each file is written atomically.
 
-The computing is the library's (:mod:`spacy_negation.analysis.breakdowns`,
-:mod:`spacy_negation.analysis.cdsco`): every system is re-scored from its *SEM file against
+The computing is in :mod:`spacy_negation.analysis.breakdowns` and
+``scripts/cdsco_lib.py``): every system is re-scored from its *SEM file against
 the gold with the spaCy scorer's conventions, and a reported score that differs from the
 re-scored one is an error (stale or mixed-up inputs); the re-scoring also gives the
 FairEval error counts and the scores by gold scope length, which the scores JSONs do not
@@ -37,12 +37,14 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tupl
 from spacy_negation.about import __version__
 from spacy_negation.analysis.breakdowns import (BUCKETS, SCORE_KEYS, bucket_rows, build_reference,
                                                 check_consistency, evaluate_system, read_system)
-from spacy_negation.analysis.cdsco import (CITATION, CONVENTIONS, SPLITS, SYSTEM_LABELS, SYSTEMS,
-                                           SplitData, build_json, published_rows)
 from spacy_negation.errors import Errors
+from spacy_negation.metrics.core import pct
 from spacy_negation.metrics.faireval import FAIR_TYPES
-from spacy_negation.scorers import CUE_TYPES
+from spacy_negation.scoring.scorers import CUE_TYPES
 from spacy_negation.util import atomic_write_bytes, atomic_write_text
+
+from cdsco_lib import (CITATION, CONVENTIONS, SPLITS, SYSTEM_LABELS, SYSTEMS, SplitData, build_json,
+                       published_rows)
 
 SHORT_LABELS: Dict[str, str] = {
     "punct_baseline": "Punct-BL",
@@ -160,10 +162,6 @@ def read_meta(path: Optional[Path]) -> Dict[str, Any]:
         raise ReportError(f"{path}: the run metadata must be a JSON object.")
     return data
 
-def _pct(x: Optional[float]) -> str:
-    return "-" if x is None else f"{100 * x:.2f}"
-
-
 def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> List[str]:
     lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
@@ -243,7 +241,7 @@ def build_markdown(doc: Dict[str, Any], data: Dict[str, SplitData], plot_split: 
 def _split_section(split: str, entries: Dict[str, Dict[str, Any]], data: SplitData) -> List[str]:
     title = {"test": "Test (Cardboard Box + Red Circle)", "dev": "Dev (Wisteria Lodge)"}[split]
     out = [f"## {title}", "", "### Table 1 columns (Sineva et al. 2021)", ""]
-    rows = [[SYSTEM_LABELS[s]] + [_pct(entries[s][k]) for k, _ in TABLE1_COLUMNS] for s in SYSTEMS]
+    rows = [[SYSTEM_LABELS[s]] + [pct(entries[s][k]) for k, _ in TABLE1_COLUMNS] for s in SYSTEMS]
     if split == "test":
         for name, vals in published_rows():
             rows.append([f"{name}, published (Sineva et al. 2021, Table 1)"]
@@ -255,14 +253,14 @@ def _split_section(split: str, entries: Dict[str, Dict[str, Any]], data: SplitDa
     out += ["", "### NIS_ex and FairEval (F1; fair-evaluation error counts, spans)", ""]
     head = ["System", "NIS_ex F1", "FairEval trad. F1", "FairEval fair F1", "FairEval weighted F1"]
     head += list(FAIR_COUNT_KEYS)
-    rows = [[SYSTEM_LABELS[s]] + [_pct(entries[s][k]) for k in
+    rows = [[SYSTEM_LABELS[s]] + [pct(entries[s][k]) for k in
                                   ("nis_ex_f", "fair_trad_f", "fair_f", "fair_weighted_f")]
             + [_fmt_value(entries[s]["faireval_counts"][k]) for k in FAIR_COUNT_KEYS] for s in SYSTEMS]
     out += _table(head, rows)
     gold_types = data.gold_type_counts()
     out += ["", "### Cue F1 per cue type (exact cue match)", ""]
     out += _table(["System"] + [f"{t} (gold {gold_types[t]})" for t in CUE_TYPES],
-                  [[SYSTEM_LABELS[s]] + [_pct(entries[s]["cue_f_by_type"][t]) for t in CUE_TYPES]
+                  [[SYSTEM_LABELS[s]] + [pct(entries[s]["cue_f_by_type"][t]) for t in CUE_TYPES]
                    for s in SYSTEMS])
     out += ["", "### By gold scope length (tokens without punctuation)", ""]
     per_system = {s: bucket_rows(data.evals[s]) for s in SYSTEMS}
@@ -274,8 +272,8 @@ def _split_section(split: str, entries: Dict[str, Dict[str, Any]], data: SplitDa
         row = [label, str(per_system[SYSTEMS[0]][k].gold_instances)]
         for s in SYSTEMS:
             b = per_system[s][k]
-            row += [_pct(b.nis_tok["f"] if b.nis_tok else None),
-                    _pct(b.scope_tokens["f"] if b.scope_tokens else None)]
+            row += [pct(b.nis_tok["f"] if b.nis_tok else None),
+                    pct(b.scope_tokens["f"] if b.scope_tokens else None)]
         rows.append(row)
     out += _table(head, rows)
     out.append("")
@@ -446,7 +444,7 @@ def make_report(metrics_dir: Path, gold: Dict[str, List[Path]], out_dir: Path,
                 ev = evaluate_system(ref, read_system(system_path, ref))
                 check_consistency(reported["scores"], ev.scores, scores_path, system_path)
                 d.reported[system], d.evals[system], d.paths[system] = reported, ev, (scores_path, system_path)
-                notes.append(f"NIS_tok F1 {_pct(reported['scores']['neg_nis_tok_f'])}, consistent with "
+                notes.append(f"NIS_tok F1 {pct(reported['scores']['neg_nis_tok_f'])}, consistent with "
                              f"{system_path.name}")
     with step("build JSON and markdown"):
         doc = build_json(data, run_meta, f"scripts/report.py (spacy-negation {__version__})")

@@ -13,9 +13,9 @@ are taken from their committed summaries, so the report rebuilds from the summar
 when ``training/`` is absent. The JSON's shape (fractions):
 ``{CORPUS: {SYSTEM: {"seeds", "mean", "sd"}}, "cross_domain": {"TRAIN->TEST": ...},
 "published": ...}`` plus "scope_only", "dev", "speed", "train_seconds", "configs", "cue_types",
-"scope_outcomes", "significance" and "goal" (:func:`spacy_negation.analysis.systems.build_report`), and
+"scope_outcomes", "significance" and "goal" (:func:`systems_lib.build_report`), and
 with ``--speed`` "speed_one_run": the systems' speed measured in one run of
-``bench/bench_systems.py --json`` (:func:`spacy_negation.analysis.systems.read_speed_bench`).
+``bench/bench_systems.py --json`` (:func:`systems_lib.read_speed_bench`).
 All inputs are read and checked before the first file is written; each file is written
 atomically.
 """
@@ -25,11 +25,12 @@ import sys
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from spacy_negation.analysis.systems import (CORPORA, CUE_TYPES, MEASURES, SCOPE_COMPONENT, SCOPE_OUTCOMES,
-                                             SYSTEMS, TRAINED, build_report, find_runs, read_speed_bench, read_summary,
-                                             summarize_run, summary_name)
 from spacy_negation.errors import NegationFormatError
+from spacy_negation.metrics.core import pct
 from spacy_negation.util import atomic_write_text
+
+from systems_lib import (CORPORA, CUE_TYPES, MEASURES, SCOPE_COMPONENT, SCOPE_OUTCOMES, SYSTEMS, TRAINED,
+                         build_report, find_runs, read_speed_bench, read_summary, summarize_run, summary_name)
 
 CORPUS_NAMES = {"cdsco": "CD-SCO", "bioscope": "BioScope abstracts", "sfu": "SFU Review"}
 SYSTEM_NAMES = {"punct_baseline": "Punct-BL (gold cues)", "bilstm_tagger": "BiLSTM-Tagger",
@@ -46,7 +47,8 @@ def collect(runs_dir: Path, gold_dir: Path, summaries_dir: Path
     summaries whose run folder is not there.
 
     RETURNS (Tuple[List[Dict[str, Any]], List[Dict[str, Any]]]): (fresh, kept).
-    RAISES (ValueError, NegationFormatError): a bad run or summary (E920-E923, E2xx).
+    RAISES (ValueError, NegationFormatError): a bad run or summary (the messages of
+        systems_lib.py; E2xx of the package).
     """
     if runs_dir.is_dir():
         known = {*CORPORA, gold_dir.name} if gold_dir.parent == runs_dir else set(CORPORA)
@@ -66,11 +68,11 @@ def collect(runs_dir: Path, gold_dir: Path, summaries_dir: Path
     return fresh, kept
 
 
-def _pct(cell: Optional[Mapping[str, Any]], key: str) -> str:
+def _mean_sd(cell: Optional[Mapping[str, Any]], key: str) -> str:
     if cell is None:
         return "-"
     mean, sd = cell["mean"][key], cell["sd"][key]
-    return f"{100 * mean:.2f}" + ("" if sd is None else f" ± {100 * sd:.2f}")
+    return pct(mean) + ("" if sd is None else f" ± {pct(sd)}")
 
 
 def _rows(cells: Mapping[str, Any], published: Mapping[str, Mapping[str, float]],
@@ -83,7 +85,7 @@ def _rows(cells: Mapping[str, Any], published: Mapping[str, Mapping[str, float]]
         seeds = "-" if cell is None else f"{len(cell['seeds'])}"
         more = list((extra or {}).get(system, []))
         width = len(more)
-        lines.append("| " + " | ".join([SYSTEM_NAMES[system], seeds] + [_pct(cell, k) for k in MEASURES]
+        lines.append("| " + " | ".join([SYSTEM_NAMES[system], seeds] + [_mean_sd(cell, k) for k in MEASURES]
                                        + more) + " |")
     for system, values in published.items():
         row = [f"{PUBLISHED_LABELS.get(system, SYSTEM_NAMES[system])} (published)", ""]
@@ -203,7 +205,7 @@ def render_markdown(report: Mapping[str, Any]) -> str:
             dev = report["dev"].get(corpus, {}).get(system)
             wps = report["speed"].get(corpus, {}).get(system)
             secs = report["train_seconds"].get(corpus, {}).get(system)
-            extra[system] = [_pct(dev, "nis_tok_f"), "-" if wps is None else f"{wps:.0f}",
+            extra[system] = [_mean_sd(dev, "nis_tok_f"), "-" if wps is None else f"{wps:.0f}",
                              "-" if secs is None else f"{secs / 60:.1f}"]
         lines += [f"## {CORPUS_NAMES[corpus]}, test, in domain", "",
                   head + " | dev NIS_tok F1 | words/s | train min |",

@@ -28,10 +28,11 @@ import time
 from pathlib import Path
 from typing import List, Optional, Sequence, Tuple
 
-from spacy_negation.analysis.systems import (CORPORA, PUNCT, SYSTEMS, UNTAGGED, evaluations,
-                                             gold_file, run_dir, split_file, train_config)
 from spacy_negation.errors import Errors
 from spacy_negation.util import atomic_write_text
+
+from systems_lib import (CORPORA, PUNCT, RUN_FAILED, SYSTEMS, UNTAGGED, evaluations, gold_file, run_dir,
+                         split_file, train_config)
 
 SCRIPTS = Path(__file__).resolve().parent
 
@@ -47,7 +48,7 @@ def _call(command: List[str], log: Path, folder: Path) -> None:
     with log.open("w", encoding="utf-8") as out:
         code = subprocess.call(command, stdout=out, stderr=subprocess.STDOUT)
     if code != 0:
-        raise RuntimeError(Errors.E924.format(command=_show(command), code=code, log=log, run=folder))
+        raise RuntimeError(RUN_FAILED.format(command=_show(command), code=code, log=log, run=folder))
 
 
 def write_gold(corpus: str, out: Path) -> None:

@@ -1,5 +1,7 @@
 """The error and warning catalogue: every code defined once, with its own message, and
-raised or warned somewhere in the code (spacy_negation/, scripts/, bench/)."""
+raised or warned somewhere in the code (spacy_negation/, scripts/, bench/). The catalogue is
+imported from errors.py; its messages are written in errors.py (warnings, E000-E499) and
+errors_500.py (E500-E999, inherited by Errors), read here as one."""
 import ast
 import re
 from collections import Counter
@@ -12,27 +14,33 @@ from spacy_negation.errors import Errors, Warnings
 
 REPO = Path(__file__).resolve().parents[1]
 ERRORS_PY = REPO / "spacy_negation" / "errors.py"
+ERRORS_500_PY = REPO / "spacy_negation" / "errors_500.py"
+#: The files of the catalogue: file -> {class in the file: class of the catalogue}.
+CATALOGUE_FILES = {ERRORS_PY: {"Errors": "Errors", "Warnings": "Warnings"},
+                   ERRORS_500_PY: {"ErrorsFrom500": "Errors"}}
 SOURCE_DIRS = ("spacy_negation", "scripts", "bench")
-def _catalogue() -> Dict[str, List[Tuple[str, str, int]]]:
-    """Per class (Errors, Warnings): (code, message, line) of each assignment in errors.py,
-    read from the source so that a code assigned twice (the second silently wins) shows."""
-    tree = ast.parse(ERRORS_PY.read_text(encoding="utf-8"))
-    out: Dict[str, List[Tuple[str, str, int]]] = {}
-    for node in tree.body:
-        if isinstance(node, ast.ClassDef) and node.name in ("Errors", "Warnings"):
-            entries = out.setdefault(node.name, [])
-            for stmt in node.body:
-                if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Constant):
-                    for target in stmt.targets:
-                        assert isinstance(target, ast.Name)
-                        entries.append((target.id, str(stmt.value.value), stmt.lineno))
+def _catalogue() -> Dict[str, List[Tuple[str, str, str]]]:
+    """Per class (Errors, Warnings): (code, message, file:line) of each assignment in the
+    catalogue files, read from the source so that a code assigned twice (the second
+    silently wins, also across the two files: a subclass shadows its base) shows."""
+    out: Dict[str, List[Tuple[str, str, str]]] = {}
+    for path, classes in CATALOGUE_FILES.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef) and node.name in classes:
+                entries = out.setdefault(classes[node.name], [])
+                for stmt in node.body:
+                    if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Constant):
+                        for target in stmt.targets:
+                            assert isinstance(target, ast.Name)
+                            entries.append((target.id, str(stmt.value.value), f"{path.name}:{stmt.lineno}"))
     return out
 
 
 def test_catalogue_read_from_source_matches_the_classes():
     catalogue = _catalogue()
     for cls in (Errors, Warnings):
-        names = {name for name in vars(cls) if re.fullmatch(r"[EW]\d{3}", name)}
+        names = {name for name in dir(cls) if re.fullmatch(r"[EW]\d{3}", name)}
         assert names == {code for code, _, _ in catalogue[cls.__name__]}
 
 
@@ -54,10 +62,10 @@ def test_every_code_is_used_outside_errors_py():
     used = set()
     for folder in SOURCE_DIRS:
         for path in (REPO / folder).rglob("*.py"):
-            if path != ERRORS_PY:
+            if path not in CATALOGUE_FILES:
                 used.update(re.findall(r"\b(?:Errors|Warnings)\.([EW]\d{3})\b",
                                        path.read_text(encoding="utf-8")))
-    unused = [f"{code} (errors.py:{line})" for entries in _catalogue().values()
+    unused = [f"{code} ({line})" for entries in _catalogue().values()
               for code, _, line in entries if code not in used]
     assert unused == []
 
@@ -65,3 +73,17 @@ def test_every_code_is_used_outside_errors_py():
 @pytest.mark.parametrize("cls,prefix", [(Errors, "E"), (Warnings, "W")])
 def test_codes_carry_their_class_prefix(cls, prefix):
     assert all(code.startswith(prefix) for code, _, _ in _catalogue()[cls.__name__])
+
+
+def test_each_file_holds_its_range():
+    """A code's number says its file: E500-E999 in errors_500.py, the rest in errors.py."""
+    tree = ast.parse(ERRORS_500_PY.read_text(encoding="utf-8"))
+    late = {code for code, _, where in _catalogue()["Errors"] if where.startswith("errors_500.py")}
+    assert late and all(int(code[1:]) >= 500 for code in late)
+    early = {code for code, _, where in _catalogue()["Errors"] if where.startswith("errors.py")}
+    assert early and all(int(code[1:]) < 500 for code in early)
+    assert [n.name for n in tree.body if isinstance(n, ast.ClassDef)] == ["ErrorsFrom500"]
+
+
+def test_codes_of_the_base_class_carry_their_code():
+    assert Errors.E500.startswith("[E500] ") and Errors.E001.startswith("[E001] ")

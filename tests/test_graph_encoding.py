@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from spacy_negation.pipeline.graph_encoding import (NO_EDGE, Instance, Label, decode, encode, graph_of_pairs,
+from spacy_negation.pipeline.graph.encoding import (NO_EDGE, Instance, Label, decode, encode, graph_of_pairs,
                                                     pair_labels, parse_label, round_trip_counts)
 
 # Sineva et al. 2021, Figure 2 (without the leading "…"): "no" (2) with "reason" (3) as

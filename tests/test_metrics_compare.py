@@ -13,7 +13,7 @@ from spacy_negation.metrics.compare import (DEFAULT_METRICS, CountTable, columns
 from spacy_negation.metrics.seeds import metric_value, pooled_interval, seed_summary
 from spacy_negation.metrics.evaluate import evaluate_files, to_json
 from spacy_negation.metrics.nis import NisCounts, nis_scores
-from spacy_negation.metrics.starsem_io import iter_aligned
+from spacy_negation.metrics.starsem.io import iter_aligned
 
 # Four sentences (token, POS, then per instance: cue, scope, event; "" = no negation).
 # Gold: S1 "He did not go ." (cue not), S2 "No one came ." (cue No), S3 "She never lies ."

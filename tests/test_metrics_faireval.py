@@ -16,11 +16,11 @@ from spacy_negation.metrics.faireval import (BE_WEIGHTS, BE_WEIGHTS_FORMULA, FAI
                                              format_weights, negation_faireval, negation_spans,
                                              overlap_type, parse_weights,
                                              weighted_prf)
-from spacy_negation.metrics.faireval_files import (count_files, format_span_sentences, pair_files,
+from spacy_negation.metrics.faireval.files import (count_files, format_span_sentences, pair_files,
                                                    write_span_file)
-from spacy_negation.metrics.faireval_io import parse_faireval_lines, read_faireval_file
+from spacy_negation.metrics.faireval.io import parse_faireval_lines, read_faireval_file
 from spacy_negation.corpora.starsem import parse_starsem
-from spacy_negation.scorers import score_span_examples
+from spacy_negation.scoring.scorers import score_span_examples
 
 from util import assert_coded_error
 

@@ -14,7 +14,7 @@ from spacy_negation.errors import NegationFormatError
 from spacy_negation.metrics.evaluate import evaluate_files, evaluate_sentences, to_json
 from spacy_negation.metrics.records import (NegationRecord, SentenceRecord, cells, cue_type,
                                             normalize_parts)
-from spacy_negation.metrics.starsem_io import (iter_aligned, iter_records, iter_text_blocks,
+from spacy_negation.metrics.starsem.io import (iter_aligned, iter_records, iter_text_blocks,
                                                sentence_record)
 from spacy_negation.corpora.starsem import Instance, Sentence, read_starsem, write_starsem
 
@@ -111,8 +111,10 @@ def _modules_after(code: str) -> List[str]:
 
 def test_metrics_package_imports_no_spacy() -> None:
     metrics = Path(__file__).resolve().parents[1] / "spacy_negation" / "metrics"
-    names = sorted(p.stem for p in metrics.glob("*.py") if p.stem != "__init__")
-    assert {"records", "starsem_io", "evaluate", "faireval", "nis", "starsem_eval"} <= set(names)
+    names = sorted(".".join(p.relative_to(metrics).with_suffix("").parts).removesuffix(".__init__")
+                   for p in metrics.rglob("*.py") if p.parent != metrics or p.stem != "__init__")
+    assert {"records", "starsem", "starsem.io", "evaluate", "faireval", "faireval.count", "nis",
+            "starsem.evaluation"} <= set(names)
     code = "\n".join(f"import spacy_negation.metrics.{n}" for n in names)
     assert _modules_after(code) == []
 

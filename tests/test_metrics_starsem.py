@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from spacy_negation.errors import NegationFormatError
-from spacy_negation.metrics.starsem_eval import (
+from spacy_negation.metrics.starsem.evaluation import (
     B_ROWS, MAIN_ROWS, StarsemCounts, check_alignment, count_starsem,
     format_starsem_table, normalize_scope_cell, starsem_scores,
 )

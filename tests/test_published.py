@@ -1,13 +1,9 @@
-"""The published scores set beside ours (spacy_negation.published), checked against the
+"""The published scores set beside ours (scripts/published.py), checked against the
 tables of the papers that repeat them: Sineva et al. (2021), Tables 1-3 are subsets of its
 Table 8; Jiménez-Zafra et al. (2018), Table 2."""
-import configparser
-from pathlib import Path
-
 import pytest
 
-import spacy_negation
-from spacy_negation.published import SINEVA2021_COLUMNS, neges2018, published_table, sineva2021
+from published import SINEVA2021_COLUMNS, TABLES_DIR, neges2018, published_table, sineva2021
 
 SYSTEMS = ("NegBERT", "BiLSTM-Tagger", "DP-direct", "DP-nested", "DP-direct-synt", "DP-nested-synt")
 
@@ -19,15 +15,11 @@ def test_table_files_name_their_columns():
     assert published_table("neges2018_task2.tsv")[0] == ["team", "domain", "p", "r", "f"]
 
 
-def test_table_files_are_package_data():
-    """setup.cfg ships the tables, so the functions work after a non-editable install."""
-    package = Path(spacy_negation.__file__).resolve().parent
-    config = configparser.ConfigParser()
-    config.read(package.parent / "setup.cfg", encoding="utf-8")
-    patterns = [p.strip() for p in config["options.package_data"]["spacy_negation"].split(",")]
+def test_table_files_are_project_data():
+    """The tables are the project's data (``data/published``), not the installed package's."""
+    assert TABLES_DIR.parts[-2:] == ("data", "published")
     for name in ("sineva2021_table8.tsv", "neges2018_task2.tsv"):
-        path = package / "data" / name
-        assert path.is_file() and any(path.relative_to(package).match(p) for p in patterns)
+        assert (TABLES_DIR / name).is_file()
 
 
 def test_table8_shape():

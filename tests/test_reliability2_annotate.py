@@ -16,7 +16,7 @@ from spacy.tokens import Doc, DocBin
 
 from spacy_negation import register_extensions, set_negations
 from spacy_negation.annotate import annotate
-from spacy_negation.annotate.core import _ChildThreads, resolve_threads
+from spacy_negation.annotate.threads import ChildThreads, resolve_threads
 from spacy_negation.annotate.sinks import ID_KEY, doc_record
 from spacy_negation.annotate.sources import iter_lines, plan_input, read_shard
 from spacy_negation.annotate.workdir import model_identity
@@ -242,13 +242,13 @@ def test_threads_respect_omp_num_threads(monkeypatch):
 
 def test_worker_processes_get_the_thread_count(monkeypatch):
     monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
-    with _ChildThreads(1, n_process=1):
+    with ChildThreads(1, n_process=1):
         assert "OMP_NUM_THREADS" not in os.environ
-    with _ChildThreads(2, n_process=3):
+    with ChildThreads(2, n_process=3):
         assert os.environ["OMP_NUM_THREADS"] == "2"
     assert "OMP_NUM_THREADS" not in os.environ
     monkeypatch.setenv("OMP_NUM_THREADS", "4")
-    with _ChildThreads(1, n_process=2):
+    with ChildThreads(1, n_process=2):
         assert os.environ["OMP_NUM_THREADS"] == "1"
     assert os.environ["OMP_NUM_THREADS"] == "4"
 
@@ -272,7 +272,7 @@ def test_split_at_other_cues_pairs_negations_within_sentences_only():
     """A bounded long document: 20,000 one-negation sentences (the pairs across sentences,
     200 million, were all visited: seconds)."""
     from spacy_negation.negation import Negation
-    from spacy_negation.pipeline.scope_decoding import split_at_other_cues
+    from spacy_negation.pipeline.scope.decoding import split_at_other_cues
 
     register_extensions()
     n = 20000

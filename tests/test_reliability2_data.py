@@ -222,7 +222,7 @@ def test_export_of_a_whitespace_cue_is_a_coded_error(nlp, tmp_path, capsys):
 
 
 # --- 13. cue patterns that match every token or nothing -------------------------------------------
-from spacy_negation.pipeline.cue_patterns import load_cue_patterns  # noqa: E402
+from spacy_negation.pipeline.cue.patterns import load_cue_patterns  # noqa: E402
 
 
 @pytest.mark.parametrize("pattern,code", [
@@ -264,7 +264,7 @@ def test_patterns_that_constrain_are_accepted(nlp, pattern):
 
 
 def test_a_regex_token_pattern_matches_what_the_phrase_meant(nlp, tmp_path):
-    from spacy_negation.pipeline.cue_patterns import CuePatterns
+    from spacy_negation.pipeline.cue.patterns import CuePatterns
 
     entries = load_cue_patterns([{"pattern": [{"LOWER": {"REGEX": "^deni(es|ed)$"}}], "kind": "preceding"}],
                                 nlp.make_doc)

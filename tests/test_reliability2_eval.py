@@ -8,8 +8,8 @@ from spacy.training import Example
 from spacy.vocab import Vocab
 
 from spacy_negation import register_extensions, set_negations
-from spacy_negation.doc_records import example_records
-from spacy_negation.scorers import score_negation_scopes, score_negations
+from spacy_negation.scoring.doc_records import example_records
+from spacy_negation.scoring.scorers import score_negation_scopes, score_negations
 
 
 @pytest.fixture(scope="module")
@@ -167,7 +167,7 @@ def test_compare_and_seeds_bound_the_samples(files, tmp_path, capsys):  # noqa: 
 
 
 def test_faireval_span_range_is_bounded(tmp_path, capsys):
-    from spacy_negation.metrics.faireval_io import MAX_RANGE_TOKENS
+    from spacy_negation.metrics.faireval.io import MAX_RANGE_TOKENS
 
     target = tmp_path / "gold.tsv"
     target.write_text("A\t1\t300000000\t\n", encoding="utf-8")

@@ -17,11 +17,11 @@ from spacy_negation.corpora.starsem_docs import sentences_to_doc
 from spacy_negation.metrics.faireval import negation_faireval
 from spacy_negation.metrics.nis import count_nis, nis_scores
 from spacy_negation.metrics.records import SentenceRecord, cells
-from spacy_negation.metrics.starsem_eval import count_starsem, starsem_scores
-import spacy_negation.negation_counts as counts_module
-import spacy_negation.scorers as scorers_module
-from spacy_negation.doc_records import example_records
-from spacy_negation.scorers import (
+from spacy_negation.metrics.starsem.evaluation import count_starsem, starsem_scores
+import spacy_negation.scoring.counts as counts_module
+import spacy_negation.scoring.scorers as scorers_module
+from spacy_negation.scoring.doc_records import example_records
+from spacy_negation.scoring.scorers import (
     make_faireval_spans_scorer, make_negation_cue_scorer, make_negation_scorer,
     make_negation_scope_scorer, score_negation_cues, score_negation_scopes, score_negations,
 )
@@ -51,7 +51,7 @@ def vocab() -> Vocab:
 
 
 def test_negation_counts_imports_no_spacy() -> None:
-    code = "import sys, spacy_negation.negation_counts; print('spacy' in sys.modules)"
+    code = "import sys, spacy_negation.scoring.counts; print('spacy' in sys.modules)"
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert res.stdout.strip() == "False", res.stderr
 
@@ -67,7 +67,7 @@ def test_registered_in_spacy_registry() -> None:
 
 def test_entry_points_resolve_in_a_fresh_process() -> None:
     """spaCy finds both scorers through the package's entry points, without importing
-    spacy_negation.scorers first (needs the ``spacy_scorers`` entry points in setup.cfg
+    spacy_negation.scoring.scorers first (needs the ``spacy_scorers`` entry points in setup.cfg
     and ``pip install -e . --no-deps``)."""
     code = ("import spacy, sys\n"
             "f = spacy.registry.scorers.get('spacy-negation.negation_scorer.v1')\n"
@@ -77,7 +77,7 @@ def test_entry_points_resolve_in_a_fresh_process() -> None:
             "print(f.__module__, g.__module__, c.__module__, s.__module__)\n")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr[-2000:]
-    assert res.stdout.split() == ["spacy_negation.scorers"] * 4
+    assert res.stdout.split() == ["spacy_negation.scoring.scorers"] * 4
 
 
 def _role(record: SentenceRecord, role: str, k: int = 0) -> List[Tuple[int, str]]:

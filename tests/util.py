@@ -16,7 +16,7 @@ from spacy.training import Example
 
 import spacy_negation.ml.models  # noqa: F401  (registers the architectures)
 import spacy_negation.pipeline  # noqa: F401  (registers the factories)
-import spacy_negation.scorers  # noqa: F401  (registers the scorer)
+import spacy_negation.scoring.scorers  # noqa: F401  (registers the scorer)
 from spacy_negation import get_negations, set_negations
 from spacy_negation.errors import NegationFormatError
 from spacy_negation.negation import ROLES

@@ -63,12 +63,12 @@ def ablate(model: Union[str, Path], gold: Sequence[Doc], rows: Sequence[Setting]
     batch_size (int): the batch size of ``nlp.pipe``.
     YIELDS (Tuple[Optional[Setting], Dict[str, Any]]): (None for the configured pipeline,
         else the row; the flat ``neg_*`` scores of
-        :func:`spacy_negation.scorers.score_negations`).
+        :func:`spacy_negation.scoring.scorers.score_negations`).
     """
     import spacy
     from spacy.training import Example
 
-    from ..scorers import score_negations
+    from ..scoring.scorers import score_negations
 
     for row in [None, *rows]:
         overrides = {} if row is None else {f"components.{row[0]}.{row[1]}": row[2]}

@@ -2,7 +2,7 @@
 re-scored against the gold with the spaCy scorer's conventions.
 
 The corpus measures are those of *SEM 2012 (Morante & Blanco 2012), NIS (Sineva et al.
-2021) and FairEval (Ortmann 2022), counted by :class:`spacy_negation.scorers.NegationCounter`.
+2021) and FairEval (Ortmann 2022), counted by :class:`spacy_negation.scoring.scorers.NegationCounter`.
 Scores by gold scope length: each gold instance falls into the bucket of its scope length
 L = the number of its scope tokens that are not punctuation (reference ``token.is_punct``,
 the NIS rule); buckets 0, 1-2, 3-5, 6-10, 11-20, 21+. Per bucket:
@@ -36,9 +36,9 @@ from ..errors import Errors, NegationFormatError
 from ..metrics.faireval import FAIR_TYPES
 from ..metrics.nis import NisCounts, NisInstance, cue_type, nis_instances, nis_scores
 from ..metrics.nis import count_sentence as nis_count_sentence
-from ..metrics.starsem_eval import StarsemCounts, count_starsem, greedy_pairs, starsem_scores
-from ..metrics.starsem_eval import count_sentence as starsem_count_sentence
-from ..scorers import CUE_TYPES, NegationCounter, example_sentences
+from ..metrics.starsem.evaluation import StarsemCounts, count_starsem, greedy_pairs, starsem_scores
+from ..metrics.starsem.evaluation import count_sentence as starsem_count_sentence
+from ..scoring.scorers import CUE_TYPES, NegationCounter, example_sentences
 
 #: Scope-length buckets: (lowest, highest or None, label).
 BUCKETS: Tuple[Tuple[int, Optional[int], str], ...] = (

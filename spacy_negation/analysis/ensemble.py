@@ -17,8 +17,8 @@ from spacy.tokens import Doc
 
 from ..errors import Errors
 from ..negation import get_negations
-from ..pipeline.cue import NegationCue
-from ..pipeline.scope import NegationScope, cue_windows
+from ..pipeline.cue.component import NegationCue
+from ..pipeline.scope.component import NegationScope, cue_windows
 
 TRANSFORMER = "transformer"
 CUE_COMPONENT = "negation_cue"

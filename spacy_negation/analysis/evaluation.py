@@ -15,7 +15,7 @@ from ..corpora.starsem import Sentence
 from ..corpora.starsem_docs import doc_to_sentences, write_starsem_docs
 from ..metrics.evaluate import FAMILIES, evaluate_files, evaluate_sentences, to_json
 from ..negation import get_convention, set_convention, set_negations
-from ..scorers import score_negations
+from ..scoring.scorers import score_negations
 from ..util import atomic_write_text
 
 
@@ -51,7 +51,7 @@ def score_docs(system: Sequence[Doc], gold: Sequence[Doc]) -> Dict[str, Any]:
     system (Sequence[Doc]): the annotated docs.
     gold (Sequence[Doc]): the gold docs, parallel to system.
     RETURNS (Dict[str, Any]): {"scores": the flat ``neg_*`` scores of
-        :func:`spacy_negation.scorers.score_negations`, "detail": the document of
+        :func:`spacy_negation.scoring.scorers.score_negations`, "detail": the document of
         :func:`evaluate` on the docs' *SEM sentences}.
     """
     scores = score_negations([Example(p, g) for p, g in zip(system, gold)])

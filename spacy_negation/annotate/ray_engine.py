@@ -14,8 +14,8 @@ from collections import deque
 from typing import Any, Deque, Dict, List, Optional, Sequence, Tuple
 
 from ..errors import Errors
-from .core import (OnDone, OnReady, ReadShard, ShardDone, annotate_records, load_pipeline, peak_rss_mb,
-                   set_torch_threads)
+from .core import OnDone, OnReady, ReadShard, ShardDone, annotate_records, load_pipeline
+from .threads import peak_rss_mb, set_torch_threads
 from .sources import Shard
 
 #: Shards queued per worker beyond the one it is annotating (keeps it busy).

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Sequence, Tuple
 
 from ..errors import Errors
+from ..metrics.core import pct
 
 __all__ = ["add_arguments", "run", "read_tables", "format_table", "text_table"]
 
@@ -58,15 +59,11 @@ def read_tables(gold: Path, systems: Sequence[Path], families: Sequence[str]
         and line.
     """
     from ..metrics.compare import count_table
-    from ..metrics.starsem_io import iter_aligned
+    from ..metrics.starsem.io import iter_aligned
 
     return [(str(path), count_table(((g.get_record(), s.get_record())
                                      for g, s in iter_aligned(gold, path)), families))
             for path in systems]
-
-
-def _pct(x: float, signed: bool = False) -> str:
-    return f"{x * 100:+.2f}" if signed else f"{x * 100:.2f}"
 
 
 def format_table(doc: Dict[str, Any]) -> str:
@@ -76,8 +73,8 @@ def format_table(doc: Dict[str, Any]) -> str:
     RETURNS (str): the table, ending with a newline.
     """
     head = ("metric", "A", "B", "A (%)", "B (%)", "B-A", "CI low", "CI high", "p boot", "p AR")
-    rows = [(c["metric"], c["a"], c["b"], _pct(c["value_a"]), _pct(c["value_b"]),
-             _pct(c["diff"], True), _pct(c["ci_low"], True), _pct(c["ci_high"], True),
+    rows = [(c["metric"], c["a"], c["b"], pct(c["value_a"]), pct(c["value_b"]),
+             pct(c["diff"], True), pct(c["ci_low"], True), pct(c["ci_high"], True),
              f"{c['p_bootstrap']:.4f}", f"{c['p_ar']:.4f}") for c in doc["comparisons"]]
     title = (f"Paired tests over {doc['sentences']} sentences: {doc['samples']} bootstrap "
              f"samples, {doc['ar_samples']} approximate randomization shuffles, seed "

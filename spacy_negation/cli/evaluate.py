@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     blocks = []
     if "starsem" in results:
-        from ..metrics.starsem_eval import format_starsem_table
+        from ..metrics.starsem.evaluation import format_starsem_table
 
         title = "*SEM 2012 (eval.cd-sco.pl v2.2" + (
             ", compatible printout)" if args.starsem_compat else

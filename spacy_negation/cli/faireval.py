@@ -1,7 +1,7 @@
 """``faireval``: FairEval span scores (traditional, fair, weighted) of system against target spans.
 
 FairEval (Ortmann 2022) from the FairEval tool's own input files (span files or
-CoNLL2000; see :mod:`spacy_negation.metrics.faireval_io`), read sentence by sentence.
+CoNLL2000; see :mod:`spacy_negation.metrics.faireval.io`), read sentence by sentence.
 """
 import argparse
 import json
@@ -9,10 +9,11 @@ from pathlib import Path
 from typing import Any, List, Mapping, Optional, Sequence
 
 from ..errors import Errors
+from ..metrics.core import pct
 from ..metrics.faireval import (METHODS, PAPER_WEIGHTS_FORMULA, TRADITIONAL_TYPES,
                                 format_weights, parse_weights, scores_from_counts)
-from ..metrics.faireval_files import count_files
-from ..metrics.faireval_io import DEFAULT_EXCLUDE
+from ..metrics.faireval.files import count_files
+from ..metrics.faireval.io import DEFAULT_EXCLUDE
 
 _TITLES = {"traditional": "Traditional", "fair": "Fair", "weighted": "Weighted"}
 
@@ -82,10 +83,6 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return "\n".join(lines)
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:.2f}"
-
-
 def format_report(result: Mapping[str, Any], weights: Mapping[str, Any],
                   target_labels: Mapping[str, int], settings: Mapping[str, Any]) -> str:
     """The readable report: settings, one table per method (counts, P/R/F1 in percent),
@@ -107,14 +104,14 @@ def format_report(result: Mapping[str, Any], weights: Mapping[str, Any],
     }
     for method in METHODS:
         cols = columns[method]
-        rows = [[label] + [str(d[c]) for c in cols] + [_pct(d[k]) for k in ("p", "r", "f")]
+        rows = [[label] + [str(d[c]) for c in cols] + [pct(d[k]) for k in ("p", "r", "f")]
                 for label, d in sorted(result["per_label"][method].items())]
         d = result[method]
-        rows.append(["overall"] + [str(d[c]) for c in cols] + [_pct(d[k]) for k in ("p", "r", "f")])
+        rows.append(["overall"] + [str(d[c]) for c in cols] + [pct(d[k]) for k in ("p", "r", "f")])
         out += ["", f"{_TITLES[method]} evaluation", _table(["Label", *cols, "P", "R", "F1"], rows)]
     out += ["", "Comparison", _table(
         ["Method", "P", "R", "F1"],
-        [[_TITLES[m]] + [_pct(result[m][k]) for k in ("p", "r", "f")] for m in METHODS])]
+        [[_TITLES[m]] + [pct(result[m][k]) for k in ("p", "r", "f")] for m in METHODS])]
     conf = result["confusion"]
     labels = list(conf)
     out += ["", "Confusion matrix (rows: target, columns: system, _ = none; TP not counted)",
@@ -123,5 +120,5 @@ def format_report(result: Mapping[str, Any], weights: Mapping[str, Any],
     total = sum(target_labels.values())
     out += ["", "Target label frequencies", _table(
         ["Label", "Freq", "%"],
-        [[lab, str(n), _pct(n / total)] for lab, n in target_labels.items()])]
+        [[lab, str(n), pct(n / total)] for lab, n in target_labels.items()])]
     return "\n".join(out)

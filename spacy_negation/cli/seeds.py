@@ -56,7 +56,7 @@ def read_metrics_json(path: Path) -> Any:
     import json
 
     from ..errors import NegationFormatError
-    from ..metrics.starsem_io import check_input_file
+    from ..metrics.starsem.io import check_input_file
 
     check_input_file(path)
     try:

@@ -23,10 +23,10 @@ import numpy
 from ..errors import Errors
 from .bootstrap import check_samples, paired_tests, prf_statistic
 from .evaluate import FAMILIES, Evaluation
-from .faireval_spans import FAIR_TYPES, TRADITIONAL_TYPES
+from .faireval.spans import FAIR_TYPES, TRADITIONAL_TYPES
 from .nis import NisCounts
 from .records import SentenceRecord
-from .starsem_counts import Count
+from .starsem.counts import Count
 
 #: The default metrics of ``compare``: NIS_tok F1, NIS_ex F1, *SEM Scopes B (cue match) F1.
 DEFAULT_METRICS: Tuple[str, ...] = ("nis.nis_tok.f", "nis.nis_ex.f", "starsem.scopes_cue_match_b.f")

@@ -77,3 +77,16 @@ def prf(tp: float, fp: float, fn: float) -> Dict[str, float]:
     p = safe_div(tp, tp + fp)
     r = safe_div(tp, tp + fn)
     return {"p": p, "r": r, "f": f1(p, r)}
+
+
+def pct(x: Optional[float], signed: bool = False) -> str:
+    """A fraction as a percentage with two decimals, for the report tables (the numbers
+    themselves stay fractions): 0.8765 -> '87.65'; None -> '-'.
+
+    x (Optional[float]): the fraction, or None where there is none.
+    signed (bool): always give the sign, for differences: 0.0123 -> '+1.23'.
+    RETURNS (str): the formatted percentage.
+    """
+    if x is None:
+        return "-"
+    return f"{100 * x:+.2f}" if signed else f"{100 * x:.2f}"

@@ -1,7 +1,7 @@
 """File-level evaluation: a *SEM system file against its gold file with any of the three
 metric families -- *SEM 2012 (Morante & Blanco 2012; ``eval.cd-sco.pl`` v2.2 semantics),
 NIS (Sineva et al. 2021) and FairEval on negation spans (Ortmann 2022) -- streamed
-sentence by sentence (:mod:`.starsem_io`): memory holds one sentence per file plus the
+sentence by sentence (:mod:`.starsem.io`): memory holds one sentence per file plus the
 running counts.
 """
 from pathlib import Path
@@ -9,15 +9,15 @@ from typing import TYPE_CHECKING, Any, Dict, Optional, Sequence, Tuple, Union
 
 
 from ..errors import Errors
-from .faireval_spans import FAIR_TYPES, TRADITIONAL_TYPES
+from .faireval.spans import FAIR_TYPES, TRADITIONAL_TYPES
 from .records import SentenceRecord
-from .starsem_io import iter_aligned, sentence_record
+from .starsem.io import iter_aligned, sentence_record
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..corpora.starsem import Sentence
     from .faireval import FairEvalCounts
     from .nis import NisCounts
-    from .starsem_eval import StarsemCounts
+    from .starsem.evaluation import StarsemCounts
 
 #: The metric families, in output order.
 FAMILIES: Tuple[str, ...] = ("starsem", "nis", "faireval")
@@ -59,7 +59,7 @@ class Evaluation:
         self.nis: Optional["NisCounts"] = None
         self.faireval: Optional["FairEvalCounts"] = None
         if "starsem" in families:
-            from .starsem_eval import StarsemCounts, count_record
+            from .starsem.evaluation import StarsemCounts, count_record
 
             self.starsem = StarsemCounts()
             self._count_starsem = count_record
@@ -159,7 +159,7 @@ def to_json(results: Dict[str, Any]) -> Dict[str, Any]:
     """
     out: Dict[str, Any] = {}
     if "starsem" in results:
-        from .starsem_eval import starsem_scores
+        from .starsem.evaluation import starsem_scores
 
         out["starsem"] = starsem_scores(results["starsem"])
     if "nis" in results:

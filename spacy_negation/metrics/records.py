@@ -5,8 +5,8 @@ nothing else: the token texts, a punctuation mask and the negation instances, ea
 :class:`NegationRecord` of ``(i, start, end)`` parts per role (token ``i``, characters
 ``start:end`` of its text). Like the plain inputs of seqeval (Nakayama 2018) and the
 cluster lists of spaCy's coreference (``doc2clusters``), records come from any source:
-the streaming *SEM reader (:mod:`.starsem_io`) builds them from files, the spaCy scorers
-(:mod:`spacy_negation.scorers`) from ``Doc`` objects. Nothing here imports spaCy.
+the streaming *SEM reader (:mod:`.starsem.io`) builds them from files, the spaCy scorers
+(:mod:`spacy_negation.scoring.scorers`) from ``Doc`` objects. Nothing here imports spaCy.
 
 The cell of a role on a token is the text its parts cover on that token, in order; the
 *SEM scorer (Morante & Blanco 2012) compares cells by token index and string, so two

@@ -12,7 +12,7 @@ the labels of each pair decides arc and label in one (unfactorized).
 Output: one array per sentence of the batch (docs in order, their sentences in order,
 a doc without sentence boundaries as one sentence, empty docs none), of shape
 ``((n + 1) * n, n_labels)``, row ``head * n + dependent - 1`` (heads 0..n with the root 0,
-dependents 1..n), as :func:`spacy_negation.pipeline.graph_encoding.pair_labels`
+dependents 1..n), as :func:`spacy_negation.pipeline.graph.encoding.pair_labels`
 orders the gold labels: label probabilities in training, logits in prediction (as
 thinc's ``Softmax_v2`` without output normalization). Plain Thinc operations (no
 PyTorch), so it runs on any backbone.

@@ -1,9 +1,9 @@
 """The negation pipeline components: ``negation_cue`` and ``negation_scope`` (trainable,
 sharing a transformer or tok2vec through listeners) and ``negation`` (runs a trained
 negation pipeline inside any English pipeline)."""
-from .cue import NegationCue, make_negation_cue
+from .cue.component import NegationCue, make_negation_cue
 from .negation import DEFAULT_MODEL, NegationResolver, make_negation
-from .scope import SCOPE_LABELS, NegationScope, make_negation_scope
+from .scope.component import SCOPE_LABELS, NegationScope, make_negation_scope
 
 __all__ = [
     "DEFAULT_MODEL",

@@ -19,7 +19,7 @@ tokenizers' warning about forking.
 
 ``config={"cue_patterns": ...}`` gives the model's ``negation_cue`` a user cue list
 (a shipped list's name such as ``"en_clinical"``, a JSONL file path, or inline entries;
-see ``cue_patterns.py``) in place of the model's own; the host config stores the setting,
+see :mod:`.cue.patterns`) in place of the model's own; the host config stores the setting,
 so the list is read again when the host pipeline is loaded. The list's matches are
 copied to the host doc's ``doc.spans["negation_patterns"]`` with the negations.
 
@@ -45,10 +45,10 @@ from ..errors import Errors, Warnings
 from ..ml.quantize import quantize_transformers
 from ..negation import PartLike, get_negations, register_extensions, set_convention, set_negations, set_span_rule
 from ..negation.span_rule import DEFAULT_SPAN_RULE, check_span_rule
-from .cue_patterns import PATTERNS_KEY, Setting, load_cue_patterns, merge_pattern_matches
+from .cue.patterns import PATTERNS_KEY, Setting, load_cue_patterns, merge_pattern_matches
 
 if TYPE_CHECKING:
-    from .cue import NegationCue
+    from .cue.component import NegationCue
 
 #: The package name the project's main workflow (``spacy project run all``) trains and
 #: installs the general English negation pipeline under.
@@ -119,9 +119,9 @@ def load_negation_model(model: str) -> Language:
         if model in MODEL_WORKFLOWS:
             build = f"{build} builds and installs it"
         raise OSError(Errors.E320.format(model=model, build=build, reason=err)) from err
-    from .cue import NegationCue
-    from .graph import NegationGraph
-    from .scope import NegationScope
+    from .cue.component import NegationCue
+    from .graph.component import NegationGraph
+    from .scope.component import NegationScope
 
     pipes = [pipe for _, pipe in nlp.pipeline]
     roles = {"a cue component (negation_cue or negation_graph)": (NegationCue, NegationGraph),
@@ -188,7 +188,7 @@ class NegationResolver(Pipe):
         pipeline: its one component finds cues and scopes); E901 if none annotates that
         convention."""
         from .base import NegationPipe
-        from .cue import NegationCue
+        from .cue.component import NegationCue
 
         pipes = [(name, pipe) for name, pipe in self.negation_nlp.pipeline if isinstance(pipe, NegationPipe)]
         if convention is None:

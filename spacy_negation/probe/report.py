@@ -61,7 +61,7 @@ def write_results(path: Path, data: Dict[str, Any], plot: bool = True) -> List[P
     return written
 
 
-def _pct(table: Dict[str, Any], key: str) -> str:
+def _repetition_cell(table: Dict[str, Any], key: str) -> str:
     cell = table.get(key)
     return f"{cell['act_repetition']:.1f}" if cell else "–"
 
@@ -71,7 +71,7 @@ def _row_table(models: Dict[str, Any], rows: Sequence[Tuple[str, str, str]]) -> 
     out = ["| | " + " | ".join(names) + " |", "|---|" + "---:|" * len(names)]
     for label, exp, key in rows:
         section, _, sub = key.partition(":")
-        cells = [_pct(models[n].get(exp, {}).get(section, {}), sub) for n in names]
+        cells = [_repetition_cell(models[n].get(exp, {}).get(section, {}), sub) for n in names]
         out.append(f"| {label} | " + " | ".join(cells) + " |")
     return out
 

@@ -1,5 +1,5 @@
 """bench/bench_systems.py on a tiny trained pipeline: its --json is what the systems report
-reads (spacy_negation.analysis.systems.read_speed_bench)."""
+reads (scripts/systems_lib.py, read_speed_bench)."""
 import json
 import subprocess
 import sys
@@ -8,10 +8,10 @@ from pathlib import Path
 import spacy
 from spacy.tokens import DocBin
 
-from util import REPO, gold_sentences, make_reference
-
 from spacy_negation import register_extensions
-from spacy_negation.analysis.systems import END_TO_END, read_speed_bench
+
+from systems_lib import END_TO_END, read_speed_bench
+from util import REPO, gold_sentences, make_reference
 
 
 def test_bench_json_is_read_by_the_report(tmp_path: Path, trained_cnn_dir: Path) -> None:

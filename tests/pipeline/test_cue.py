@@ -9,9 +9,9 @@ from spacy.training import Example
 from spacy_negation import get_negations, set_negations
 from spacy_negation.ml.training_corpus import count_cue_words
 from spacy_negation.pipeline._util import find_affix
-from spacy_negation.pipeline.cue_decoding import cues_of_labels, join_multiword
-from spacy_negation.pipeline.cue_labels import make_label, parse_label
-from spacy_negation.pipeline.lexicons import MultiwordLexicon, choose_affix, find_all, find_pattern, multiword_pattern
+from spacy_negation.pipeline.cue.decoding import cues_of_labels, join_multiword
+from spacy_negation.pipeline.cue.labels import make_label, parse_label
+from spacy_negation.pipeline.cue.lexicons import MultiwordLexicon, choose_affix, find_all, find_pattern, multiword_pattern
 
 from util import SMALL_CNN, assert_initialize_checks_get_examples, cue_key, make_examples, make_reference
 

@@ -13,7 +13,7 @@ from spacy.tokens import Doc, Span, SpanGroup
 
 from spacy_negation import Negation, get_negations, set_negations
 from spacy_negation.errors import NegationFormatError
-from spacy_negation.pipeline.cue_patterns import (
+from spacy_negation.pipeline.cue.patterns import (
     KINDS, LISTS_DIR, PATTERNS_KEY, CuePatterns, constrain_scopes, load_cue_patterns, read_cue_patterns,
     shipped_lists,
 )

@@ -15,9 +15,9 @@ from spacy.util import registry
 from spacy_negation import get_negations, set_negations
 from spacy_negation.ml.training_corpus import count_cue_words
 from spacy_negation.negation import Part
-from spacy_negation.pipeline.cue_decoding import CUE_DECODER_DEFAULTS, CueDecoder, make_cue_decoder
-from spacy_negation.pipeline.lexicons import AffixLexicon, MultiwordLexicon, WordLexicon
-from spacy_negation.pipeline.scope_decoding import SCOPE_DECODER_DEFAULTS, ScopeDecoder, make_scope_decoder
+from spacy_negation.pipeline.cue.decoding import CUE_DECODER_DEFAULTS, CueDecoder, make_cue_decoder
+from spacy_negation.pipeline.cue.lexicons import AffixLexicon, MultiwordLexicon, WordLexicon
+from spacy_negation.pipeline.scope.decoding import SCOPE_DECODER_DEFAULTS, ScopeDecoder, make_scope_decoder
 
 from util import REPO, cue_key, make_examples, make_reference, negation_key
 

@@ -19,7 +19,7 @@ import spacy_negation.pipeline.graph  # noqa: F401  (registers negation_graph an
 from spacy_negation import set_negations
 from spacy_negation.ml.biaffine import build_graph_parser, sentence_spans
 from spacy_negation.pipeline.graph import NegationGraph, gold_instances, negations_as_instances
-from spacy_negation.pipeline.graph_encoding import Instance, decode, encode, pair_labels
+from spacy_negation.pipeline.graph.encoding import Instance, decode, encode, pair_labels
 
 from util import (CONFIGS, REPO, SMALL_CNN, gold_sentences, load_test_nlp, make_examples, make_reference,
                   negation_key, overfit)

@@ -16,14 +16,14 @@ from spacy.language import Language
 from spacy.tokens import Doc, DocBin
 from spacy.training import Example
 
-import spacy_negation.pipeline.negbert  # noqa: F401  (registers the factory before a reinstall)
+import spacy_negation.pipeline.scope.negbert  # noqa: F401  (registers the factory before a reinstall)
 from spacy_negation import Negation, get_negations, set_negations
 from spacy_negation.ml.bilstm import CUE_AFFIX, CUE_WHOLE
 from spacy_negation.ml.models import CueWindow
 from spacy_negation.ml.negbert import (
     MARKER_AFFIX, MARKER_MULTIWORD, MARKER_WHOLE, encoded_range, mark_windows, marker_types, tokenizer_of,
 )
-from spacy_negation.pipeline.negbert import NegationScopeNegBERT
+from spacy_negation.pipeline.scope.negbert import NegationScopeNegBERT
 from spacy_negation.pipeline.scope import SCOPE_LABELS, cue_windows
 
 from test_scope import _with_gold_cues

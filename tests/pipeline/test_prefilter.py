@@ -7,10 +7,10 @@ import pytest
 import spacy
 from spacy.tokens import Doc
 
-from spacy_negation.pipeline.cue_patterns import PATTERNS_KEY
-from spacy_negation.pipeline.lexicons import AffixLexicon
+from spacy_negation.pipeline.cue.patterns import PATTERNS_KEY
+from spacy_negation.pipeline.cue.lexicons import AffixLexicon
 from spacy_negation.pipeline.negation import merge_negations
-from spacy_negation.pipeline.prefilter import MIN_SHARE, CuePrefilter, covering_words
+from spacy_negation.pipeline.cue.prefilter import MIN_SHARE, CuePrefilter, covering_words
 
 from util import TEXTS, negation_key
 

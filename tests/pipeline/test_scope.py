@@ -9,8 +9,8 @@ from spacy.training import Example
 
 from spacy_negation import Negation, get_negations, set_negations
 from spacy_negation.ml.bilstm import CUE_AFFIX, CUE_WHOLE
-from spacy_negation.pipeline.scope import SCOPE_LABELS, _decode, cue_windows
-from spacy_negation.pipeline.scope_decoding import contiguous_labels, split_at_other_cues
+from spacy_negation.pipeline.scope.component import SCOPE_LABELS, _decode, cue_windows
+from spacy_negation.pipeline.scope.decoding import contiguous_labels, split_at_other_cues
 
 from util import (CNN_TINY, SMALL_CNN, assert_initialize_checks_get_examples, load_test_nlp, make_examples,
                   make_reference, negation_key)

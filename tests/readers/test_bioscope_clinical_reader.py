@@ -11,8 +11,8 @@ import spacy
 from spacy.tokens import Doc
 
 from spacy_negation.cli import main as cli_main
-from spacy_negation.corpora.bioscope_clinical import (MaskMismatch, align_sentence, parse_bioscope_clinical,
-                                                      read_bioscope_clinical, word_runs)
+from spacy_negation.corpora.bioscope_clinical import parse_bioscope_clinical, read_bioscope_clinical
+from spacy_negation.corpora.bioscope_unmask import MaskMismatch, align_sentence, word_runs
 from spacy_negation.corpora.docbin import read_docbin
 from spacy_negation.corpora.docs import META_KEY, document_ids
 from spacy_negation.corpora.registry import get_reader

@@ -15,8 +15,11 @@
   paper's prose gives the best F1 as 86.25; its Table 2 prints 86.45, used here.)
 """
 from dataclasses import dataclass
-from importlib import resources
+from pathlib import Path
 from typing import Dict, List, Optional
+
+#: The published tables, tab-separated (project data, beside the other inputs).
+TABLES_DIR = Path(__file__).resolve().parents[1] / "data" / "published"
 
 #: The columns of Sineva et al. (2021), Table 8, in order (F1 unless named P or R).
 SINEVA2021_COLUMNS = ("cues_b_f", "scm_f", "scm_b_f", "st_p", "st_r", "st_f",
@@ -31,13 +34,13 @@ NEGES2018_CITATION = ("Salud María Jiménez-Zafra, Noa P. Cruz Díaz, Roser Mor
 
 
 def published_table(filename: str) -> List[List[str]]:
-    """A published table shipped in ``spacy_negation/data``: tab-separated UTF-8 text, a
+    """A published table of ``data/published``: tab-separated UTF-8 text, a
     header row naming the columns, then one row a line.
 
     filename (str): the file, e.g. 'sineva2021_table8.tsv'.
     RETURNS (List[List[str]]): the header, then the rows, as lists of cells.
     """
-    text = resources.files("spacy_negation").joinpath("data", filename).read_text(encoding="utf-8")
+    text = (TABLES_DIR / filename).read_text(encoding="utf-8")
     return [line.split("\t") for line in text.splitlines()]
 
 
@@ -60,7 +63,7 @@ class PublishedRow:
 def sineva2021(system: Optional[str] = None, train: Optional[str] = None,
                test: Optional[str] = None) -> List[PublishedRow]:
     """The rows of Sineva et al. (2021), Table 8, in the paper's order, optionally filtered
-    (``data/sineva2021_table8.tsv``: system, train corpus or '-' where not trained, test
+    (``data/published/sineva2021_table8.tsv``: system, train corpus or '-' where not trained, test
     corpus, then :data:`SINEVA2021_COLUMNS`).
 
     system, train, test (Optional[str]): keep only the rows with these values.
@@ -78,7 +81,7 @@ def sineva2021(system: Optional[str] = None, train: Optional[str] = None,
 
 def neges2018() -> Dict[str, Dict[str, Dict[str, float]]]:
     """NEGES 2018 task 2 results (Jiménez-Zafra et al. 2018, Tables 2-4;
-    ``data/neges2018_task2.tsv``). The domains are the paper's Spanish names; UNED
+    ``data/published/neges2018_task2.tsv``). The domains are the paper's Spanish names; UNED
     submitted nothing for 'ordenadores' (computers), so it has no such row.
 
     RETURNS (Dict[str, Dict[str, Dict[str, float]]]): team -> domain ('all' for overall)

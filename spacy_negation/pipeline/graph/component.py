@@ -3,7 +3,7 @@
 
 One model predicts cues, scopes and events in one step: each sentence's negation
 instances are encoded as one dependency graph over its tokens and an artificial root
-(``graph_encoding.py``; ``encoding = "direct"`` or ``"nested"``), an unfactorized biaffine
+(:mod:`.encoding`; ``encoding = "direct"`` or ``"nested"``), an unfactorized biaffine
 scorer (``spacy-negation.GraphParser.v1``, Dozat and Manning 2018) labels every (head,
 dependent) pair, and the graph is decoded back to instances, affixal cues and
 discontinuous cues included. It replaces ``negation_cue`` + ``negation_scope`` and writes
@@ -28,16 +28,16 @@ from spacy.tokens import Doc
 from spacy.training import Example, validate_get_examples
 from spacy.vocab import Vocab
 
-from ..alignment import CharIndex, project_parts
-from ..errors import Errors
-from ..ml.biaffine import sentence_spans
-from ..negation import Negation, PartLike, get_negations, register_extensions, set_negations
-from .base import NegationPipe
-from .cue import DEFAULT_CUE_MODEL
-from .graph_encoding import (ENCODINGS, NO_EDGE, Instance, PartTuple, affix_fits, decode, encode,
+from ...alignment import CharIndex, project_parts
+from ...errors import Errors
+from ...ml.biaffine import sentence_spans
+from ...negation import Negation, PartLike, get_negations, register_extensions, set_negations
+from ..base import NegationPipe
+from ..cue.component import DEFAULT_CUE_MODEL
+from .encoding import (ENCODINGS, NO_EDGE, Instance, PartTuple, affix_fits, decode, encode,
                              graph_of_pairs, pair_labels, parse_label)
-from ._util import sentence_ranges
-from .scope_decoding import best_span
+from .._util import sentence_ranges
+from ..scope.decoding import best_span
 
 #: How the label of an arc from the root (a cue or none) is chosen: "argmax", the best
 #: label (an affixal label whose affix is not in the token decodes to no cue); or
@@ -320,7 +320,7 @@ class NegationGraph(NegationPipe):
         return list(self.labels)
 
     def add_label(self, label: str) -> int:
-        """Add a pair label (see ``graph_encoding.py``: 'C', 'C:un-', 'S+E', ...).
+        """Add a pair label (see :mod:`.encoding`: 'C', 'C:un-', 'S+E', ...).
 
         label (str): The label to add.
         RETURNS (int): 0 if label is already present, otherwise 1.

@@ -6,15 +6,15 @@ position in the cue — ``S`` a single-token cue, ``B`` the first token of a mul
 joins the most recent ``B`` cue of its sentence — and, for an affixal cue part inside a
 token, with the affix kind: ``S|prefix`` (*un*happy), ``S|suffix`` (care*less*),
 ``S|infix`` (rest*less*ly). One label per kind rather than per affix string: the affix
-characters come from an affix lexicon learned with the labels (``lexicons.py``), as do a
-multiword lexicon and a cue-word lexicon. The decoder (``cue_decoding.py``) turns the
+characters come from an affix lexicon learned with the labels (:mod:`.lexicons`), as do a
+multiword lexicon and a cue-word lexicon. The decoder (:mod:`.decoding`) turns the
 scores into cues with them. The cue annotation follows ConanDoyle-neg (Morante and
 Daelemans 2012); the tagger over shared token vectors follows Sineva et al. (2021).
 
 With ``cue_patterns`` (default None), a user cue list applies to the predicted cues:
 trigger words and phrases become cues, pseudo-negations suppress the cues they cover,
 terminations and trigger directions bound the scopes that ``negation_scope`` resolves
-(see ``cue_patterns.py``; the shipped clinical list: ``"en_clinical"``).
+(see :mod:`.patterns`; the shipped clinical list: ``"en_clinical"``).
 
 The predicted cues replace the doc's negations (``doc.spans["negations"]``), with empty
 scopes and events; ``negation_scope`` fills those in.
@@ -32,18 +32,18 @@ from spacy.tokens import Doc
 from spacy.training import Example, validate_get_examples
 from spacy.vocab import Vocab
 
-from ..alignment import CharIndex, project_parts
-from ..errors import Errors
-from ..corpora.docbin import read_docbin
-from ..ml.training_corpus import count_cue_words
-from ..negation import register_extensions, set_negations
-from .base import NegationPipe, with_flat_settings
-from .cue_decoding import CUE_DECODER_DEFAULTS, CueDecoder, CueLexicons, make_cue_decoder
-from .cue_labels import OUTSIDE, gold_cue_labels, learn_lexicons, parse_label
-from .cue_patterns import PATTERNS_KEY, CuePatterns, Setting, cue_patterns_from_entries, load_cue_patterns
+from ...alignment import CharIndex, project_parts
+from ...errors import Errors
+from ...corpora.docbin import read_docbin
+from ...ml.training_corpus import count_cue_words
+from ...negation import register_extensions, set_negations
+from ..base import NegationPipe, with_flat_settings
+from .decoding import CUE_DECODER_DEFAULTS, CueDecoder, CueLexicons, make_cue_decoder
+from .labels import OUTSIDE, gold_cue_labels, learn_lexicons, parse_label
+from .patterns import PATTERNS_KEY, CuePatterns, Setting, cue_patterns_from_entries, load_cue_patterns
 from .lexicons import AFFIX_KINDS, AffixLexicon, MultiwordLexicon, WordLexicon
 from .prefilter import CuePrefilter, only_in, stop_words
-from ._util import DEFAULT_TOK2VEC_CONFIG, sentence_ranges
+from .._util import DEFAULT_TOK2VEC_CONFIG, sentence_ranges
 
 default_model_config = """
 [model]
@@ -104,7 +104,7 @@ def make_negation_cue(
     convention (Optional[str]): learn from and annotate only docs of this annotation
         convention (``spacy_negation.negation.convention``); None: all.
     annotate_unmarked (bool): annotate docs without a convention mark.
-    prefilter (bool): find cues only in sentences with a candidate cue (``prefilter.py``).
+    prefilter (bool): find cues only in sentences with a candidate cue (:mod:`.prefilter`).
     scorer (Optional[Callable]): the scoring method.
     """
     flat = {
@@ -154,7 +154,7 @@ class NegationCue(NegationPipe):
         convention (Optional[str]): The annotation convention of the docs the component
             learns from and annotates (None: all).
         annotate_unmarked (bool): Whether it annotates docs without a convention mark.
-        prefilter (bool): Find cues only in sentences with a candidate (``prefilter.py``).
+        prefilter (bool): Find cues only in sentences with a candidate (:mod:`.prefilter`).
         scorer (Optional[Callable]): The scoring method.
         """
         register_extensions()
@@ -196,7 +196,7 @@ class NegationCue(NegationPipe):
 
     @property
     def cue_patterns(self) -> List[Dict[str, Any]]:
-        """The entries of the user cue list (see ``cue_patterns.py``); empty without one.
+        """The entries of the user cue list (see :mod:`.patterns`); empty without one.
 
         RETURNS (List[Dict[str, Any]]): The entries.
         """
@@ -281,7 +281,7 @@ class NegationCue(NegationPipe):
 
     def candidate_sentences(self, doc: Doc) -> List[Tuple[int, int]]:
         """The token ranges (in order) of the sentences in which the component looks for
-        cues: with ``prefilter``, those with a candidate cue (``prefilter.py``); else all."""
+        cues: with ``prefilter``, those with a candidate cue (:mod:`.prefilter`); else all."""
         if not self.prefilter:
             return sentence_ranges(doc)[0]
         if self._prefilter is None:

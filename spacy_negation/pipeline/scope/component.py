@@ -12,7 +12,7 @@ projected onto the predicted tokens. The token vectors come once per doc (from a
 listener of a shared transformer or tok2vec); the model gathers one window per cue from
 them and runs one BiLSTM over all cue windows of the batch.
 
-The decoder (``scope_decoding.py``) turns each window's scores into labels. Where the
+The decoder (:mod:`.decoding`) turns each window's scores into labels. Where the
 cue component applied a user cue list (``cue_patterns``), the decoded scopes keep to the
 side of a directed trigger cue and stop at terminations (``constrain_scopes``) before
 the decoder post-processes them.
@@ -28,15 +28,15 @@ from spacy.tokens import Doc
 from spacy.training import Example, validate_get_examples
 from spacy.vocab import Vocab
 
-from ..alignment import CharIndex, project_parts
-from ..errors import Errors
-from ..ml.bilstm import CUE_AFFIX, CUE_WHOLE
-from ..ml.models import CueWindow
-from ..negation import Negation, Part, get_negations, register_extensions, set_negations
-from .base import NegationPipe, with_flat_settings
-from .cue_patterns import constrain_scopes
-from .scope_decoding import SCOPE_DECODER_DEFAULTS, SCOPE_LABELS, ScopeDecoder, make_scope_decoder
-from ._util import DEFAULT_TOK2VEC_CONFIG, remainder, sentence_ranges
+from ...alignment import CharIndex, project_parts
+from ...errors import Errors
+from ...ml.bilstm import CUE_AFFIX, CUE_WHOLE
+from ...ml.models import CueWindow
+from ...negation import Negation, Part, get_negations, register_extensions, set_negations
+from ..base import NegationPipe, with_flat_settings
+from ..cue.patterns import constrain_scopes
+from .decoding import SCOPE_DECODER_DEFAULTS, SCOPE_LABELS, ScopeDecoder, make_scope_decoder
+from .._util import DEFAULT_TOK2VEC_CONFIG, remainder, sentence_ranges
 
 default_model_config = """
 [model]

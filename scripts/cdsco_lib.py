@@ -1,6 +1,6 @@
 """The CD-SCO results document (``cdsco.json``): per split and system the reported scores
 of the spaCy scorer and the FairEval error counts of the re-scored system file
-(:mod:`.breakdowns`), with a description of the data and the published rows of Sineva et
+(:mod:`spacy_negation.analysis.breakdowns`), with a description of the data and the published rows of Sineva et
 al. (2021), Table 1.
 
 The data are the official *SEM 2012 CD-SCO releases (Morante & Blanco 2012).
@@ -9,10 +9,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
-from ..metrics.faireval import FAIR_TYPES
-from ..published import SINEVA2021_CITATION, sineva2021
-from ..scorers import CUE_TYPES
-from .breakdowns import SCORE_KEYS, Reference, SystemEval, gold_cue_type_counts
+from spacy_negation.analysis.breakdowns import SCORE_KEYS, Reference, SystemEval, gold_cue_type_counts
+from spacy_negation.metrics.faireval import FAIR_TYPES
+from spacy_negation.scoring.scorers import CUE_TYPES
+
+from published import SINEVA2021_CITATION, sineva2021
 
 #: The splits and the systems reported, in output order.
 SPLITS: Tuple[str, ...] = ("dev", "test")
@@ -51,7 +52,7 @@ def published_rows() -> List[Tuple[str, Dict[str, float]]]:
 
 CONVENTIONS = (
     "All scores come from the package's spaCy scorer (`spacy_negation.negation_scorer.v1`, "
-    "`spacy_negation.scorers.score_negations`), applied to the system docs against the gold "
+    "`spacy_negation.scoring.scorers.score_negations`), applied to the system docs against the gold "
     "docs on the reference (gold) tokens. *SEM 2012 rows (Cues-B, SCM, SCM-B, Scope tokens) "
     "follow eval.cd-sco.pl v2.2 counting, with scope punctuation removed by the *SEM gold-POS "
     "rule on the reference tag, and exact F1 (not from rounded P/R); the B rows divide the "

@@ -25,15 +25,28 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy
 
-from ..errors import Errors
-from ..metrics.compare import CountTable, columns, compare, count_table, families_of, parse_metric
-from ..metrics.nis import NisCounts
-from ..metrics.nis import count_record as nis_count_record
-from ..metrics.records import SentenceRecord
-from ..metrics.starsem_io import iter_aligned
-from ..metrics.seeds import pooled_interval, seed_summary
-from ..negation_counts import CUE_TYPES, NegationCounter
-from ..published import SINEVA2021_CITATION, sineva2021
+from spacy_negation.metrics.compare import CountTable, columns, compare, count_table, families_of, parse_metric
+from spacy_negation.metrics.nis import NisCounts
+from spacy_negation.metrics.nis import count_record as nis_count_record
+from spacy_negation.metrics.records import SentenceRecord
+from spacy_negation.metrics.seeds import pooled_interval, seed_summary
+from spacy_negation.metrics.starsem.io import iter_aligned
+from spacy_negation.scoring.counts import CUE_TYPES, NegationCounter
+
+from published import SINEVA2021_CITATION, sineva2021
+
+#: The errors of the systems workflow (project code: plain messages, not codes of the
+#: package's catalogue), by what went wrong.
+BAD_RUN_SCORES = "{path}: cannot read the scores of a systems run ({reason})."
+BAD_RUN_SUMMARY = "{path}: not a run summary of the systems report ({reason})."
+BAD_SEED_FOLDER = "{path}: a run folder of the systems grid is named seedN (N an integer), found {name!r}."
+NO_GOLD_FILE = ("{path}: the gold *SEM file of the {corpus} test split is missing; "
+                "scripts/systems_run.py writes it beside the runs (or pass --gold-dir).")
+RUN_FAILED = ("{command!r} failed with exit code {code}; see {log}. The run folder {run} is "
+              "unfinished and is redone by the next run.")
+SEEDS_DISAGREE = ("The runs of {system} on the {corpus} test split cover different numbers of "
+                  "sentences ({counts}); they were not scored on the same gold file.")
+BAD_SPEED_BENCH = "{path}: not a speed measurement of bench/bench_systems.py --json ({reason})."
 
 CORPORA: Tuple[str, ...] = ("cdsco", "bioscope", "sfu")
 #: The trained systems, in the order of the tables.
@@ -133,18 +146,18 @@ def read_scores(path: Path) -> Dict[str, Any]:
 
     path (Path): the JSON file.
     RETURNS (Dict[str, Any]): {"scores": {measure: float}, "words_per_second": float or None}.
-    RAISES (ValueError): unreadable, not JSON or a measure missing (E920).
+    RAISES (ValueError): unreadable, not JSON or a measure missing (BAD_RUN_SCORES).
     """
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
         flat = doc["scores"]
     except (OSError, ValueError, KeyError, TypeError) as err:
-        raise ValueError(Errors.E920.format(path=path, reason=f"{type(err).__name__}: {err}")) from None
+        raise ValueError(BAD_RUN_SCORES.format(path=path, reason=f"{type(err).__name__}: {err}")) from None
     scores: Dict[str, float] = {}
     for key, (src, _) in MEASURES.items():
         value = flat.get(src) if isinstance(flat, Mapping) else None
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ValueError(Errors.E920.format(path=path, reason=f"no numeric score {src!r}"))
+            raise ValueError(BAD_RUN_SCORES.format(path=path, reason=f"no numeric score {src!r}"))
         scores[key] = float(value)
     speed = doc.get("speed")
     wps = speed.get("words_per_second") if isinstance(speed, Mapping) else None
@@ -208,7 +221,7 @@ def count_run(pairs: Sequence[Tuple[SentenceRecord, SentenceRecord]]) -> CountTa
 
 def cue_type_counts(pairs: Sequence[Tuple[SentenceRecord, SentenceRecord]]) -> Dict[str, List[int]]:
     """Cues by type (:func:`spacy_negation.metrics.records.cue_type`), counted by the
-    scorers' :class:`spacy_negation.negation_counts.NegationCounter`: per type, the gold
+    scorers' :class:`spacy_negation.scoring.counts.NegationCounter`: per type, the gold
     cue instances, those of them a system instance matches by exactly the same cue cells,
     and the system's cue instances of that type that match none.
 
@@ -260,7 +273,8 @@ def summarize_run(folder: Path, corpus: str, system: str, seed: int,
     seed (int): the seed.
     gold_dir (Path): the folder of the gold test files (:func:`gold_file`).
     RETURNS (Dict[str, Any]): the summary (see :func:`read_summary`).
-    RAISES (ValueError): a scores file is unreadable (E920) or the gold file missing (E923).
+    RAISES (ValueError): a scores file is unreadable (BAD_RUN_SCORES) or the gold file missing
+        (NO_GOLD_FILE).
     """
     scores: Dict[str, Dict[str, float]] = {}
     speed: Optional[float] = None
@@ -277,11 +291,11 @@ def summarize_run(folder: Path, corpus: str, system: str, seed: int,
         try:
             seconds = float(text)
         except ValueError:
-            raise ValueError(Errors.E920.format(path=folder / "train_seconds",
+            raise ValueError(BAD_RUN_SCORES.format(path=folder / "train_seconds",
                                                 reason=f"not a number of seconds: {text!r}")) from None
     gold = gold_file(gold_dir, corpus)
     if not gold.exists():
-        raise ValueError(Errors.E923.format(path=gold, corpus=corpus))
+        raise ValueError(NO_GOLD_FILE.format(path=gold, corpus=corpus))
     pairs = read_pairs(gold, folder / "test.txt")
     config = None
     if system != PUNCT:
@@ -307,7 +321,7 @@ def read_summary(path: Path) -> Dict[str, Any]:
         "test_counts": the data of :func:`sparse_counts`, "test_cue_types" and
         "test_scope_outcomes": the data of :func:`cue_type_counts` and
         :func:`scope_outcome_counts` (each absent from summaries written before it)}.
-    RAISES (ValueError): not such a summary, or not the run its name says (E921).
+    RAISES (ValueError): not such a summary, or not the run its name says (BAD_RUN_SUMMARY).
     """
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
@@ -328,10 +342,10 @@ def read_summary(path: Path) -> Dict[str, Any]:
                 type(v) is int and v >= 0 for v in outcomes.values())):
             raise ValueError(f"'test_scope_outcomes' is not counts of {', '.join(SCOPE_OUTCOMES)}")
     except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError) as err:
-        raise ValueError(Errors.E921.format(path=path, reason=f"{type(err).__name__}: {err}")) from None
+        raise ValueError(BAD_RUN_SUMMARY.format(path=path, reason=f"{type(err).__name__}: {err}")) from None
     if key[0] not in CORPORA or key[1] not in SYSTEMS or not isinstance(key[2], int) \
             or summary_name(*key) != path.name:
-        raise ValueError(Errors.E921.format(path=path, reason=f"it holds the run {key!r}"))
+        raise ValueError(BAD_RUN_SUMMARY.format(path=path, reason=f"it holds the run {key!r}"))
     return doc
 
 
@@ -340,7 +354,8 @@ def find_runs(root: Path) -> List[Tuple[str, str, int, Path]]:
 
     root (Path): the folder of the grid.
     RETURNS (List[Tuple[str, str, int, Path]]): (corpus, system, seed, folder), sorted.
-    RAISES (ValueError): a folder in a system's folder that is not ``seed{N}`` (E922).
+    RAISES (ValueError): a folder in a system's folder that is not ``seed{N}``
+        (BAD_SEED_FOLDER).
     """
     out = []
     for corpus in CORPORA:
@@ -351,7 +366,7 @@ def find_runs(root: Path) -> List[Tuple[str, str, int, Path]]:
             for folder in sorted(parent.iterdir()):
                 match = _SEED_DIR.fullmatch(folder.name)
                 if match is None:
-                    raise ValueError(Errors.E922.format(path=folder, name=folder.name))
+                    raise ValueError(BAD_SEED_FOLDER.format(path=folder, name=folder.name))
                 if (folder / "test.json").exists():
                     out.append((corpus, system, int(match.group(1)), folder))
     return sorted(out, key=lambda r: (CORPORA.index(r[0]), SYSTEMS.index(r[1]), r[2]))
@@ -387,12 +402,12 @@ def pooled_counts(runs: Sequence[Mapping[str, Any]], corpus: str, system: str) -
     corpus (str): the corpus (for messages).
     system (str): the system (for messages).
     RETURNS (CountTable): the mean table.
-    RAISES (ValueError): the seeds cover different sentences (E925).
+    RAISES (ValueError): the seeds cover different sentences (SEEDS_DISAGREE).
     """
     tables = [dense_counts(r["test_counts"]) for r in runs]
     sizes = sorted({len(t.counts) for t in tables})
     if len(sizes) > 1:
-        raise ValueError(Errors.E925.format(system=system, corpus=corpus,
+        raise ValueError(SEEDS_DISAGREE.format(system=system, corpus=corpus,
                                             counts=", ".join(map(str, sizes))))
     return CountTable(tables[0].families, numpy.mean([t.counts for t in tables], axis=0))
 
@@ -542,23 +557,23 @@ def read_speed_bench(path: Path) -> Dict[str, Any]:
     RETURNS (Dict[str, Any]): {"data", "docs", "sentences", "words", "cue_instances",
         "threads", "load_average_start", "load_average_end", "repeat", "systems": {SYSTEM: {"path",
         "stages": [{"stage", "wall_s", "cpu_s", "words_per_second", "words_per_cpu_second"}]}}}.
-    RAISES (ValueError): not such a file (E926).
+    RAISES (ValueError): not such a file (BAD_SPEED_BENCH).
     """
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise ValueError(Errors.E926.format(path=path, reason=err)) from None
+        raise ValueError(BAD_SPEED_BENCH.format(path=path, reason=err)) from None
     if not isinstance(doc, dict):
-        raise ValueError(Errors.E926.format(path=path, reason="not a JSON object"))
+        raise ValueError(BAD_SPEED_BENCH.format(path=path, reason="not a JSON object"))
     counts = ("docs", "sentences", "words", "cue_instances", "threads")
     for key in counts:
         if not isinstance(doc.get(key), int) or isinstance(doc.get(key), bool) or doc[key] < 0:
-            raise ValueError(Errors.E926.format(path=path, reason=f"{key!r} is not a count"))
+            raise ValueError(BAD_SPEED_BENCH.format(path=path, reason=f"{key!r} is not a count"))
     if doc["words"] == 0:
-        raise ValueError(Errors.E926.format(path=path, reason="no words were timed"))
+        raise ValueError(BAD_SPEED_BENCH.format(path=path, reason="no words were timed"))
     models = doc.get("models")
     if not isinstance(models, dict) or not models:
-        raise ValueError(Errors.E926.format(path=path, reason="no 'models'"))
+        raise ValueError(BAD_SPEED_BENCH.format(path=path, reason="no 'models'"))
     systems: Dict[str, Any] = {}
     for name in TRAINED:
         model = models.get(name)
@@ -566,14 +581,14 @@ def read_speed_bench(path: Path) -> Dict[str, Any]:
             continue
         stages = model.get("stages") if isinstance(model, dict) else None
         if not isinstance(stages, dict) or END_TO_END not in stages:
-            raise ValueError(Errors.E926.format(path=path, reason=f"{name!r} has no stage {END_TO_END!r}"))
+            raise ValueError(BAD_SPEED_BENCH.format(path=path, reason=f"{name!r} has no stage {END_TO_END!r}"))
         rows = []
         for stage in [END_TO_END] + [k for k in stages if k != END_TO_END]:
             times = stages[stage]
             if not isinstance(times, dict) or not all(
                     isinstance(times.get(k), (int, float)) and not isinstance(times.get(k), bool)
                     and times[k] > 0 for k in ("wall_s", "cpu_s")):
-                raise ValueError(Errors.E926.format(path=path, reason=f"{name!r}, {stage!r}: no positive "
+                raise ValueError(BAD_SPEED_BENCH.format(path=path, reason=f"{name!r}, {stage!r}: no positive "
                                                                       "'wall_s' and 'cpu_s'"))
             rows.append({"stage": stage, "wall_s": times["wall_s"], "cpu_s": times["cpu_s"],
                          "words_per_second": doc["words"] / times["wall_s"],
@@ -581,7 +596,7 @@ def read_speed_bench(path: Path) -> Dict[str, Any]:
         systems[name] = {"path": str(model.get("path", "")), "stages": rows}
     unknown = sorted(set(models) - set(TRAINED))
     if unknown:
-        raise ValueError(Errors.E926.format(path=path, reason=f"models {unknown} are not systems of the grid "
+        raise ValueError(BAD_SPEED_BENCH.format(path=path, reason=f"models {unknown} are not systems of the grid "
                                                               f"({', '.join(TRAINED)})"))
     return {**{k: doc[k] for k in counts}, "data": str(doc.get("data", "")),
             "load_average_start": doc.get("load_average_start"), "load_average_end": doc.get("load_average_end"),

@@ -4,12 +4,12 @@ negation (negation spans, :func:`record_spans`) and to any spaCy span source.
 
 Counting is separate from division; the family is split by role and re-exported here:
 
-* :mod:`.faireval_spans`: :class:`FSpan`, :func:`overlap_type`, the negation spans of a
+* :mod:`.spans`: :class:`FSpan`, :func:`overlap_type`, the negation spans of a
   record (:func:`record_spans`);
-* :mod:`.faireval_count`: :func:`count_sentence` / :func:`count_spans` return
+* :mod:`.count`: :func:`count_sentence` / :func:`count_spans` return
   :class:`FairEvalCounts` (overall, per label, confusion matrix, target label frequencies);
-* :mod:`.faireval_score`: :func:`weighted_prf` turns one set of counts plus weights into
-  P/R/F (via :mod:`.core`); :func:`scores_from_counts` builds the full result;
+* :mod:`.score`: :func:`weighted_prf` turns one set of counts plus weights into
+  P/R/F (via :mod:`..core`); :func:`scores_from_counts` builds the full result;
   :func:`faireval` does both steps.
 
 Spans are :class:`FSpan` records (label, 1-based begin/end token, token set). The matching
@@ -32,23 +32,23 @@ span after a matched one is not skipped). LE and matched-as-TP spans never enter
 Deliberate differences, outside the counting: :func:`parse_weights` rejects what the
 reference silently reads as weight 0 (a term without coefficient such as ``FP``, unknown
 error types, repeated terms); "weighted" without weights equals "fair" (the reference
-drops it). Readers for the tool's own file formats are in :mod:`.faireval_io`.
+drops it). Readers for the tool's own file formats are in :mod:`.io`.
 
 Result keys: fractions ``p``, ``r``, ``f`` beside the counts; the spaCy-facing
-``spacy_negation.scorers.score_span_examples`` returns flat ``faireval_*`` keys.
+``spacy_negation.scoring.scorers.score_span_examples`` returns flat ``faireval_*`` keys.
 """
 from typing import Any, Dict, List, Mapping, Sequence, Union
 
-from ..corpora.starsem import Sentence
-from .faireval_count import (ErrorCounts, FairEvalCounts, check_focus, count_into,
+from ...corpora.starsem import Sentence
+from .count import (ErrorCounts, FairEvalCounts, check_focus, count_into,
                              count_sentence, count_spans)
-from .faireval_score import (BE_WEIGHTS, BE_WEIGHTS_FORMULA, FAIR_WEIGHTS, PAPER_WEIGHTS,
+from .score import (BE_WEIGHTS, BE_WEIGHTS_FORMULA, FAIR_WEIGHTS, PAPER_WEIGHTS,
                              PAPER_WEIGHTS_FORMULA, TRADITIONAL_WEIGHTS, Weights, faireval,
                              format_weights, parse_weights, scores_from_counts, weighted_prf)
-from .faireval_spans import (AFFIX_LABEL, BE_TYPES, CUE_LABEL, FAIR_TYPES, FOCUS_VALUES,
+from .spans import (AFFIX_LABEL, BE_TYPES, CUE_LABEL, FAIR_TYPES, FOCUS_VALUES,
                              METHODS, MWCUE_LABEL, NONE_LABEL, SCOPE_LABEL, TRADITIONAL_TYPES,
                              FSpan, overlap_type, record_spans)
-from .starsem_io import sentence_record
+from ..starsem.io import sentence_record
 
 __all__ = ["AFFIX_LABEL", "BE_TYPES", "BE_WEIGHTS", "BE_WEIGHTS_FORMULA", "CUE_LABEL",
            "FAIR_TYPES", "FAIR_WEIGHTS", "FOCUS_VALUES", "METHODS", "MWCUE_LABEL", "NONE_LABEL",

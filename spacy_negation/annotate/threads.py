@@ -1,0 +1,76 @@
+"""The threads and memory of the annotating processes: torch's threads in this process
+and in the worker processes ``nlp.pipe(n_process=N)`` starts, the ``--threads`` option,
+the peak memory a worker reports with each shard."""
+import os
+import resource
+from typing import Any, Optional
+
+from ..errors import Errors
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident set size in MB (getrusage)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def set_torch_threads(n: int) -> Optional[int]:
+    """Set this process's torch threads (when torch is installed: a CNN pipeline needs
+    none); returns the previous number, or None without torch."""
+    try:
+        import torch
+    except ImportError:
+        return None
+    old = torch.get_num_threads()
+    torch.set_num_threads(n)
+    return old
+
+
+def resolve_threads(threads: Optional[int]) -> int:
+    """The torch threads of each annotating process: ``threads`` if given, else
+    ``OMP_NUM_THREADS`` if set, else 1. One thread per process by default: with more busy
+    threads than free cores, OpenMP spinning makes a small LSTM many times slower (a
+    250-word sentence took 8-9 s with torch's default 2 threads beside another job on 2
+    cores, 0.26 s with 1); ask for more with ``--threads`` on an idle machine.
+
+    threads (Optional[int]): the ``--threads`` option (None: not given).
+    RETURNS (int): the number of threads.
+    RAISES (ValueError): ``threads`` below 1 (E704), ``OMP_NUM_THREADS`` not a positive
+        integer (E950).
+    """
+    if threads is not None:
+        if threads < 1:
+            raise ValueError(Errors.E704.format(option="--threads", value=threads))
+        return threads
+    env = os.environ.get("OMP_NUM_THREADS", "").strip()
+    if not env:
+        return 1
+    try:
+        value = int(env)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise ValueError(Errors.E950.format(value=env))
+    return value
+
+
+class ChildThreads:
+    """Set ``OMP_NUM_THREADS`` for the worker processes that ``nlp.pipe(n_process=N)``
+    starts (a spawned process reads it when it imports torch; a forked one inherits the
+    parent's setting); the variable is restored on exit."""
+
+    def __init__(self, threads: int, n_process: int) -> None:
+        self.value = str(threads) if n_process > 1 else None
+        self.old: Optional[str] = None
+
+    def __enter__(self) -> None:
+        if self.value is not None:
+            self.old = os.environ.get("OMP_NUM_THREADS")
+            os.environ["OMP_NUM_THREADS"] = self.value
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.value is None:
+            return
+        if self.old is None:
+            os.environ.pop("OMP_NUM_THREADS", None)
+        else:
+            os.environ["OMP_NUM_THREADS"] = self.old

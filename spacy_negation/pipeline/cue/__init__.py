@@ -1,0 +1,17 @@
+"""The cue tagger, ``negation_cue``, in one folder:
+
+* :mod:`.component`: the component (factory ``negation_cue``);
+* :mod:`.labels`: the token labels and the gold labels of a doc;
+* :mod:`.decoding`: labels to cues (``spacy-negation.cue_decoder.v1``);
+* :mod:`.lexicons`: the cue lexicons learned from the training data;
+* :mod:`.pattern_lists`: the user cue lists (``cue_patterns``): entries, shipped lists, reading;
+* :mod:`.patterns`: their matches on docs, applied to the cues and scopes;
+* :mod:`.prefilter`: which sentences can hold a cue at all.
+
+The Thinc models are in :mod:`spacy_negation.ml.models` (``spacy-negation.CueTagger.v1``,
+``spacy-negation.BiLSTMCueTagger.v1``), shared with the scope tagger and built from
+:mod:`spacy_negation.ml.windows` and :mod:`spacy_negation.ml.bilstm`.
+"""
+from .component import DEFAULT_CUE_MODEL, NegationCue, default_model_config, make_negation_cue
+
+__all__ = ["DEFAULT_CUE_MODEL", "NegationCue", "default_model_config", "make_negation_cue"]

@@ -1,0 +1,251 @@
+"""The decoder of ``negation_cue``: from the tagger's scores to
+label ids (``label_ids``) and from label ids to cues (``cues``), with the learned
+lexicons (see :mod:`.lexicons`). The decoder is a registered function of the component's
+config (``[components.negation_cue.decoder]``), as spaCy's span categorizer takes its
+``suggester``; another registered function that returns an object with the same two
+methods replaces it."""
+from dataclasses import dataclass, fields
+from typing import Any, Dict, List, NamedTuple, Optional, Set, Tuple
+
+import numpy
+from spacy.tokens import Doc
+from spacy.util import registry
+
+from ...errors import Errors
+from ...negation import Part
+from .._util import sentence_ranges
+from .labels import OUTSIDE, parse_label
+from .lexicons import AffixLexicon, MultiwordLexicon, Pattern, WordLexicon, find_all
+
+class CueLexicons(NamedTuple):
+    """The learned lexicons a cue decoder uses (``words`` is None for a model trained
+    before the word lexicon existed)."""
+
+    affixes: AffixLexicon
+    multiword: MultiwordLexicon
+    words: Optional[WordLexicon]
+
+
+@registry.misc("spacy-negation.cue_decoder.v1")
+def make_cue_decoder(
+    affix_over_whole: bool = True,
+    affix_threshold: Optional[float] = 0.1,
+    multiword_cues: bool = True,
+    multiword_min_precision: float = 0.5,
+    min_word_precision: Optional[float] = None,
+) -> "CueDecoder":
+    """The decoder of ``negation_cue``.
+
+    affix_over_whole (bool): a token tagged as a whole-token single cue ('S') that
+        carries a learned affix gets its best-scoring fitting affix label instead.
+    affix_threshold (Optional[float]): a token tagged 'O' that carries a learned affix
+        gets its best fitting affix label when the fitting affix labels have at least
+        this probability together (None: never).
+    multiword_cues (bool): the words of a learned multiword pattern become one cue
+        wherever the tagger tags at least one of them (only the first match of each
+        later segment; whole-token cues inside the match only).
+    multiword_min_precision (float): a multiword pattern applies only if its words were
+        a cue in at least this share of their training occurrences (0 to 1).
+    min_word_precision (Optional[float]): a predicted single-token cue of a whole word is
+        kept only if the word was a cue in at least this share of its training
+        occurrences; a word never seen as a cue goes at any setting (0 to 1; None: keep
+        all).
+    RETURNS (CueDecoder): the decoder.
+    """
+    return CueDecoder(
+        affix_over_whole=affix_over_whole, affix_threshold=affix_threshold, multiword_cues=multiword_cues,
+        multiword_min_precision=multiword_min_precision, min_word_precision=min_word_precision,
+    )
+
+
+@dataclass
+class CueDecoder:
+    """Decodes the cue tagger's scores; the settings are those of ``make_cue_decoder``.
+    The affix characters of an affixal label are the best fitting learned affix of its
+    kind; a label whose kind has no fitting affix, or an 'I' without an open 'B' cue in
+    the sentence, is not possible."""
+
+    affix_over_whole: bool = True
+    affix_threshold: Optional[float] = 0.1
+    multiword_cues: bool = True
+    multiword_min_precision: float = 0.5
+    min_word_precision: Optional[float] = None
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.multiword_min_precision <= 1.0:
+            raise ValueError(Errors.E303.format(value=self.multiword_min_precision))
+        if self.min_word_precision is not None and not 0.0 <= self.min_word_precision <= 1.0:
+            raise ValueError(Errors.E304.format(value=self.min_word_precision))
+
+    def label_ids(self, doc: Doc, scores: numpy.ndarray, labels: Tuple[str, ...], lexicons: CueLexicons) -> numpy.ndarray:
+        """Per token the best-scoring label that is possible there.
+
+        doc (Doc): the doc.
+        scores (numpy.ndarray): the tagger's scores, one row per token.
+        labels (Tuple[str, ...]): the component's labels (the score columns).
+        lexicons (CueLexicons): the learned lexicons.
+        RETURNS (numpy.ndarray): the label id of each token.
+        """
+        affixes = lexicons.affixes
+        parsed = [None if label == OUTSIDE else parse_label(label) for label in labels]
+        ids = numpy.zeros(len(doc), dtype="int32")
+        top = scores.argmax(axis=1) if len(doc) else numpy.zeros(0, dtype="int64")
+        # without learned affixes, a token whose best label is 'O' stays 'O'
+        plain_outside = not any(affixes.counts.values())
+        for start, end in sentence_ranges(doc)[0]:
+            has_open = False
+            for i in range(start, end):
+                if plain_outside and parsed[top[i]] is None:
+                    ids[i] = top[i]
+                    continue
+                token = doc[i]
+                if token.is_space:
+                    continue
+                for label_id in numpy.argsort(-scores[i], kind="stable"):
+                    fields = parsed[label_id]
+                    if fields is None:
+                        break
+                    position, kind = fields
+                    if position == "I" and not has_open:
+                        continue
+                    if kind is not None and affixes.choose(token.text, kind) is None:
+                        continue
+                    if position == "B":
+                        has_open = True
+                    break
+                if parsed[label_id] == ("S", None) and self.affix_over_whole:
+                    fitting = _fitting_affix_ids(affixes, token.text, parsed)
+                    if fitting:
+                        label_id = max(fitting, key=lambda k: scores[i, k])
+                elif parsed[label_id] is None and self.affix_threshold is not None:
+                    fitting = _fitting_affix_ids(affixes, token.text, parsed)
+                    if fitting:
+                        probs = numpy.exp(scores[i] - scores[i].max())
+                        if probs[fitting].sum() / probs.sum() >= self.affix_threshold:
+                            label_id = max(fitting, key=lambda k: scores[i, k])
+                ids[i] = label_id
+        return ids
+
+    def cues(
+        self, doc: Doc, ids: numpy.ndarray, labels: Tuple[str, ...], lexicons: CueLexicons, *, name: str
+    ) -> List[List[Part]]:
+        """The cue parts of each cue of the decoded label ids, with the multiword
+        patterns joined and the rare cue words dropped as the settings say.
+
+        doc (Doc): the doc.
+        ids (numpy.ndarray): the label id of each token (from ``label_ids``).
+        labels (Tuple[str, ...]): the component's labels.
+        lexicons (CueLexicons): the learned lexicons.
+        name (str): the component's name, for error messages.
+        RETURNS (List[List[Part]]): the parts of each cue.
+        """
+        cues = cues_of_labels(doc, ids, labels, lexicons.affixes)
+        patterns = lexicons.multiword.patterns(self.multiword_min_precision) if self.multiword_cues and cues else []
+        if patterns:
+            cues = join_multiword(doc, cues, patterns)
+        if self.min_word_precision is not None and cues:
+            if lexicons.words is None:
+                raise ValueError(Errors.E305.format(name=name, value=self.min_word_precision))
+            cues = filter_words(doc, cues, lexicons.words, self.min_word_precision)
+        return cues
+
+
+#: The settings of ``spacy-negation.cue_decoder.v1`` and their defaults.
+CUE_DECODER_DEFAULTS: Dict[str, Any] = {field.name: field.default for field in fields(CueDecoder)}
+
+
+def _fitting_affix_ids(affixes: AffixLexicon, text: str, parsed: List[Optional[Tuple[str, Optional[str]]]]) -> List[int]:
+    """The ids of the single-cue affix labels ('S|kind') whose kind has a learned affix
+    that fits the token."""
+    kinds = affixes.fitting_kinds(text)
+    return [k for k, fields in enumerate(parsed) if fields is not None and fields[0] == "S" and fields[1] in kinds]
+
+
+def cues_of_labels(doc: Doc, ids: numpy.ndarray, labels: Tuple[str, ...], affixes: AffixLexicon) -> List[List[Part]]:
+    """The cue parts of each cue of decoded label ids: an 'I' joins the most recent 'B'
+    cue of its sentence.
+
+    doc (Doc): the doc.
+    ids (numpy.ndarray): the label id of each token.
+    labels (Tuple[str, ...]): the labels.
+    affixes (AffixLexicon): the affix lexicon.
+    RETURNS (List[List[Part]]): the parts of each cue.
+    """
+    cues: List[List[Part]] = []
+    for start, end in sentence_ranges(doc)[0]:
+        open_cue: Optional[List[Part]] = None
+        for i in range(start, end):
+            label = labels[int(ids[i])]
+            if label == OUTSIDE:
+                continue
+            position, kind = parse_label(label)
+            token = doc[i]
+            if kind is None:
+                part = Part.whole(token)
+            else:
+                rng = affixes.choose(token.text, kind)
+                if rng is None:
+                    continue
+                part = Part(i, rng[0], rng[1])
+            if position == "I" and open_cue is not None:
+                open_cue.append(part)
+                continue
+            cue = [part]
+            cues.append(cue)
+            if position == "B":
+                open_cue = cue
+    return cues
+
+
+def join_multiword(doc: Doc, cues: List[List[Part]], patterns: List[Pattern]) -> List[List[Part]]:
+    """The cues with the words of each pattern match that the tagger tagged (at least
+    one word, with whole-token cues inside the match only) joined into one cue.
+
+    doc (Doc): the doc.
+    cues (List[List[Part]]): the parts of each cue.
+    patterns (List[Pattern]): the patterns, the first to match wins.
+    RETURNS (List[List[Part]]): the cues, in the order of their first token.
+    """
+    owner: Dict[int, int] = {}
+    for k, cue in enumerate(cues):
+        for part in cue:
+            owner.setdefault(part.i, k)
+    words = [token.lower_ for token in doc]
+    replaced: Set[int] = set()
+    taken: Set[int] = set()
+    joined: List[List[Part]] = []
+    for start, end in sentence_ranges(doc)[0]:
+        present = set(words[start:end])
+        for pattern in patterns:
+            if any(word not in present for segment in pattern for word in segment):
+                continue  # a word of the pattern is missing: no match (a quick test)
+            for match in find_all(words, pattern, start, end):
+                tagged = {owner[i] for i in match if i in owner}
+                if not tagged or taken.intersection(match):
+                    continue
+                if any(part.i not in match or part.is_partial(doc) for k in tagged for part in cues[k]):
+                    continue
+                replaced.update(tagged)
+                taken.update(match)
+                joined.append([Part.whole(doc[i]) for i in match])
+    if not joined:
+        return cues
+    kept = [cue for k, cue in enumerate(cues) if k not in replaced]
+    return sorted(kept + joined, key=lambda cue: min(part.i for part in cue))
+
+
+def filter_words(doc: Doc, cues: List[List[Part]], words: WordLexicon, min_precision: float) -> List[List[Part]]:
+    """The cues without the single-token cues of whole words that were a cue in less
+    than ``min_precision`` of their training occurrences (or never).
+
+    doc (Doc): the doc.
+    cues (List[List[Part]]): the parts of each cue.
+    words (WordLexicon): the word lexicon.
+    min_precision (float): the share, 0 to 1.
+    RETURNS (List[List[Part]]): the cues kept.
+    """
+
+    def keep(cue: List[Part]) -> bool:
+        return len(cue) != 1 or cue[0].is_partial(doc) or words.is_cue(doc[cue[0].i].lower_, min_precision)
+
+    return [cue for cue in cues if keep(cue)]

@@ -1,0 +1,164 @@
+"""The sentence prefilter of ``negation_cue`` (its ``prefilter`` setting): the cue
+component finds cues only in sentences that contain a *candidate*, and the ``negation``
+component sends only those sentences to the negation pipeline, so that text without any
+negation costs a lexicon look-up per token instead of a network pass.
+
+A token is a candidate when its lower-case text is
+
+- a word the component saw as a single-token cue in at least ``MIN_SHARE`` of its
+  training occurrences (its word lexicon: *not*, *no*, *without*, *absence* …);
+- a content word of a learned multiword cue that the decoder joins (*neither*, *nor*,
+  *means* of *by no means*);
+- a word with a learned negation affix, when the component learned affixal cues
+  (ConanDoyle-neg: *un*happy, care*less*; BioScope and SFU Review annotate none);
+
+or when it lies in a match of the component's user cue list (``cue_patterns``).
+
+Cue words that never occurred in training are then never found, which is the price of
+the speed: the fast English model documents it among its failure modes.
+"""
+from typing import TYPE_CHECKING, AbstractSet, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
+
+import numpy
+from spacy.tokens import Doc
+from spacy.util import get_lang_class
+from spacy.vocab import Vocab
+
+from .._util import sentence_ranges
+from .patterns import CuePatterns
+from .lexicons import AffixLexicon
+
+if TYPE_CHECKING:
+    from .component import NegationCue
+
+__all__ = ["MIN_SHARE", "CuePrefilter", "covering_words", "only_in", "stop_words"]
+
+#: The share of its training occurrences in which a word must have been a cue to be a
+#: candidate: it keeps *not*, *no*, *without*, and leaves out *can*, *or*, *would*, which
+#: were cues only as pieces of contractions and multiword cues.
+MIN_SHARE = 0.05
+
+Range = Tuple[int, int]
+
+
+class CuePrefilter:
+    """Which sentences of a doc contain a candidate cue (see the module docstring).
+
+    words (Iterable[str]): the candidate words, lower case.
+    affixes (Optional[AffixLexicon]): the learned affixes (None: no affixal candidates).
+    patterns (Optional[CuePatterns]): the user cue list (None: none).
+    """
+
+    def __init__(self, words: Iterable[str], affixes: Optional[AffixLexicon] = None,
+                 patterns: Optional[CuePatterns] = None) -> None:
+        self.words: FrozenSet[str] = frozenset(words)
+        self.affixes = affixes if affixes is not None and any(affixes.counts.values()) else None
+        self.patterns = patterns if patterns is not None and len(patterns) else None
+        self._seen: Set[str] = set()
+        self._not: Set[str] = set()
+
+    @classmethod
+    def of_component(cls, cue: "NegationCue", stop_words: Iterable[str]) -> "CuePrefilter":
+        """The prefilter of a trained cue component.
+
+        cue (NegationCue): the component (its lexicons, decoder settings and cue list).
+        stop_words (Iterable[str]): the language's stop words (not candidates as words
+            of a multiword cue).
+        RETURNS (CuePrefilter): the prefilter.
+        """
+        words = {w for w, (n_cue, n_seen) in (cue.words or {}).items() if n_cue > 0 and n_cue >= MIN_SHARE * n_seen}
+        decoder = cue.decoder
+        if decoder.multiword_cues:
+            patterns = cue.lexicons.multiword.patterns(decoder.multiword_min_precision)
+            words |= covering_words([[w for segment in pattern for w in segment] for pattern in patterns],
+                                    words, set(stop_words))
+        return cls(words, cue.lexicons.affixes, cue._cue_patterns)
+
+    def is_candidate(self, lower: str) -> bool:
+        """Whether a token text (lower case) is a candidate word or has a learned affix.
+
+        lower (str): the token text, lower case.
+        RETURNS (bool): the answer.
+        """
+        if lower in self.words:
+            return True
+        if self.affixes is None:
+            return False
+        if lower in self._seen:
+            return True
+        if lower in self._not:
+            return False
+        found = bool(self.affixes.fitting_kinds(lower))
+        (self._seen if found else self._not).add(lower)
+        if len(self._not) > 100_000:
+            self._not.clear()
+        return found
+
+    def sentences(self, doc: Doc) -> List[Range]:
+        """The token ranges of the doc's sentences that contain a candidate (the whole
+        doc is one sentence without sentence boundaries).
+
+        doc (Doc): a doc in the vocab of the cue component.
+        RETURNS (List[Tuple[int, int]]): the ranges, in order.
+        """
+        ranges, of_token = sentence_ranges(doc)
+        keep = [any(self.is_candidate(t.lower_) for t in doc[start:end]) for start, end in ranges]
+        if self.patterns is not None:
+            for match in self.patterns.find(doc):
+                keep[int(of_token[match.start])] = True
+        return [rng for rng, k in zip(ranges, keep) if k]
+
+
+def covering_words(patterns: Sequence[Sequence[str]], candidates: AbstractSet[str],
+                   stop: AbstractSet[str]) -> Set[str]:
+    """Words that make every multiword cue pattern's sentences candidates: a sentence that
+    holds a pattern holds each of its words, so one word per pattern is enough. Chosen
+    greedily: a pattern with a word that is a candidate already needs none; otherwise the
+    word covering the most patterns is taken, preferring content words (alphabetic, not
+    stop words) to function words and function words to punctuation, so that *do n't*,
+    *is n't* and *was n't* add *n't*, not *do*, *is* and *was* (ties: the longer word, then
+    the alphabetically first).
+
+    patterns (Sequence[Sequence[str]]): each pattern's words, lower case.
+    candidates (AbstractSet[str]): the candidate words so far.
+    stop (AbstractSet[str]): the language's stop words.
+    RETURNS (Set[str]): the words to add.
+    """
+    def tier(word: str) -> int:
+        if word.isalpha() and word not in stop:
+            return 0
+        return 1 if any(c.isalnum() for c in word) else 2
+
+    todo = [set(p) for p in patterns if p and not any(w in candidates for w in p)]
+    uncovered = list(todo)
+    added: Set[str] = set()
+    while uncovered:
+        pool = {w for p in uncovered for w in p}
+        best = min(pool, key=lambda w: (tier(w), -sum(w in p for p in uncovered), -len(w), w))
+        added.add(best)
+        uncovered = [p for p in uncovered if best not in p]
+    # a word taken early may have become redundant (*meet* of *do n't meet* once *n't* is in)
+    for word in sorted(added, key=lambda w: (-tier(w), sum(w in p for p in todo), w)):
+        rest = added - {word}
+        if all(rest & p for p in todo if word in p):
+            added = rest
+    return added
+
+
+def only_in(ids: numpy.ndarray, ranges: Sequence[Range], outside: int) -> numpy.ndarray:
+    """Label ids with every token outside the ranges set to the label id ``outside``.
+
+    ids (numpy.ndarray): the label id of each token.
+    ranges (Sequence[Tuple[int, int]]): the token ranges to keep.
+    outside (int): the id of the label 'O'.
+    RETURNS (numpy.ndarray): the new ids.
+    """
+    keep = numpy.zeros(len(ids), dtype=bool)
+    for start, end in ranges:
+        keep[start:end] = True
+    return numpy.where(keep, ids, outside).astype(ids.dtype)
+
+
+def stop_words(vocab: Vocab) -> FrozenSet[str]:
+    """The stop words of the vocab's language (none for a vocab without a language)."""
+    return frozenset(get_lang_class(vocab.lang).Defaults.stop_words) if vocab.lang else frozenset()

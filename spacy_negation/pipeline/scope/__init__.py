@@ -1,0 +1,15 @@
+"""The scope resolver, ``negation_scope``, in one folder:
+
+* :mod:`.component`: the component (factory ``negation_scope``), one window per cue;
+* :mod:`.decoding`: labels to scopes and events (``spacy-negation.scope_decoder.v1``);
+* :mod:`.negbert`: ``negation_scope_negbert``, the same component with the NegBERT model
+  as its default (imported on its own: it needs spacy-transformers).
+
+The Thinc models are in :mod:`spacy_negation.ml.models` (``spacy-negation.ScopeTagger.v1``)
+and :mod:`spacy_negation.ml.negbert` (``spacy-negation.NegBERTScopeTagger.v1``).
+"""
+from .component import (DEFAULT_SCOPE_MODEL, SCOPE_LABELS, NegationScope, cue_windows,
+                        default_model_config, make_negation_scope)
+
+__all__ = ["DEFAULT_SCOPE_MODEL", "SCOPE_LABELS", "NegationScope", "cue_windows",
+           "default_model_config", "make_negation_scope"]
