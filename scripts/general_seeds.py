@@ -6,7 +6,8 @@ python scripts/general_seeds.py evaluate [--split NAME=GOLD.spacy:CONVENTION ...
 python scripts/general_seeds.py select [--split ...] [--training-dir training/clinical --metrics-dir metrics/clinical]
 
 Layout: seed N trains into ``training/general/seedN/`` (``spacy train`` with
-``--system.seed N``; a seed whose ``model-best`` exists is not trained again) and is
+``--system.seed N``; a finished seed, with ``model-last``, is not trained again; one still
+training or that crashed is neither evaluated nor selected) and is
 evaluated into ``metrics/general/seedN/on_SPLIT.{txt,json}``: each English test split end to
 end in its own annotation convention (``evaluate_model.py --tag-punct --convention CONVENTION``;
 by default the four English test splits, BioScope clinical in the BioScope convention; ``--split``
@@ -40,12 +41,18 @@ TEST_SPLITS: Dict[str, Tuple[str, str]] = {
 DEV_SCORE = "neg_nis_tok_f"
 
 
+def finished(seed_dir: Path) -> bool:
+    """Whether a training finished: ``spacy train`` writes ``model-last`` at its end, while
+    ``model-best`` appears at the first evaluation (and after a crash)."""
+    return (seed_dir / "model-best" / "meta.json").is_file() and (seed_dir / "model-last" / "meta.json").is_file()
+
+
 def seed_dirs(training_dir: Path) -> Dict[int, Path]:
-    """The trained seeds under the training folder: seed -> its ``model-best``."""
+    """The finished trainings under the training folder: seed -> its ``model-best``."""
     out = {}
     for path in sorted(training_dir.glob("seed*")):
         best = path / "model-best"
-        if path.name[4:].isdigit() and (best / "meta.json").is_file():
+        if path.name[4:].isdigit() and finished(path):
             out[int(path.name[4:])] = best
     return dict(sorted(out.items()))
 
@@ -70,8 +77,8 @@ def median_seed(scores: Dict[int, float]) -> int:
 def train(config: Path, training_dir: Path, metrics_dir: Path, seeds: Sequence[int]) -> int:
     for seed in seeds:
         out = training_dir / f"seed{seed}"
-        if (out / "model-best" / "meta.json").is_file():
-            print(f"seed {seed}: {out}/model-best exists, not trained again", file=sys.stderr)
+        if finished(out):
+            print(f"seed {seed}: {out} is trained, not trained again", file=sys.stderr)
             continue
         cmd = [sys.executable, str(SCRIPTS / "timed.py"), f"train_{training_dir.name}_seed{seed}", "--meta",
                str(metrics_dir / "run_meta.json"), "--config", str(config), "--set", f"seed={seed}", "--",

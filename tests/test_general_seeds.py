@@ -7,10 +7,13 @@ SPLITS = ("cdsco", "bioscope", "sfu", "bioscope_clinical")
 MEASURES = ("neg_cue_b_f", "neg_scm_b_f", "neg_st_f", "neg_nis_tok_f", "neg_nis_ex_f")
 
 
-def _seed(root: Path, seed: int, dev: float, test: float, evaluated: bool = True) -> None:
+def _seed(root: Path, seed: int, dev: float, test: float, evaluated: bool = True, finished: bool = True) -> None:
     best = root / "training" / f"seed{seed}" / "model-best"
     best.mkdir(parents=True)
     (best / "meta.json").write_text(json.dumps({"name": f"seed{seed}", "performance": {"neg_nis_tok_f": dev}}))
+    if finished:
+        (best.parent / "model-last").mkdir()
+        (best.parent / "model-last" / "meta.json").write_text("{}")
     if evaluated:
         out = root / "metrics" / f"seed{seed}"
         out.mkdir(parents=True)
@@ -62,6 +65,14 @@ def test_select_refuses_without_seeds_or_evaluation(run_script, tmp_path):
     proc = _select(run_script, tmp_path)
     assert proc.returncode == 1 and "not evaluated" in proc.stderr
     assert not (tmp_path / "training" / "model-best").exists()
+
+
+def test_a_training_still_running_is_not_selected(run_script, tmp_path):
+    _seed(tmp_path, 0, 0.80, 0.70)
+    _seed(tmp_path, 1, 0.95, 0.90, finished=False)  # model-best written, no model-last yet
+    _seed(tmp_path, 2, 0.90, 0.80, finished=False)
+    assert _select(run_script, tmp_path).returncode == 0
+    assert json.loads((tmp_path / "metrics" / "selected.json").read_text())["dev"] == {"0": 0.8}
 
 
 def test_report_keeps_the_earlier_rows_it_cannot_recompute(run_script, tmp_path):
