@@ -26,7 +26,7 @@ def test_clinical_card(card):
     assert "| clinical + en_clinical | 96.00 | 94.00 | 95.00 (90.00-98.00) |" in text
     assert "| negspacy_en | 97.00 | 82.00 | 89.00 (84.00-94.00) |" in text
     assert 'config={"model": "en_negation_clinical"}' in text and "`en_clinical`" in text
-    assert "denial verbs such as 'denies') are not found" not in text  # the list finds them
+    assert "denial verbs such as 'denies') are not found" not in text  # trained on clinical denials
 
 
 def test_cue_patterns_needs_model_out(card, tmp_path):
