@@ -203,16 +203,45 @@ def _neg_parts(neg: Any, role: str) -> List[PartKey]:
     return sorted((p.i, p.start, p.end) for p in neg.parts(role))
 
 
-def check_item(item: Item, predicted: Sequence[Any]) -> Dict[str, bool]:
+#: The annotation conventions the challenge can check: CD-SCO as annotated; BioScope and SFU
+#: Review have no affixal cues (no negation of "Unlike" is expected) and SFU Review marks a
+#: negated auxiliary's whole word as the cue ("doesn't": ``does`` + ``n't``), which counts as
+#: the expected ``n't`` there.
+CONVENTIONS = ("cdsco", "bioscope", "sfu")
+
+
+def _cue_key(item: Item, neg: Any, convention: str) -> Tuple[PartKey, ...]:
+    cue = _neg_parts(neg, "cue")
+    if convention != "cdsco" and len(cue) == 2:
+        (a, _, _), (b, start, end) = cue
+        whole = (a, 0, len(item.words[a])), (b, 0, len(item.words[b]))
+        if b == a + 1 and item.words[b] == "n't" and not item.spaces[a] and tuple(cue) == whole:
+            return ((b, start, end),)
+    return tuple(cue)
+
+
+def expected_negations(item: Item, convention: str = "cdsco") -> List[Expected]:
+    """The item's expected negations in an annotation convention (CONVENTIONS)."""
+    if convention not in CONVENTIONS:
+        raise ValueError(Errors.E622.format(convention=convention, known=", ".join(CONVENTIONS)))
+    if convention == "cdsco":
+        return list(item.expected)
+    return [e for e in item.expected if all(end - start == len(item.words[i]) for i, start, end in e.cue)]
+
+
+def check_item(item: Item, predicted: Sequence[Any], convention: str = "cdsco") -> Dict[str, bool]:
     """Which checks the predicted negations of an item fail.
 
     item (Item): the item.
     predicted (Sequence[Negation]): the pipeline's negations on the item's doc.
+    convention (str): the annotation convention the pipeline annotates in (CONVENTIONS).
     RETURNS (Dict[str, bool]): check name -> failed (see the module docstring), and
-        ``scope_exact`` -> the scopes differ from the expected ones.
+        ``scope_exact`` -> the scopes differ from the expected ones (always in the CD-SCO
+        convention: subjects in scope).
     """
-    pred = {tuple(_neg_parts(n, "cue")): n for n in predicted}
-    gold = {tuple(sorted(e.cue)): e for e in item.expected}
+    expected = expected_negations(item, convention)
+    pred = {_cue_key(item, n, convention): n for n in predicted}
+    gold = {tuple(sorted(e.cue)): e for e in expected}
     sent_of = []
     k = -1
     for s in item.sent_starts:
@@ -229,7 +258,7 @@ def check_item(item: Item, predicted: Sequence[Any]) -> Dict[str, bool]:
         cue_sents = {sent_of[p[0]] for p in _neg_parts(n, "cue")}
         if any(sent_of[p[0]] not in cue_sents for p in _neg_parts(n, "scope")):
             failed["scope_in_sentence"] = True
-    covered: Set[int] = {p[0] for e in item.expected for p in e.cue + e.scope}
+    covered: Set[int] = {p[0] for e in expected for p in e.cue + e.scope}
     must_stay = {i for i, w in enumerate(item.words)
                  if sent_of[i] > 0 and i not in covered and w not in _PUNCT}
     predicted_scope = {p[0] for n in predicted for p in _neg_parts(n, "scope")}
@@ -263,12 +292,14 @@ def make_doc(vocab: Any, item: Item) -> Any:
                sent_starts=item.sent_starts)  # type: ignore[arg-type]
 
 
-def evaluate_pipeline(nlp: Any, items: Sequence[Item], batch_size: int = 64) -> Dict[str, Any]:
+def evaluate_pipeline(nlp: Any, items: Sequence[Item], batch_size: int = 64,
+                      convention: str = "cdsco") -> Dict[str, Any]:
     """Run a negation pipeline on the challenge items and count the errors.
 
     nlp (Language): a pipeline that sets ``doc._.negations``.
     items (Sequence[Item]): the challenge items.
     batch_size (int): docs per batch.
+    convention (str): the convention the pipeline annotates in (CONVENTIONS).
     RETURNS (Dict[str, Any]): ``families`` (family -> ``n``, ``errors``, ``error_rate`` in
         %, and the failures of each check), ``overall`` (the same over all items) and
         ``invariance_failures`` (items whose prediction differs from the most common one
@@ -282,7 +313,7 @@ def evaluate_pipeline(nlp: Any, items: Sequence[Item], batch_size: int = 64) -> 
     groups: Dict[str, Counter] = {}
     for item, doc in zip(items, docs):
         predicted = get_negations(doc)
-        failed = check_item(item, predicted)
+        failed = check_item(item, predicted, convention)
         for cell in (families.setdefault(item.family, _empty_cell()), overall):
             cell["n"] += 1
             cell["errors"] += int(any(failed[c] for c in CHECKS))
@@ -292,7 +323,7 @@ def evaluate_pipeline(nlp: Any, items: Sequence[Item], batch_size: int = 64) -> 
     for cell in list(families.values()) + [overall]:
         cell["error_rate"] = round(100.0 * cell["errors"] / cell["n"], 2) if cell["n"] else 0.0
     failures = sum(sum(c.values()) - max(c.values()) for c in groups.values())
-    return {"families": dict(sorted(families.items())), "overall": overall,
+    return {"convention": convention, "families": dict(sorted(families.items())), "overall": overall,
             "invariance_failures": failures, "invariance_groups": len(groups)}
 
 

@@ -48,6 +48,7 @@ class ErrorsFrom500:
     E620 = ("Cannot load the negation pipeline {model!r}: {reason}")
     E621 = ("{model!r} is neither a negation pipeline (negation_cue and negation_scope) nor "
             "a pipeline with the 'negation' component (its components: {pipes}).")
+    E622 = ("Unknown annotation convention {convention!r} for the challenge set; known: {known}.")
     # --- compare and seeds (E700-E719) -------------------------------------------------
     E700 = ("Unknown metric {name!r}. Metrics are named FAMILY.ROW.VALUE as in the JSON of "
             "'evaluate --json' (VALUE p, r or f), e.g. nis.nis_tok.f, "

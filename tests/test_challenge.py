@@ -10,7 +10,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from spacy_negation import set_negations
-from spacy_negation.challenge import build_item, build_items, evaluate_pipeline, load_pipeline
+from spacy_negation.challenge import build_item, build_items, evaluate_pipeline, load_pipeline, make_doc
 from spacy_negation.cli import main
 from spacy_negation.probe.templates import build_templates
 
@@ -160,3 +160,35 @@ def test_cli_challenge_host_pipeline(tiny_cnn_dir, tmp_path):
     assert main(base + ["--name", "hosted", "--host", "blank:en"]) == 0
     models = json.loads(out.read_text())["models"]
     assert models["direct"] == models["hosted"]
+
+
+def _sfu_style(doc: Doc) -> Doc:
+    """SFU Review's cue of "doesn't": the whole word (``does`` + ``n't``), scope "like to A"."""
+    negs = []
+    for tok in doc:
+        if tok.text == "n't":
+            end = tok.sent.end
+            negs.append({"cue": [doc[tok.i - 1], tok],
+                         "scope": [t for t in doc[tok.i + 1:end] if t.text not in {".", ","}]})
+    set_negations(doc, negs)
+    return doc
+
+
+def test_conventions_sfu_whole_word_cue_and_no_affixal_cue():
+    from spacy_negation.challenge import check_item, expected_negations
+
+    it = build_item(T["e2_m_1rand_contr_does"], "Peter", "an architect", ["swim"], "read")
+    nlp = _fake_nlp(_sfu_style)
+    doc = nlp(make_doc(nlp.vocab, it))
+    # in the CD-SCO convention "does n't" is not the cue n't; in SFU's it is
+    assert check_item(it, doc._.negations)["cue"]
+    failed = check_item(it, doc._.negations, "sfu")
+    assert not failed["cue"] and not failed["act_in_scope"]
+    assert check_item(it, doc._.negations, "bioscope")["cue"] is False
+    # "Unlike": an affixal cue in CD-SCO, no negation at all in BioScope and SFU Review
+    cleo = build_item(T["e3_m_Cleo_contr"], "Peter", "an architect", ["swim"], "read")
+    assert [e.cue for e in expected_negations(cleo, "sfu")] == [e.cue for e in cleo.expected[:1]]
+    with pytest.raises(ValueError, match=r"\[E622\]"):
+        expected_negations(cleo, "negex")
+    res = evaluate_pipeline(nlp, [it, cleo], convention="sfu")
+    assert res["convention"] == "sfu" and res["overall"]["checks"]["cue"] == 0

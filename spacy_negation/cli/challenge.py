@@ -13,6 +13,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default=None,
                    help="run MODEL as the 'negation' component of this host pipeline (a name, "
                         "a path or blank:LANG)")
+    p.add_argument("--convention", default="cdsco", choices=("cdsco", "bioscope", "sfu"),
+                   help="the convention the models annotate in: in bioscope and sfu no affixal cue "
+                        "is expected, and in sfu the whole word 'doesn't' counts as the cue n't")
     p.add_argument("--gold", type=Path, default=None,
                    help="also write the challenge set with its expected negations as a *SEM file")
 
@@ -35,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"wrote {args.gold}")
     for model, name in zip(args.models, names):
         nlp = load_pipeline(model, host=args.host)
-        result = evaluate_pipeline(nlp, items)
+        result = evaluate_pipeline(nlp, items, convention=args.convention)
         data["models"][name] = result
         total = result["overall"]
         print(f"{name}: {total['errors']}/{total['n']} items with errors; "
