@@ -193,7 +193,8 @@ def render(report: Dict[str, Any]) -> str:
         for model, entry in report["word"].items():
             runs = "; ".join(f"seed {r['seed']} {r['diff']:+.1f} ({r['ci_low']:+.1f} to {r['ci_high']:+.1f})"
                              for r in entry["vs_best_rule"]["runs"])
-            lines.append(f"- {model}: {_ms(entry['vs_best_rule'])}; {runs}")
+            vs = entry["vs_best_rule"]
+            lines.append(f"- {model}: {vs['mean']:+.2f} ± {vs['sd']:.2f}; {runs}")
     goal_lines = goals(report)
     if goal_lines:
         lines += ["", "## Goals", "", *goal_lines]

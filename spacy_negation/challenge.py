@@ -392,8 +392,9 @@ def markdown(data: Dict[str, Any]) -> str:
     fams = sorted({f for res in models.values() for f in res["families"]})
     lines = ["# Negation challenge set (templates of Gubelmann & Handschuh 2022)", "",
              "Error rate (%) of items failing any of the checks cue, act_in_scope, "
-             "scope_in_sentence, unnegated_kept (expected negations in the CD-SCO "
-             "convention); invariance failures: items whose prediction changes when only "
+             "scope_in_sentence, unnegated_kept (expected negations in the convention "
+             "the model was checked in, the row below; CD-SCO unless it says otherwise); "
+             "invariance failures: items whose prediction changes when only "
              "the name, profession or gender changes. Written by "
              "`python -m spacy_negation challenge`.", "",
              "| family | " + " | ".join(names) + " |", "|---|" + "---:|" * len(names)]
@@ -403,6 +404,7 @@ def markdown(data: Dict[str, Any]) -> str:
             cell = models[n]["overall"] if f == "overall" else models[n]["families"].get(f)
             cells.append(f"{cell['error_rate']:.1f} ({cell['errors']}/{cell['n']})" if cell else "–")
         lines.append(f"| {f} | " + " | ".join(cells) + " |")
+    lines.append("| convention | " + " | ".join(models[n].get("convention", "cdsco") for n in names) + " |")
     lines.append("| invariance failures | " + " | ".join(
         f"{models[n]['invariance_failures']} ({models[n]['invariance_groups']} groups)" for n in names) + " |")
     return "\n".join(lines) + "\n"

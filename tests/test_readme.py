@@ -28,7 +28,7 @@ def test_readme_general_row_quotes_results_general():
 
     repo = Path(__file__).resolve().parents[1]
     report = json.loads((repo / "results" / "general.json").read_text(encoding="utf-8"))
-    seeds = [report[split]["general_seeds"] for split in ("cdsco", "bioscope", "sfu")]
+    seeds = [report[split]["general_seeds"] for split in ("cdsco", "bioscope", "sfu", "bioscope_clinical")]
     assert all(len(s["seeds"]) >= 3 for s in seeds)  # a headline is a distribution
     cells = " | ".join(f"{100 * s['mean']['nis_tok_f']:.2f} ± {100 * s['sd']['nis_tok_f']:.2f}" for s in seeds)
     readme = (repo / "README.md").read_text(encoding="utf-8")
@@ -83,3 +83,26 @@ def test_readme_default_model_speed_and_margin_quote_results():
     rules = [bench[split][tool]["words_per_second"] for split in splits
              for tool in ("negspacy_en", "negspacy_en_clinical", "medspacy_context")]
     assert f"the rule tools: {int(round(min(rules), -3)):,} to {int(round(max(rules), -3)):,} words per second" in readme
+
+
+def test_readme_clinical_claims_quote_results_clinical():
+    """The README's clinical sentence is results/clinical.json (scripts/clinical_report.py):
+    both models over >= 3 seeds on BioScope clinical test, the best rule tool, and how many
+    clinical seeds' paired intervals exclude 0."""
+    import json
+
+    repo = Path(__file__).resolve().parents[1]
+    report = json.loads((repo / "results" / "clinical.json").read_text(encoding="utf-8"))
+    readme = " ".join((repo / "README.md").read_text(encoding="utf-8").split())
+    clinical, general = report["word"]["clinical"], report["word"]["general"]
+    assert len(clinical["seeds"]) >= 3 and len(general["seeds"]) >= 3
+    assert (f"`en_negation_clinical` scores {clinical['f']['mean']:.2f} ± {clinical['f']['sd']:.2f} F1"
+            in readme)
+    assert f"the default {general['f']['mean']:.2f} ± {general['f']['sd']:.2f}" in readme
+    assert report["best_rule"] == "medspacy_context"
+    assert f"against {report['rules']['medspacy_context']['f']:.2f} for ConText, the best rule tool" in readme
+    runs = clinical["vs_best_rule"]["runs"]
+    assert f"excluding 0 for {sum(r['ci_low'] > 0 for r in runs)} of {len(runs)} clinical seeds" in readme
+    nis = report["starsem"]["clinical"]["bioscope_clinical"]["neg_nis_tok_f"]
+    assert (f"| `en_negation_clinical` (mean ± sd of {len(clinical['seeds'])} seeds) | - | "
+            in readme and f"{nis['mean']:.2f} ± {nis['sd']:.2f} |" in readme)
