@@ -94,7 +94,9 @@ def parse_split(text: str) -> Tuple[str, Tuple[str, str]]:
     name, sep, rest = text.partition("=")
     if not sep or not name or not rest:
         raise argparse.ArgumentTypeError(f"--split {text!r}: expected NAME=GOLD.spacy[:CONVENTION]")
-    gold, _, convention = rest.rpartition(":") if rest.rpartition(":")[0].endswith(".spacy") else (rest, "", name)
+    gold, sep, convention = rest.rpartition(":")
+    if not sep or not gold.endswith(".spacy"):
+        gold, convention = rest, name
     return name, (gold, convention or name)
 
 
