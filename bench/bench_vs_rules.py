@@ -235,6 +235,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--out-dir", type=Path, default=Path("results"))
     parser.add_argument("--part", default="test", help="the splits' part, for headings; other than test, the "
                                                        "files are vs_rules_PART.json and .md")
+    parser.add_argument("--rows", action="store_true",
+                        help="also write OUT/vs_rules_rows.json: each system's (TP, FP, FN) per sentence, for "
+                             "intervals pooled over runs")
     parser.add_argument("--update", action="store_true",
                         help="keep the systems of the existing OUT/vs_rules*.json that this run does not "
                              "measure (each entry records the run that measured it)")
@@ -290,6 +293,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         results = merge_results(json.loads((args.out_dir / f"{stem}.json").read_text(encoding="utf-8")), results)
         meta["updated"] = f"the systems whose run is {run!r} were measured in that run; the others come from earlier runs"
     atomic_write_text(args.out_dir / f"{stem}.json", json.dumps(results, indent=2) + "\n")
+    if args.rows:
+        rows_out: Dict[str, Dict[str, Any]] = {}
+        for (split, name), rows in answers.items():
+            rows_out.setdefault(split, {})[name] = [list(row) for row in rows]
+        atomic_write_text(args.out_dir / f"{stem}_rows.json", json.dumps(rows_out) + "\n")
     atomic_write_text(args.out_dir / f"{stem}.md", render_markdown(results, meta, args.part))
     print(render_markdown(results, meta, args.part))
     return 0

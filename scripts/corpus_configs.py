@@ -106,6 +106,15 @@ SETTINGS["general"] = {
 }
 
 
+#: The general model on the first 3 of MiniLM's 6 transformer layers (a speed lever:
+#: results/speed.md), otherwise as "general"; the upper layers are not loaded.
+COPIES["general_l3"] = COPIES["general"]
+SETTINGS["general_l3"] = {
+    **SETTINGS["general"],
+    "components.transformer.model.transformer_config": {"num_hidden_layers": 3},
+}
+
+
 #: The other systems' CD-SCO configs, from which their BioScope and SFU configs are derived.
 SYSTEM_BASES: Dict[str, str] = {
     "negbert": "configs/negbert.cfg",

@@ -166,6 +166,8 @@ class Errors(ErrorsFrom500, metaclass=ErrorsWithCodes):
             "<docs>): {reason}.")
     E146 = ("{path}:{line}: {what} occurs twice (first at {first}); which text to use is "
             "ambiguous.")
+    # --- data augmentation (E147-E149) ------------------------------------------------
+    E147 = ("The share of docs given contracted copies must lie between 0 and 1, not {value!r}.")
     # --- metrics: *SEM, NIS, evaluate, scorers (E200-E249) ------------------------------
     E200 = ("Gold and system files are not token-aligned (columns 0-3 must agree): "
             "first mismatch at {gold_path}:{gold_line} ({gold}) and "

@@ -3,6 +3,9 @@
 import json
 from pathlib import Path
 
+import numpy
+import pytest
+
 MEASURES = ("neg_cue_b_f", "neg_scm_b_f", "neg_st_f", "neg_nis_tok_f", "neg_nis_ex_f")
 
 
@@ -41,10 +44,47 @@ def test_report_gives_mean_sd_per_seed_intervals_and_goals(run_script, tmp_path)
     assert abs(vs["mean"] - 7.0) < 1e-9 and [r["seed"] for r in vs["runs"]] == [0, 1, 2]
     text = (tmp_path / "out" / "clinical.md").read_text()
     assert "| clinical | BioScope clinical | 3 | 92.00 ± 2.00 |" in text
-    # seed 0's interval includes 0: the margin goal is not met although the mean is above 5
-    assert "CI excludes 0 in 2 of 3: not met" in text
+    # without the per-sentence rows there is no pooled interval: the margin goal is not met
+    assert "no pooled interval (run bench again); each seed's own CI excludes 0 in 2 of 3: not met" in text
     assert "- Clinical model NIS_tok ≥ 90: 92.00 ± 2.00: met" in text
     assert "development only" in text
+
+
+def _rows(root: Path, seed: int, model_rows, tool_rows) -> None:
+    out = root / "metrics" / "clinical" / "vs_rules" / f"seed{seed}" / "vs_rules_rows.json"
+    out.write_text(json.dumps({"bioscope_clinical": {"clinical": model_rows, "general": model_rows,
+                                                     "negspacy_en": tool_rows}}))
+
+
+@pytest.mark.parametrize("tool_fp,met", [(1, True), (0, False)])
+def test_margin_goal_uses_the_pooled_interval(run_script, tmp_path, tool_fp, met):
+    for seed in (0, 1, 2):
+        _scores(tmp_path / "metrics" / "clinical" / f"seed{seed}" / "on_bioscope_clinical.json", 0.92)
+        _vs_rules(tmp_path, seed, 0.93, -0.01)
+        # 40 sentences: the model always right; the tool with a false positive in each
+        # (clearly worse) or always right as well (no difference)
+        _rows(tmp_path, seed, [[2, 0, 0]] * 40, [[2, tool_fp, 0]] * 40)
+    proc = run_script("clinical_report.py", "report", "--root", tmp_path, "--out-dir", tmp_path / "out")
+    assert proc.returncode == 0, proc.stderr
+    pooled = json.loads((tmp_path / "out" / "clinical.json").read_text())["word"]["clinical"]["vs_best_rule"]["pooled"]
+    text = (tmp_path / "out" / "clinical.md").read_text()
+    # each seed's own interval includes 0 (ci_low -0.01), the pooled one decides
+    assert ("each seed's own CI excludes 0 in 0 of 3: met" in text) is met
+    assert (pooled["ci_low"] > 0) is met
+
+
+def test_pooled_difference_of_one_seed_is_the_paired_bootstrap():
+    from scripts.clinical_report import pooled_difference
+    from spacy_negation.metrics.bootstrap import paired_bootstrap
+
+    rng = numpy.random.default_rng(1)
+    model = rng.integers(0, 3, size=(60, 3)).tolist()
+    tool = rng.integers(0, 3, size=(60, 3)).tolist()
+    d = paired_bootstrap(model, tool)
+    pooled = pooled_difference([model], tool)
+    assert pooled == pytest.approx({"diff": 100 * d.value, "ci_low": 100 * d.low, "ci_high": 100 * d.high})
+    # two identical seeds: the same as one
+    assert pooled_difference([model, model], tool) == pytest.approx(pooled)
 
 
 def test_report_without_metrics_fails(run_script, tmp_path):
