@@ -60,7 +60,8 @@ SETTINGS: Dict[str, Tuple[bool, bool, bool, int]] = {
     "batch": (False, False, False, 1000),
     "combined": (True, True, True, 1000),
 }
-SPLIT_NAMES = {"cdsco": "CD-SCO", "bioscope": "BioScope abstracts", "sfu": "SFU Review"}
+SPLIT_NAMES = {"cdsco": "CD-SCO", "bioscope": "BioScope abstracts", "sfu": "SFU Review",
+               "bioscope_clinical": "BioScope clinical"}
 
 
 def host(model: str, setting: str, convention: Optional[str] = None, sentencizer: bool = False) -> Language:
@@ -157,7 +158,11 @@ def render(results: Dict[str, Any]) -> str:
              f"{meta['repeat']} runs. Words per second of the `negation` component alone (one doc per "
              "sentence) and end to end (`spacy.blank(\"en\")` + `sentencizer` + `negation` on the running "
              "text); F1 of \"is this word negated?\" (default convention) and NIS_tok F1 (the split's "
-             "own convention), with their change against the baseline in points.", ""]
+             "own convention), with their change against the baseline in points."]
+    if meta.get("variants"):
+        lines.append("Rows below the settings: other models at the combined setting ("
+                     + ", ".join(f"`{name}` = `{ref}`" for name, ref in meta["variants"].items()) + ").")
+    lines.append("")
     for split in meta["splits"]:
         base = results[split]["baseline"]
         lines += [f"## {SPLIT_NAMES.get(split, split)} test", "",
@@ -173,12 +178,21 @@ def render(results: Dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _progress(split: str, setting: str, r: Dict[str, Any]) -> None:
+    print(f"{split} {setting}: {r['words_per_second']:,.0f} words/s alone, "
+          f"{r['e2e_words_per_second']:,.0f} end to end, F1 {100 * r['f']:.2f}, "
+          f"NIS_tok {100 * r['nis_tok_f']:.2f}", file=sys.stderr, flush=True)
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", required=True, help="the negation model (package name or path)")
     parser.add_argument("--split", action="append", required=True, help="SPLIT=GOLD.spacy (cdsco, bioscope, sfu)")
     parser.add_argument("--setting", action="append", choices=list(SETTINGS), default=None,
                         help="the settings to measure (default: all)")
+    parser.add_argument("--variant", action="append", default=[], metavar="NAME=MODEL",
+                        help="another model measured at the combined setting, as row 'NAME' (e.g. a 3-layer "
+                             "model per training seed); repeatable")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs per measurement (the fastest counts)")
     parser.add_argument("--limit", type=int, default=0, help="first N documents of each split (0: all)")
     parser.add_argument("--out-dir", type=Path, default=None, help="write speed.json and speed.md there")
@@ -193,8 +207,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             raise SystemExit(f"--split takes SPLIT=GOLD.spacy, got {spec!r}")
         splits[name] = Path(path)
     settings = args.setting or list(SETTINGS)
+    variants: Dict[str, str] = {}
+    for spec in args.variant:
+        name, sep, ref = spec.partition("=")
+        if not sep or not name or name in SETTINGS or name in variants:
+            raise SystemExit(f"--variant takes NAME=MODEL with a new NAME, got {spec!r}")
+        variants[name] = ref
     results: Dict[str, Any] = {"meta": {
-        "model": args.model, "splits": list(splits), "settings": settings, "repeat": args.repeat,
+        "model": args.model, "splits": list(splits), "settings": settings, "variants": variants,
+        "repeat": args.repeat,
         "documents_limit": args.limit or "all",
         "machine": f"{os.cpu_count()} CPU cores, {platform.processor() or platform.machine()}",
         "torch_threads": torch.get_num_threads(), "OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS")}}
@@ -203,9 +224,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         results[split] = {}
         for setting in settings:
             results[split][setting] = r = measure(args.model, split, gold, setting, args.repeat)
-            print(f"{split} {setting}: {r['words_per_second']:,.0f} words/s alone, "
-                  f"{r['e2e_words_per_second']:,.0f} end to end, F1 {100 * r['f']:.2f}, "
-                  f"NIS_tok {100 * r['nis_tok_f']:.2f}", file=sys.stderr, flush=True)
+            _progress(split, setting, r)
+        for name, ref in variants.items():
+            results[split][name] = r = measure(ref, split, gold, "combined", args.repeat)
+            _progress(split, name, r)
     if args.out_dir is not None:
         args.out_dir.mkdir(parents=True, exist_ok=True)
         atomic_write_text(args.out_dir / "speed.json", json.dumps(results, indent=2) + "\n")
