@@ -13,9 +13,9 @@ def test_parse_setting() -> None:
     assert parse_setting("negation_scope.contiguous=false") == ("negation_scope", "contiguous", False)
     assert parse_setting("negation_cue.affix_threshold=null") == ("negation_cue", "affix_threshold", None)
     for bad in ("negation_cue=1", "multiword_cues", ".x=1", "negation_cue.=1"):
-        with pytest.raises(ValueError, match=r"\[E747\]"):
+        with pytest.raises(ValueError, match=r"\[NEG-E747\]"):
             parse_setting(bad)
-    with pytest.raises(ValueError, match=r"\[E748\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E748\]"):
         parse_setting("negation_cue.multiword_cues=maybe")
 
 

@@ -114,7 +114,7 @@ def test_bad_record_raises_by_default(trained_cnn_dir, tmp_path, line, reason):
     inp.write_bytes(b"\n".join([BAD_JSONL[0]] * (line - 1) + [BAD_JSONL[line - 1]]) + b"\n")
     from spacy_negation.errors import NegationFormatError
 
-    with pytest.raises(NegationFormatError, match=rf"\[E500\] .*in.jsonl:{line}: bad record: {reason}"):
+    with pytest.raises(NegationFormatError, match=rf"\[NEG-E500\] .*in.jsonl:{line}: bad record: {reason}"):
         run(inp, tmp_path / "out.jsonl", str(trained_cnn_dir))
     assert not (tmp_path / "out.jsonl").exists()
 
@@ -125,7 +125,7 @@ def test_bad_records_skipped_and_reported_with_their_line(trained_cnn_dir, tmp_p
     summary = run(inp, tmp_path / "out.jsonl", str(trained_cnn_dir), on_error="skip", shard_size=3)
     assert [r["id"] for r in read_jsonl(tmp_path / "out.jsonl")] == [1, 9]
     assert [s["where"] for s in summary.skipped] == ["2", "3", "4", "5", "6", "7", "8"]
-    messages = [str(w.message) for w in recwarn if "[W500]" in str(w.message)]
+    messages = [str(w.message) for w in recwarn if "[NEG-W500]" in str(w.message)]
     assert len(messages) == 7
     assert all(f"in.jsonl:{k}:" in m for k, m in zip(range(2, 9), messages))
     assert "not valid JSON" in messages[2] and "not a string or an integer" in messages[3]
@@ -137,8 +137,8 @@ def test_plain_text_bad_line_and_cli_exit_codes(trained_cnn_dir, tmp_path, capsy
     inp.write_bytes(b"He was unhappy.\r\n\nbad \xe9 latin-1\nI think not")
     out = tmp_path / "out.jsonl"
     assert main(["annotate", str(inp), str(out), "--model", str(trained_cnn_dir), "--no-progress"]) == 1
-    assert "[E500]" in capsys.readouterr().err and not out.exists()
-    with pytest.warns(UserWarning, match=r"\[W500\] .*in.txt:3: bad record skipped .*UTF-8"):
+    assert "[NEG-E500]" in capsys.readouterr().err and not out.exists()
+    with pytest.warns(UserWarning, match=r"\[NEG-W500\] .*in.txt:3: bad record skipped .*UTF-8"):
         assert main(["annotate", str(inp), str(out), "--model", str(trained_cnn_dir),
                      "--no-progress", "--on-error", "skip"]) == 0
     assert "wrote 3 documents (7 words)" in capsys.readouterr().err
@@ -158,26 +158,26 @@ def test_input_errors(trained_cnn_dir, tmp_path):
 
     model = str(trained_cnn_dir)
     inp = write_text(tmp_path / "in.txt", ["No."])
-    with pytest.raises(ValueError, match=r"\[E501\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E501\]"):
         run(tmp_path / "in.csv", tmp_path / "o.jsonl", model)
-    with pytest.raises(ValueError, match=r"\[E501\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E501\]"):
         run(inp, tmp_path / "o.csv", model)
-    with pytest.raises(ValueError, match=r"\[E502\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E502\]"):
         run(write_text(tmp_path / "empty.txt", []), tmp_path / "o.jsonl", model)
-    with pytest.raises(ValueError, match=r"\[E704\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E704\]"):
         run(inp, tmp_path / "o.jsonl", model, shard_size=0)
-    with pytest.raises(ValueError, match=r"\[E115\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E115\]"):
         run(inp, tmp_path / "o.jsonl", model, on_error="ignore")
-    with pytest.raises(FileNotFoundError, match=r"\[E130\]"):
+    with pytest.raises(FileNotFoundError, match=r"\[NEG-E130\]"):
         run(tmp_path / "missing.txt", tmp_path / "o.jsonl", model)
-    with pytest.raises(NegationFormatError, match=r"\[E125\]"):
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E125\]"):
         run(inp, inp, model, output_fmt="jsonl")
-    with pytest.raises(NegationFormatError, match=r"\[E512\]"):
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E512\]"):
         run(inp, tmp_path / "o.jsonl", model, input_fmt="parquet")
     pa = pytest.importorskip("pyarrow")
     pq = pytest.importorskip("pyarrow.parquet")
     pq.write_table(pa.Table.from_pylist([{"body": "No."}]), tmp_path / "in.parquet")
-    with pytest.raises(NegationFormatError, match=r"\[E503\] .*'text' \(its columns: body\)"):
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E503\] .*'text' \(its columns: body\)"):
         run(tmp_path / "in.parquet", tmp_path / "o.jsonl", model, id_field="")
     assert not list(tmp_path.glob("o.*"))
 
@@ -188,13 +188,13 @@ def test_rerun_with_other_settings_or_bad_manifest_refuses(trained_cnn_dir, tmp_
     inp = write_text(tmp_path / "in.txt", corpus_texts(6))
     out = tmp_path / "out.jsonl"
     run(inp, out, str(trained_cnn_dir), shard_size=2, keep_shards=True)
-    with pytest.raises(ValueError, match=r"\[E504\] .*shard_size was 2, now 3"):
+    with pytest.raises(ValueError, match=r"\[NEG-E504\] .*shard_size was 2, now 3"):
         run(inp, out, str(trained_cnn_dir), shard_size=3)
     write_text(inp, corpus_texts(7))
-    with pytest.raises(ValueError, match=r"\[E504\] .*input_sha256"):
+    with pytest.raises(ValueError, match=r"\[NEG-E504\] .*input_sha256"):
         run(inp, out, str(trained_cnn_dir), shard_size=2)
     (tmp_path / "out.jsonl.shards" / "manifest.json").write_text("{", encoding="utf-8")
-    with pytest.raises(NegationFormatError, match=r"\[E505\]"):
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E505\]"):
         run(inp, out, str(trained_cnn_dir), shard_size=2)
 
 
@@ -264,9 +264,9 @@ def test_docs_record_example(trained_cnn_dir, tmp_path):
 def test_optional_dependencies_missing(trained_cnn_dir, tmp_path, monkeypatch):
     inp = write_text(tmp_path / "in.txt", ["No."])
     monkeypatch.setitem(sys.modules, "ray", None)
-    with pytest.raises(ImportError, match=r"\[E508\] .*spacy-negation\[ray\]"):
+    with pytest.raises(ImportError, match=r"\[NEG-E508\] .*spacy-negation\[ray\]"):
         run(inp, tmp_path / "o.jsonl", str(trained_cnn_dir), engine="ray")
     monkeypatch.setitem(sys.modules, "pyarrow", None)
-    with pytest.raises(ImportError, match=r"\[E509\] The parquet format"):
+    with pytest.raises(ImportError, match=r"\[NEG-E509\] The parquet format"):
         run(inp, tmp_path / "o.parquet", str(trained_cnn_dir))
     assert not list(tmp_path.glob("o.*"))

@@ -56,7 +56,7 @@ def test_output_is_a_directory(tmp_path, capsys):
     (tmp_path / "out").mkdir()
     assert convert(str(src), str(tmp_path / "out")) == 1
     err = capsys.readouterr().err
-    assert "[E123]" in err and "is a directory" in err and str(tmp_path / "out") in err
+    assert "[NEG-E123]" in err and "is a directory" in err and str(tmp_path / "out") in err
 
 
 def test_output_parent_is_a_file(tmp_path, capsys):
@@ -64,7 +64,7 @@ def test_output_parent_is_a_file(tmp_path, capsys):
     out = tmp_path / "in.txt" / "sub" / "out.spacy"
     assert convert(str(src), str(out)) == 1
     err = capsys.readouterr().err
-    assert "[E123]" in err and f"{src} is not a directory" in err
+    assert "[NEG-E123]" in err and f"{src} is not a directory" in err
     assert src.read_text(encoding="utf-8") == SAMPLE
 
 
@@ -73,7 +73,7 @@ def test_export_output_errors(tmp_path, capsys):
     assert convert(str(src), str(tmp_path / "x.spacy")) == 0
     (tmp_path / "dir").mkdir()
     assert cli_main(["export", str(tmp_path / "x.spacy"), str(tmp_path / "dir")]) == 1
-    assert "[E123]" in capsys.readouterr().err
+    assert "[NEG-E123]" in capsys.readouterr().err
 
 
 def test_export_names_the_file_of_an_unwritable_doc(tmp_path, capsys):
@@ -86,7 +86,7 @@ def test_export_names_the_file_of_an_unwritable_doc(tmp_path, capsys):
     src.write_bytes(DocBin(docs=[doc]).to_bytes())
     out = tmp_path / "x.txt"
     assert cli_main(["export", str(src), str(out)]) == 1
-    assert f"[E127] {src}: its docs cannot be written" in capsys.readouterr().err and not out.exists()
+    assert f"[NEG-E127] {src}: its docs cannot be written" in capsys.readouterr().err and not out.exists()
 
 
 @pytest.mark.parametrize("command", ["convert", "export"])
@@ -98,7 +98,7 @@ def test_unknown_language(tmp_path, capsys, command):
     out = tmp_path / "out"
     assert cli_main([command, "--lang", "klingon", str(src), str(out)]) == 1
     err = capsys.readouterr().err
-    assert "[E126]" in err and "'klingon'" in err and "Traceback" not in err
+    assert "[NEG-E126]" in err and "'klingon'" in err and "Traceback" not in err
     assert not out.exists()
 
 
@@ -145,10 +145,10 @@ def test_fifo_output_is_refused(tmp_path, capsys):
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
     assert convert(str(src), str(fifo)) == 1
-    assert "[E124]" in capsys.readouterr().err
+    assert "[NEG-E124]" in capsys.readouterr().err
     assert fifo.exists() and not fifo.is_file()
     (tmp_path / "link").symlink_to(fifo)
-    with pytest.raises(NegationFormatError, match=r"\[E124\].*a FIFO"):
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E124\].*a FIFO"):
         atomic_write_text(tmp_path / "link", "x")
     assert (tmp_path / "link").is_symlink() and not fifo.is_file()
 
@@ -165,7 +165,7 @@ def test_convert_refuses_to_overwrite_its_input(tmp_path, capsys, kind):
     src = write(tmp_path, SAMPLE)
     out = dict(_same_file_paths(tmp_path, src))[kind]
     assert convert(str(src), out) == 1
-    assert "[E125]" in capsys.readouterr().err
+    assert "[NEG-E125]" in capsys.readouterr().err
     assert src.read_text(encoding="utf-8") == SAMPLE
 
 
@@ -177,7 +177,7 @@ def test_export_refuses_to_overwrite_its_input(tmp_path, capsys, kind):
     data = spacy_file.read_bytes()
     out = dict(_same_file_paths(tmp_path, spacy_file))[kind]
     assert cli_main(["export", str(spacy_file), out]) == 1
-    assert "[E125]" in capsys.readouterr().err
+    assert "[NEG-E125]" in capsys.readouterr().err
     assert spacy_file.read_bytes() == data
 
 
@@ -199,15 +199,15 @@ def test_crlf_reads_like_lf(tmp_path):
 
 def test_cr_only_line_endings(tmp_path, capsys):
     src = write(tmp_path, SAMPLE.replace("\n", "\r"))
-    with pytest.raises(NegationFormatError, match=r"\[E113\].*CR-only line endings") as err:
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E113\].*CR-only line endings") as err:
         read_starsem(src)
     assert err.value.line == 1
     stray = write(tmp_path, SAMPLE.replace("\tnot\tnot", "\tno\rt\tnot"), "stray.txt")
-    with pytest.raises(NegationFormatError, match=r"\[E113\]") as err:
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E113\]") as err:
         read_starsem(stray)
     assert err.value.line == 3
     assert convert(str(src), str(tmp_path / "out.spacy")) == 1
-    assert "[E113]" in capsys.readouterr().err and not (tmp_path / "out.spacy").exists()
+    assert "[NEG-E113]" in capsys.readouterr().err and not (tmp_path / "out.spacy").exists()
 
 
 # --- n_sents (item 12) -----------------------------------------------------------------------
@@ -215,9 +215,9 @@ def test_negative_n_sents(tmp_path):
     src = write(tmp_path, SAMPLE)
     r = subprocess.run([sys.executable, "-m", "spacy_negation", "convert", "--n-sents", "-1", str(src),
                         str(tmp_path / "out.spacy")], capture_output=True, text=True)
-    assert r.returncode == 2 and "[E116]" in r.stderr and "Traceback" not in r.stderr
+    assert r.returncode == 2 and "[NEG-E116]" in r.stderr and "Traceback" not in r.stderr
     assert not (tmp_path / "out.spacy").exists()
-    with pytest.raises(ValueError, match=r"\[E116\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E116\]"):
         read_starsem_docs(src, n_sents=-1)
 
 
@@ -236,12 +236,12 @@ BAD_CELLS = {
 def test_convert_bad_cells_and_forms(tmp_path, capsys, name):
     text, code, line = BAD_CELLS[name]
     src = write(tmp_path, text)
-    with pytest.raises(NegationFormatError, match=rf"\[{code}\]") as err:
+    with pytest.raises(NegationFormatError, match=rf"\[NEG-{code}\]") as err:
         read_starsem_docs(src)
     assert err.value.line == line and f"{src}:{line}:" in str(err.value)
     out = tmp_path / "out.spacy"
     assert convert(str(src), str(out)) == 1
-    assert f"[{code}] {src}:{line}:" in capsys.readouterr().err
+    assert f"[NEG-{code}] {src}:{line}:" in capsys.readouterr().err
     assert not out.exists()
 
 
@@ -259,10 +259,10 @@ def lenient_input(tmp_path: Path) -> Path:
 
 def test_strict_is_the_default(tmp_path, capsys):
     src = lenient_input(tmp_path)
-    with pytest.raises(NegationFormatError, match=r"\[E107\]"):
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E107\]"):
         read_starsem_docs(src)
     assert convert(str(src), str(tmp_path / "out.spacy")) == 1
-    assert "[E107]" in capsys.readouterr().err
+    assert "[NEG-E107]" in capsys.readouterr().err
 
 
 def test_lenient_python_api(tmp_path):
@@ -272,13 +272,13 @@ def test_lenient_python_api(tmp_path):
         (doc,) = read_starsem_docs(src, n_sents=0, on_error="skip")
     messages = [str(w.message) for w in caught]
     assert len(messages) == 3
-    assert messages[0].startswith(f"[W402] {src}:1: skipped") and "[E107]" in messages[0] and "'love'" in messages[0]
-    assert messages[1].startswith(f"[W403] {src}:13: repaired the scope cell 'Playstation' to 'PlayStation'")
-    assert messages[2].startswith(f"[W402] {src}:17: skipped") and f"[E114] {src}:18:" in messages[2]
+    assert messages[0].startswith(f"[NEG-W402] {src}:1: skipped") and "[NEG-E107]" in messages[0] and "'love'" in messages[0]
+    assert messages[1].startswith(f"[NEG-W403] {src}:13: repaired the scope cell 'Playstation' to 'PlayStation'")
+    assert messages[2].startswith(f"[NEG-W402] {src}:17: skipped") and f"[NEG-E114] {src}:18:" in messages[2]
     assert [s.text for s in doc.sents] == ["Fine.", "Yes.", "PlayStation isn't fun"]
     negs = doc._.negations
     assert [(n.cue_text, n.scope_text) for n in negs] == [("n't", "PlayStation fun")]
-    with pytest.raises(ValueError, match=r"\[E115\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E115\]"):
         read_starsem_docs(src, on_error="ignore")
 
 
@@ -287,8 +287,8 @@ def test_lenient_cli_reports_and_counts(tmp_path, capsys):
     out = tmp_path / "out.spacy"
     assert convert("--on-error", "skip", "--n-sents", "0", str(src), str(out)) == 0
     err = capsys.readouterr().err
-    assert f"warning: [W402] {src}:1:" in err and f"warning: [W403] {src}:13:" in err
-    assert f"warning: [W402] {src}:17:" in err
+    assert f"warning: [NEG-W402] {src}:1:" in err and f"warning: [NEG-W403] {src}:13:" in err
+    assert f"warning: [NEG-W402] {src}:17:" in err
     assert err.strip().endswith("2 sentence(s) skipped, 1 cell(s) repaired")
     (doc,) = read_docbin(out)
     assert len(list(doc.sents)) == 3
@@ -300,7 +300,7 @@ def test_lenient_cli_reports_and_counts(tmp_path, capsys):
 def test_lenient_does_not_skip_file_errors(tmp_path):
     src = tmp_path / "bad.txt"
     src.write_bytes(b"a\t0\t0\t\xff\tx\tNN\t*\t***\n")
-    with pytest.raises(NegationFormatError, match=r"\[E111\]"):
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E111\]"):
         read_starsem_docs(src, on_error="skip")
-    with pytest.raises(NegationFormatError, match=r"\[E113\]"):
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E113\]"):
         read_starsem_docs(write(tmp_path, SAMPLE.replace("\n", "\r")), on_error="skip")

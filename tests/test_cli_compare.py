@@ -77,12 +77,12 @@ def test_misaligned_system_names_file_and_line(files, tmp_path, capsys) -> None:
     bad = tmp_path / "bad.txt"
     bad.write_text(a.read_text(encoding="utf-8").replace("\tShe\t", "\tHe\t"), encoding="utf-8")
     err = _fail(capsys, "compare", gold, a, bad)
-    assert "[E200]" in err and str(bad) in err and f"{gold}:12" in err
+    assert "[NEG-E200]" in err and str(bad) in err and f"{gold}:12" in err
     short = tmp_path / "short.txt"
     short.write_text("\n\n".join(starsem_text(SYS_B).split("\n\n")[:3]) + "\n",
                      encoding="utf-8")
     err = _fail(capsys, "compare", gold, a, short)
-    assert "[E200]" in err and str(short) in err and "end of the file" in err
+    assert "[NEG-E200]" in err and str(short) in err and "end of the file" in err
 
 
 @pytest.mark.parametrize("args,code", [
@@ -98,7 +98,7 @@ def test_bad_input(files, tmp_path, capsys, args: List[str], code: str) -> None:
     gold, a, b = files
     paths = {"A": str(a), "B": str(b), "MISSING": str(tmp_path / "missing.txt")}
     err = _fail(capsys, "compare", gold, *[paths.get(x, x) for x in args])
-    assert f"[{code}]" in err
+    assert f"[NEG-{code}]" in err
     assert capsys.readouterr().out == ""
 
 
@@ -109,7 +109,7 @@ def test_malformed_system_file(files, tmp_path, capsys) -> None:  # noqa: F811
     lines[6] = lines[6].rsplit("\t", 1)[0]  # a line with a column less
     bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
     err = _fail(capsys, "compare", gold, a, bad)
-    assert "[E10" in err and f"{bad}:7" in err
+    assert "[NEG-E10" in err and f"{bad}:7" in err
 
 
 def test_compare_imports_no_spacy(files) -> None:  # noqa: F811
@@ -165,14 +165,14 @@ def test_seeds_bad_input(files, tmp_path, capsys) -> None:  # noqa: F811
     _evaluate_json(capsys, gold, a, ja)
     jb.write_text('{"nis": {\n  "nis_tok": {"f": 0.5,}\n}}\n', encoding="utf-8")
     err = _fail(capsys, "seeds", ja, jb)
-    assert "[E706]" in err and f"{jb}:2" in err
+    assert "[NEG-E706]" in err and f"{jb}:2" in err
     jb.write_text('{"nis": {"nis_tok": {"f": "high"}}}', encoding="utf-8")
-    assert "[E708]" in _fail(capsys, "seeds", ja, jb, "--metric", "nis.nis_tok.f")
-    assert "[E707]" in _fail(capsys, "seeds", ja, jb, "--metric", "nis.nis_ex.f")
-    assert "[E709]" in _fail(capsys, "seeds", ja)
-    assert "[E710]" in _fail(capsys, "seeds", ja, ja, "--gold", gold, "--system", a)
-    assert "[E712]" in _fail(capsys, "seeds", ja, ja, "--system", a, b)
-    assert "[E130]" in _fail(capsys, "seeds", ja, tmp_path / "none.json")
+    assert "[NEG-E708]" in _fail(capsys, "seeds", ja, jb, "--metric", "nis.nis_tok.f")
+    assert "[NEG-E707]" in _fail(capsys, "seeds", ja, jb, "--metric", "nis.nis_ex.f")
+    assert "[NEG-E709]" in _fail(capsys, "seeds", ja)
+    assert "[NEG-E710]" in _fail(capsys, "seeds", ja, ja, "--gold", gold, "--system", a)
+    assert "[NEG-E712]" in _fail(capsys, "seeds", ja, ja, "--system", a, b)
+    assert "[NEG-E130]" in _fail(capsys, "seeds", ja, tmp_path / "none.json")
 
 
 # --- README -------------------------------------------------------------------------------

@@ -83,7 +83,7 @@ def test_misaligned_files(tmp_path: Path, capsys: pytest.CaptureFixture) -> None
     system.write_text(GOLD.replace("d\t0\t3\tgo", "d\t0\t3\tgone"), encoding="utf-8")
     assert main(["evaluate", str(gold), str(system), "--json"]) == 1
     err = capsys.readouterr().err
-    assert "[E200]" in err and f"{gold}:4" in err and f"{system}:4" in err
+    assert "[NEG-E200]" in err and f"{gold}:4" in err and f"{system}:4" in err
 
 
 def test_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:

@@ -79,19 +79,19 @@ def test_weights_labels_and_exclude(capsys, pair):
 ])
 def test_bad_weights(capsys, pair, args, code):
     assert cli_main(["faireval", str(pair[0]), str(pair[1]), *args]) == 1
-    assert f"[{code}]" in capsys.readouterr().err
+    assert f"[NEG-{code}]" in capsys.readouterr().err
 
 
 def test_bad_input_files(capsys, tmp_path, pair):
     bad = write(tmp_path / "bad.tsv", "A\t1\t2\t1, 2\n\nA\t2\t3\t7\n")
     assert cli_main(["faireval", str(bad), str(pair[1])]) == 1
     err = capsys.readouterr().err
-    assert "[E262]" in err and f"{bad}:3:" in err
+    assert "[NEG-E262]" in err and f"{bad}:3:" in err
     short = write(tmp_path / "short.tsv", "A\t1\t2\t1, 2\n")
     assert cli_main(["faireval", str(pair[0]), str(short)]) == 1
-    assert "[E255]" in capsys.readouterr().err
+    assert "[NEG-E255]" in capsys.readouterr().err
     assert cli_main(["faireval", str(tmp_path / "missing.tsv"), str(short)]) == 1
-    assert "[E130]" in capsys.readouterr().err
+    assert "[NEG-E130]" in capsys.readouterr().err
 
 
 def test_reference_cases_through_the_command(capsys, shared_dir):

@@ -71,7 +71,7 @@ def test_bad_arguments_are_coded_errors(three: List[Path], tmp_path: Path, capsy
     files = three[:1] if code == "E749" else three
     out = tmp_path / "vote.txt"
     assert main(["vote", *map(str, files), "-o", str(out), *map(str, extra)]) == 1
-    assert f"[{code}]" in capsys.readouterr().err
+    assert f"[NEG-{code}]" in capsys.readouterr().err
     assert not out.exists()
 
 
@@ -81,20 +81,20 @@ def test_misaligned_files_are_coded_errors(three: List[Path], tmp_path: Path, ca
     shorter.write_text(starsem_text(GOLD).split("\n\n", 1)[1], encoding="utf-8")
     assert main(["vote", str(three[0]), str(shorter), "-o", str(out)]) == 1
     err = capsys.readouterr().err
-    assert "[E751]" in err and str(shorter) in err and "3 sentences" in err
+    assert "[NEG-E751]" in err and str(shorter) in err and "3 sentences" in err
     changed = tmp_path / "changed.txt"
     changed.write_text(starsem_text(GOLD).replace("\tsun\tsun\t", "\tmoon\tmoon\t"), encoding="utf-8")
     assert main(["vote", str(three[0]), str(changed), "-o", str(out)]) == 1
     err = capsys.readouterr().err
     # "sun": the second token of the fourth sentence, on line 18 (13 token lines, 3 blank lines)
-    assert "[E752]" in err and f"{changed}:18:" in err
+    assert "[NEG-E752]" in err and f"{changed}:18:" in err
     assert not out.exists()
-    with pytest.raises(ValueError, match="E749"):
+    with pytest.raises(ValueError, match=r"\[NEG-E749\]"):
         vote_sentences([read_starsem(three[0])])
 
 
 def test_output_that_is_an_input_is_refused(three: List[Path], capsys: pytest.CaptureFixture) -> None:
     before = three[0].read_text(encoding="utf-8")
     assert main(["vote", *map(str, three), "-o", str(three[0])]) == 1
-    assert "[E125]" in capsys.readouterr().err
+    assert "[NEG-E125]" in capsys.readouterr().err
     assert three[0].read_text(encoding="utf-8") == before

@@ -147,7 +147,7 @@ def test_the_whole_file_converts(records, tmp_path):
 def test_bad_lines_are_coded_errors_with_file_and_line(tmp_path, line, code):
     path = tmp_path / "bad.jsonl"
     path.write_text(_line("No hiccups.", [[0, 2]], [[3, 10]], id="ok-01") + "\n" + line + "\n", encoding="utf-8")
-    with pytest.raises(NegationFormatError, match=rf"\[{code}\] {re.escape(str(path))}:2:"):
+    with pytest.raises(NegationFormatError, match=rf"\[NEG-{code}\] {re.escape(str(path))}:2:"):
         list(read_clinical_synth(path))
     out = tmp_path / "out.spacy"
     assert main([str(path), str(out)]) == 1 and not out.exists()
@@ -157,12 +157,12 @@ def test_duplicate_ids_empty_files_and_skipping(tmp_path):
     path = tmp_path / "dup.jsonl"
     path.write_text(_line("No hiccups.", [[0, 2]], [[3, 10]]) + "\n" + _line("No rigors.", [[0, 2]], [[3, 9]]) + "\n",
                     encoding="utf-8")
-    with pytest.raises(NegationFormatError, match=r"\[E727\].*line 1"):
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E727\].*line 1"):
         list(read_clinical_synth(path))
-    with pytest.warns(UserWarning, match=r"\[W402\].*:2:.*\[E727\]"):
+    with pytest.warns(UserWarning, match=r"\[NEG-W402\].*:2:.*\[NEG-E727\]"):
         docs = list(read_clinical_synth(path, on_error="skip"))
     assert [d.text for d in docs] == ["No hiccups."]
     empty = tmp_path / "empty.jsonl"
     empty.write_text("\n", encoding="utf-8")
-    with pytest.raises(NegationFormatError, match=r"\[E108\]"):
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E108\]"):
         list(read_clinical_synth(empty))

@@ -101,31 +101,31 @@ def test_labels_parse_and_print():
     assert parse_label(NO_EDGE) == Label() and str(Label()) == NO_EDGE
     assert parse_label("C:un-").is_root_label and not parse_label("C+S").is_root_label
     for bad in ("X", "S+S", "C+C", "C:", "C:-", "S~~", "", "+", "E+S+E"):
-        with pytest.raises(ValueError, match=r"\[E862\]"):
+        with pytest.raises(ValueError, match=r"\[NEG-E862\]"):
             parse_label(bad)
 
 
 def test_bad_input_raises_coded_errors():
     words = ["not", "here"]
-    with pytest.raises(ValueError, match=r"\[E860\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E860\]"):
         encode(words, [], "tree")
-    with pytest.raises(ValueError, match=r"\[E860\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E860\]"):
         decode(words, {}, "tree")
-    with pytest.raises(ValueError, match=r"\[E861\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E861\]"):
         encode(words, [Instance(((2, 0, 1),))])
-    with pytest.raises(ValueError, match=r"\[E861\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E861\]"):
         encode(words, [Instance(((0, 0, 3),), ((1, 2, 9),))])
-    with pytest.raises(ValueError, match=r"\[E863\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E863\]"):
         encode(words, [Instance(())])
-    with pytest.raises(ValueError, match=r"\[E864\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E864\]"):
         decode(words, {(0, 3): "C"})
-    with pytest.raises(ValueError, match=r"\[E864\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E864\]"):
         decode(words, {(1, 0): "S"})
-    with pytest.raises(ValueError, match=r"\[E862\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E862\]"):
         decode(words, {(0, 1): "CUE"})
-    with pytest.raises(ValueError, match=r"\[E865\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E865\]"):
         graph_of_pairs(["_"] * 5, 2)
-    with pytest.raises(ValueError, match=r"\[E864\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E864\]"):
         pair_labels({(0, 0): "C"}, 2)
 
 

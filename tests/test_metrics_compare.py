@@ -228,22 +228,22 @@ def test_metric_names() -> None:
 
 def test_bad_metric_and_settings(files: Tuple[Path, Path, Path]) -> None:
     gold, a, b = files
-    with pytest.raises(ValueError, match=r"\[E700\].*nis\.nis_tok"):
+    with pytest.raises(ValueError, match=r"\[NEG-E700\].*nis\.nis_tok"):
         parse_metric("nis.nis_tak.f")
-    with pytest.raises(ValueError, match=r"\[E701\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E701\]"):
         parse_metric("nis.nis_tok.g")
     ta = table(gold, a, ("nis",))
-    with pytest.raises(ValueError, match=r"\[E711\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E711\]"):
         ta.value(parse_metric("faireval.fair.f"))
-    with pytest.raises(ValueError, match=r"\[E702\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E702\]"):
         compare([("a", ta)])
-    with pytest.raises(ValueError, match=r"\[E703\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E703\]"):
         compare([("a", ta), ("short", CountTable(ta.families, ta.counts[:3]))])
-    with pytest.raises(ValueError, match=r"\[E704\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E704\]"):
         compare([("a", ta), ("b", ta)], samples=0)
-    with pytest.raises(ValueError, match=r"\[E705\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E705\]"):
         compare([("a", ta), ("b", ta)], confidence=1.0)
-    with pytest.raises(ValueError, match=r"\[E701\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E701\]"):
         prf_statistic("x")
 
 
@@ -256,7 +256,7 @@ def test_seed_summary_and_pooled_interval(files: Tuple[Path, Path, Path]) -> Non
     assert s.mean == pytest.approx(2.5 / 3)
     assert s.sd == pytest.approx(((1 / 30) ** 2 + (1 / 150) ** 2 + (2 / 75) ** 2) ** 0.5 / 2 ** 0.5)
     assert s.as_dict()["ci"] is None
-    with pytest.raises(ValueError, match=r"\[E709\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E709\]"):
         seed_summary("nis.nis_tok.f", [0.8])
     runs = [table(gold, a), table(gold, b)]
     ci = pooled_interval(runs, "nis.nis_tok.f", samples=300, seed=2)

@@ -215,14 +215,14 @@ def test_empty_and_invalid_inputs():
     for method in ("traditional", "fair", "weighted"):
         assert (r[method]["p"], r[method]["r"], r[method]["f"]) == (0.0, 0.0, 0.0)
     assert r["confusion"] == {"_": {"_": 0}} and r["per_label"]["fair"] == {}
-    with pytest.raises(ValueError, match=r"\[E255\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E255\]"):
         count_spans([[]], [])
-    with pytest.raises(ValueError, match=r"\[E251\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E251\]"):
         faireval([[]], [[]], focus="gold")
     for bad in ((0, 1, {1}), (3, 2, {2}), (1, 2, set()), (1, 2, {3})):
-        with pytest.raises(ValueError, match=r"\[E250\]"):
+        with pytest.raises(ValueError, match=r"\[NEG-E250\]"):
             FSpan("A", *bad)
-    with pytest.raises(ValueError, match=r"\[E250\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E250\]"):
         FSpan("", 1, 1, {1})
     assert FSpan("A", 1, 3, [1, 3]).tokens == frozenset({1, 3})
     assert FSpan.from_range("A", 2, 4) == S("A", 2, 4, 2, 3, 4)
@@ -244,7 +244,7 @@ def test_parse_weights():
     for bad, code in (("", "E252"), ("LE 0.5 FP", "E252"), ("LE = FP + FN", "E252"),
                       ("LE = 0.5 XP", "E252"), ("LE =", "E252"), ("XE = 1 FP", "E253"),
                       ("LE = 1 FP, LE = 1 FN", "E254"), ("LE = 1 FP + 1 FP", "E254")):
-        with pytest.raises(ValueError, match=rf"\[{code}\]"):
+        with pytest.raises(ValueError, match=rf"\[NEG-{code}\]"):
             parse_weights(bad)
 
 
@@ -262,9 +262,9 @@ def test_weighted_scores_and_weight_choices():
     assert faireval(target, system, weights=FAIR_WEIGHTS)["weighted"] == fair["fair"]
     assert faireval(target, system, weights=BE_WEIGHTS_FORMULA) == faireval(target, system,
                                                                             weights=BE_WEIGHTS)
-    with pytest.raises(ValueError, match=r"\[E253\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E253\]"):
         faireval(target, system, weights={"XX": {"TP": 1}})
-    with pytest.raises(ValueError, match=r"\[E256\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E256\]"):
         faireval(target, system, weights={"LE": {"TP": "1"}})
 
 
@@ -387,7 +387,7 @@ def test_count_files_checks_alignment(tmp_path):
     (tmp_path / "s").mkdir()
     (tmp_path / "t" / "a.tsv").write_text("A\t1\t1\t1\n\nA\t2\t2\t2\n", encoding="utf-8")
     (tmp_path / "s" / "a.tsv").write_text("A\t1\t1\t1\n", encoding="utf-8")
-    with pytest.raises(ValueError, match=r"\[E255\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E255\]"):
         count_files(tmp_path / "t", tmp_path / "s")
     (tmp_path / "s" / "a.tsv").write_text("A\t1\t1\t1\n\nB\t2\t2\t2\n", encoding="utf-8")
     c = count_files(tmp_path / "t", tmp_path / "s")
@@ -395,15 +395,15 @@ def test_count_files_checks_alignment(tmp_path):
     # two files are paired whatever their names (Q-F7 fixed)
     assert count_files(tmp_path / "t" / "a.tsv", tmp_path / "s" / "a.tsv").fair.TP == 1
     (tmp_path / "s" / "b.tsv").write_text("A\t1\t1\t1\n", encoding="utf-8")
-    with pytest.raises(ValueError, match=r"\[E265\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E265\]"):
         pair_files(tmp_path / "t", tmp_path / "s")
-    with pytest.raises(ValueError, match=r"\[E266\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E266\]"):
         pair_files(tmp_path / "t" / "a.tsv", tmp_path / "s")
     with pytest.raises(FileNotFoundError):
         pair_files(tmp_path / "nothing", tmp_path / "s")
     (tmp_path / "t1.conll").write_text("a x B-X\nb x I-X\n", encoding="utf-8")
     (tmp_path / "s1.conll").write_text("a x B-X\n", encoding="utf-8")
-    with pytest.raises(ValueError, match=r"\[E264\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E264\]"):
         count_files(tmp_path / "t1.conll", tmp_path / "s1.conll")
 
 
@@ -512,7 +512,7 @@ def test_score_span_examples_spans_key_and_missing_annotation():
     s = score_span_examples([eg], "sc", prefix="fe_sc")
     assert s["fe_sc_fair_p"] == pytest.approx(1 / 1.5) and s["fe_sc_weighted_r"] == 1.0
     # a spans_key that no reference doc has is an error, not silent zeros
-    with pytest.raises(ValueError, match=r"\[E214\].*'other'.*sc"):
+    with pytest.raises(ValueError, match=r"\[NEG-E214\].*'other'.*sc"):
         score_span_examples([eg], "other")
     # a reference doc without entity annotation is skipped, as in spaCy's scorers
     unannotated = _example(words, spaces, words, spaces, None, [(0, 1, "X")])

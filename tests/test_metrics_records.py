@@ -161,7 +161,7 @@ def test_metrics_option_any_subset(tmp_path: Path, capsys: pytest.CaptureFixture
     text = capsys.readouterr().out
     assert "NIS" in text and "Cues:" not in text and "FairEval" not in text
     assert main(["evaluate", str(gold), str(system), "--metrics", "starsem,bleu"]) == 1
-    assert "[E215]" in capsys.readouterr().err
+    assert "[NEG-E215]" in capsys.readouterr().err
 
 
 # --- bad input (issue: reliability) -------------------------------------------------------
@@ -192,8 +192,8 @@ def test_empty_cell_is_an_error_with_file_and_line(tmp_path: Path,
         system = _write(tmp_path / "system.txt", bad)
         assert main(["evaluate", str(gold), str(system)]) == 1
         err = capsys.readouterr().err
-        assert "[E114]" in err and f"{system}:" in err
-    with pytest.raises(NegationFormatError, match=r"\[E114\].*:3: empty cue cell \(column 8\)"):
+        assert "[NEG-E114]" in err and f"{system}:" in err
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E114\].*:3: empty cue cell \(column 8\)"):
         list(iter_records(_write(tmp_path / "x.txt", GOLD.replace("\tnot\t_\t_", "\t\t_\t_"))))
 
 
@@ -201,24 +201,24 @@ def test_directory_and_missing_file(tmp_path: Path, capsys: pytest.CaptureFixtur
     gold = _write(tmp_path / "gold.txt", GOLD)
     assert main(["evaluate", str(tmp_path), str(gold)]) == 1
     err = capsys.readouterr().err
-    assert "[E210]" in err and "is a directory" in err
+    assert "[NEG-E210]" in err and "is a directory" in err
     assert main(["evaluate", str(gold), str(tmp_path / "nope.txt")]) == 1
-    assert "[E130]" in capsys.readouterr().err
+    assert "[NEG-E130]" in capsys.readouterr().err
 
 
 def test_cr_only_line_endings(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     cr = _write(tmp_path / "cr.txt", GOLD.replace("\n", "\r"))
     assert main(["evaluate", str(cr), str(cr)]) == 1
     err = capsys.readouterr().err
-    assert "[E113]" in err and f"{cr}:1:" in err
-    with pytest.raises(NegationFormatError, match=r"\[E113\].*:1: carriage return"):
+    assert "[NEG-E113]" in err and f"{cr}:1:" in err
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E113\].*:1: carriage return"):
         list(iter_text_blocks(cr))
     crlf = _write(tmp_path / "crlf.txt", GOLD.replace("\n", "\r\n"))
     assert [r.instances for r in iter_records(crlf)] == \
         [r.instances for r in iter_records(_write(tmp_path / "lf.txt", GOLD))]
     fe = _write(tmp_path / "cr.tsv", "A\t1\t1\t1\rB\t2\t2\t2\r")
     assert main(["faireval", str(fe), str(fe)]) == 1
-    assert "[E113]" in capsys.readouterr().err
+    assert "[NEG-E113]" in capsys.readouterr().err
 
 
 def test_crlf_split_across_read_chunks(tmp_path: Path) -> None:
@@ -233,7 +233,7 @@ def test_crlf_split_across_read_chunks(tmp_path: Path) -> None:
 def test_invalid_utf8_names_the_line(tmp_path: Path) -> None:
     path = tmp_path / "bad.txt"
     path.write_bytes(GOLD.encode("utf-8").replace(b"\tgo\t", b"\tg\xff\t", 1))
-    with pytest.raises(NegationFormatError, match=r"\[E111\].*:4"):
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E111\].*:4"):
         list(iter_text_blocks(path, chunk_size=16))
 
 
@@ -242,7 +242,7 @@ def test_faireval_unknown_label(tmp_path: Path, capsys: pytest.CaptureFixture) -
     system = _write(tmp_path / "s.tsv", "B\t1\t1\t1\n\nEMPTY\t999\t999\t999\n")
     assert main(["faireval", str(target), str(system), "--labels", "NOPE,A"]) == 1
     err = capsys.readouterr().err
-    assert "[E213]" in err and "NOPE" in err and "A, B" in err
+    assert "[NEG-E213]" in err and "NOPE" in err and "A, B" in err
     assert main(["faireval", str(target), str(system), "--labels", "A", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["traditional"]["FN"] == 1
 

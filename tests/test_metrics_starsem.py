@@ -195,7 +195,7 @@ def test_alignment_error_names_first_mismatching_line(tmp_path: Path) -> None:
     gold = read_starsem(_write(tmp_path, "gold.txt", GOLD))
     system_text = GOLD.replace("d\t1\t1\t.", "d\t1\t1\t!")
     system = read_starsem(_write(tmp_path, "sys.txt", system_text))
-    with pytest.raises(NegationFormatError, match=r"\[E200\]") as exc:
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E200\]") as exc:
         count_starsem(gold, system, gold_path="gold.txt", system_path="sys.txt")
     assert "gold.txt:8" in str(exc.value) and "sys.txt:8" in str(exc.value)
     assert exc.value.line == 8

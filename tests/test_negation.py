@@ -83,7 +83,7 @@ def test_conveniences(doc, nlp):
     assert get_span_rule(pickle.loads(pickle.dumps(doc))) == "any"
     set_span_rule(doc, "outside_all")
     assert SPAN_RULE_KEY not in doc.user_data and get_span_rule(doc) == "outside_all"
-    with pytest.raises(ValueError, match=r"\[E331\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E331\]"):
         set_span_rule(doc, "all")
     assert not Span(doc, 7, 8)._.negated
     doc.ents = [Span(doc, 6, 7, label="ACT")]
@@ -127,7 +127,7 @@ def test_foreign_extension_is_not_overwritten():
     Token.remove_extension("negated")
     Token.set_extension("negated", default=False)
     try:
-        with pytest.raises(ValueError, match=r"\[E009\]"):
+        with pytest.raises(ValueError, match=r"\[NEG-E009\]"):
             register_extensions()
     finally:
         Token.remove_extension("negated")
@@ -155,21 +155,21 @@ def test_empty_doc_and_no_negations(nlp):
 )
 def test_invalid_negations(nlp, spec, code):
     doc = nlp("I am unhappy")
-    with pytest.raises(ValueError, match=rf"\[{code}\]"):
+    with pytest.raises(ValueError, match=rf"\[NEG-{code}\]"):
         set_negations(doc, [spec])
     assert SPANS_KEY not in doc.spans
 
 
 def test_parts_from_another_doc_rejected(nlp):
     doc, other = nlp("not this"), nlp("not that")
-    with pytest.raises(ValueError, match=r"\[E007\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E007\]"):
         Negation(doc, [other[0]])
 
 
 def test_foreign_label_in_group_is_an_error(nlp):
     doc = nlp("not this")
     doc.spans[SPANS_KEY] = [Span(doc, 0, 1, label="OTHER")]
-    with pytest.raises(ValueError, match=r"\[E006\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E006\]"):
         get_negations(doc)
 
 
@@ -245,7 +245,7 @@ def test_merge_of_a_cue_with_other_tokens_warns(nlp):
     d._.negations = [{"cue": [d[2]], "scope": [d[0], d[1], d[3]]}]
     with d.retokenize() as retokenizer:
         retokenizer.merge(d[1:3])
-    with pytest.warns(UserWarning, match=r"\[W003\]"):
+    with pytest.warns(UserWarning, match=r"\[NEG-W003\]"):
         (neg,) = d._.negations
     assert neg.cue_text == "not" and neg.cue[0].i == 1 and neg.is_affixal
     assert neg.scope_text == "He did go"
@@ -256,7 +256,7 @@ def test_merge_of_two_scope_parts_with_other_text_warns(nlp):
     d._.negations = [{"cue": [d[2]], "scope": [d[0], d[1], d[3], d[5]]}]
     with d.retokenize() as retokenizer:
         retokenizer.merge(d[3:6])  # "that she came": "she" is not in the scope
-    with pytest.warns(UserWarning, match=r"\[W004\]"):
+    with pytest.warns(UserWarning, match=r"\[NEG-W004\]"):
         (neg,) = d._.negations
     assert neg.scope_text == "He said that she came" and neg.cue_text == "not"
 
@@ -323,7 +323,7 @@ def test_setter_errors_are_coded_and_change_nothing(nlp, value, code):
     d = nlp("I am unhappy")
     d._.negations = [{"cue": [(2, 0, 2)], "scope": [(0, 0, 1), (2, 2, 7)]}]
     before = d.to_bytes()
-    with pytest.raises(ValueError, match=rf"\[{code}\]"):
+    with pytest.raises(ValueError, match=rf"\[NEG-{code}\]"):
         d._.negations = value
     assert d.to_bytes() == before
     assert [n.cue_text for n in d._.negations] == ["un"]
@@ -332,7 +332,7 @@ def test_setter_errors_are_coded_and_change_nothing(nlp, value, code):
 def test_set_negations_keeps_a_corpus_scope_that_holds_its_cue(nlp):
     d = nlp("an infinite series")
     spec = [{"cue": [(1, 0, 2)], "scope": [d[1], d[2]]}]  # as in CD-SCO training
-    with pytest.raises(ValueError, match=r"\[E015\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E015\]"):
         d._.negations = spec
     set_negations(d, spec)
     assert [(n.cue_text, n.scope_text) for n in d._.negations] == [("in", "infinite series")]
@@ -397,7 +397,7 @@ def test_warnings_are_not_raised_without_retokenization(doc4):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert _texts(doc) == EXPECTED
-    with pytest.raises(ValueError, match=r"\[E013\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E013\]"):
         set_negations(doc, [{"cue": [doc[8]], "evnt": []}])
 
 
@@ -454,7 +454,7 @@ def test_every_doc_operation_keeps_the_characters_of_every_part(doc, data):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         merged = _chars(doc)
-    if not any("[W004]" in str(w.message) for w in caught):
+    if not any("[NEG-W004]" in str(w.message) for w in caught):
         assert merged == expected
 
 

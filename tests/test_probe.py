@@ -114,7 +114,7 @@ def test_rank_tailored_act_extraction_returns_the_token_of_the_requested_rank(ml
         ranking = _full_ranking(mlm_dir, sentence)
         for r in (0, 3, 7):
             assert acts[pair][r] == [mlm.decode(i) for i in ranking[r:r + 3]]
-    with pytest.raises(ValueError, match=r"\[E605\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E605\]"):
         mlm.topk([f"Peter likes to {mlm.mask_token} and {mlm.mask_token}."], 1)
 
 
@@ -163,16 +163,16 @@ def test_summarize_hand_computed():
     from spacy_negation.probe.mlm import rank_tokens
 
     assert rank_tokens([7, 8, 9, 10], 1, 3) == [8, 9, 10]
-    with pytest.raises(ValueError, match=r"\[E606\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E606\]"):
         rank_tokens([7, 8, 9, 10], 2, 3)
     assert is_repetition("Swim", ["draw", "swim"]) and not is_repetition("swimming", ["swim"])
 
 
 def test_sample_pairs_seeded_and_bounded():
     assert sample_pairs("f", 5, 1) == sample_pairs("f", 5, 1) != sample_pairs("f", 5, 2)
-    with pytest.raises(ValueError, match=r"\[E704\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E704\]"):
         sample_pairs("m", 0, 0)
-    with pytest.warns(UserWarning, match=r"\[W601\]"):
+    with pytest.warns(UserWarning, match=r"\[NEG-W601\]"):
         assert len(sample_pairs("m", 10 ** 6, 0)) == len(tpl.names("m")) * len(tpl.professions())
 
 
@@ -180,9 +180,9 @@ def test_encoder_without_head_needs_tied_head(tmp_path):
     from spacy_negation.probe.mlm import load
 
     enc = _save_bert(tmp_path / "enc", head=False)
-    with pytest.raises(ValueError, match=r"\[E602\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E602\]"):
         load(enc)
-    with pytest.warns(UserWarning, match=r"\[W600\]"):
+    with pytest.warns(UserWarning, match=r"\[NEG-W600\]"):
         mlm = load(enc, tied_head=True)
     # the tied head is LayerNorm(h) . E^T: the top token is the embedding nearest to it
     sentence = "Peter likes to [MASK]."
@@ -194,9 +194,9 @@ def test_encoder_without_head_needs_tied_head(tmp_path):
             @ mlm.model.get_input_embeddings().weight.T
     scores[mlm.special_ids] = float("-inf")
     assert mlm.topk([sentence], 1)[0][0] == int(scores.argmax())
-    with pytest.raises(ValueError, match=r"\[E604\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E604\]"):
         load(_save_bert(tmp_path / "full"), tied_head=True)
-    with pytest.raises(FileNotFoundError, match=r"\[E600\]"):
+    with pytest.raises(FileNotFoundError, match=r"\[NEG-E600\]"):
         load(tmp_path / "missing")
 
 
@@ -220,9 +220,9 @@ def test_cli_probe_writes_json_markdown_png_and_merges(bert_dir, tmp_path, capsy
     bad = tmp_path / "bad.json"
     bad.write_text("[]")
     assert main(["probe", str(bert_dir), "--output", str(bad), "--no-progress"]) == 1
-    assert "[E608]" in capsys.readouterr().err
+    assert "[NEG-E608]" in capsys.readouterr().err
     assert main(["probe", str(bert_dir), "--name", "a", "--name", "b", "--output", str(out)]) == 1
-    assert "[E609]" in capsys.readouterr().err
+    assert "[NEG-E609]" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("module", ["spacy_negation/cli/probe.py", "spacy_negation/cli/challenge.py",

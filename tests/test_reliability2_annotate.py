@@ -120,7 +120,7 @@ def test_docbin_output_holds_no_tensors_or_foreign_user_data(bulky_model, tmp_pa
     assert all(TRF_KEY in d.user_data and d.user_data["another component"] == "x" * 1000
                for d in full)
     assert (tmp_path / "full.spacy").stat().st_size > light + 30000  # random bytes: incompressible
-    with pytest.raises(ValueError, match=r"\[E951\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E951\]"):
         run(inp, tmp_path / "o.jsonl", str(bulky_model), keep_user_data=True)
     assert not (tmp_path / "o.jsonl").exists()
 
@@ -138,7 +138,7 @@ def test_resume_refuses_another_model_at_the_same_path(trained_cnn_dir, tmp_path
     weights = sorted(p for p in model.rglob("model") if p.is_file())[0]
     os.utime(weights, ns=(weights.stat().st_atime_ns, weights.stat().st_mtime_ns + 10**9))
     assert model_identity(str(model)) != identity
-    with pytest.raises(ValueError, match=r"\[E504\] .*model_identity"):
+    with pytest.raises(ValueError, match=r"\[NEG-E504\] .*model_identity"):
         run(inp, out, str(model), shard_size=2)
     meta = json.loads((model / "meta.json").read_text(encoding="utf-8"))
     meta["version"] = "9.9.9"
@@ -162,9 +162,9 @@ def test_resume_redoes_a_truncated_or_foreign_shard(trained_cnn_dir, tmp_path):
     record["records"] = [0, 3, 0]  # a record that does not belong to its shard
     (work / "shard-00002.done.json").write_text(json.dumps(record), encoding="utf-8")
     out.unlink()
-    with pytest.warns(UserWarning, match=r"\[W950\]") as caught:
+    with pytest.warns(UserWarning, match=r"\[NEG-W950\]") as caught:
         summary = run(inp, out, str(trained_cnn_dir), shard_size=3)
-    messages = [str(w.message) for w in caught if "[W950]" in str(w.message)]
+    messages = [str(w.message) for w in caught if "[NEG-W950]" in str(w.message)]
     assert len(messages) == 2 and "shard-00001.jsonl" in messages[0] and "bytes" in messages[0]
     assert "shard-00002.jsonl" in messages[1] and "covers records" in messages[1]
     assert sorted(summary.redone) == [1, 2] and summary.resumed == 1 and summary.n_docs == 9
@@ -181,7 +181,7 @@ def test_resume_redoes_an_edited_shard_of_the_same_size(trained_cnn_dir, tmp_pat
     data = shard.read_bytes()
     shard.write_bytes(data.replace(b'"id": 1', b'"id": 7'))
     out.unlink()
-    with pytest.warns(UserWarning, match=r"\[W950\] .*SHA-256"):
+    with pytest.warns(UserWarning, match=r"\[NEG-W950\] .*SHA-256"):
         summary = run(inp, out, str(trained_cnn_dir), shard_size=2)
     assert summary.redone and out.read_bytes() == expected
 
@@ -234,9 +234,9 @@ def test_threads_respect_omp_num_threads(monkeypatch):
     assert resolve_threads(None) == 2 and resolve_threads(1) == 1
     for bad in ("0", "two", "-1"):
         monkeypatch.setenv("OMP_NUM_THREADS", bad)
-        with pytest.raises(ValueError, match=r"\[E950\]"):
+        with pytest.raises(ValueError, match=r"\[NEG-E950\]"):
             resolve_threads(None)
-    with pytest.raises(ValueError, match=r"\[E704\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E704\]"):
         resolve_threads(0)
 
 
@@ -264,7 +264,7 @@ def test_annotate_uses_omp_num_threads(trained_cnn_dir, tmp_path, monkeypatch):
                   on_shard=lambda r: seen.append(torch.get_num_threads()))
     assert seen == [2] and summary.threads == 2 and torch.get_num_threads() == before
     monkeypatch.setenv("OMP_NUM_THREADS", "many")
-    with pytest.raises(ValueError, match=r"\[E950\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E950\]"):
         run(inp, tmp_path / "o.jsonl", str(trained_cnn_dir))
 
 

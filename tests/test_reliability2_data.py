@@ -84,7 +84,7 @@ def test_a_merge_that_joins_a_cue_warns_once_and_stores_the_affix(nlp):
     d._.negations = [{"cue": [d[2]], "scope": [d[0], d[1], d[3]]}]
     with d.retokenize() as retokenizer:
         retokenizer.merge(d[1:3])
-    with pytest.warns(UserWarning, match=r"\[W003\]"):
+    with pytest.warns(UserWarning, match=r"\[NEG-W003\]"):
         (neg,) = d._.negations
     assert neg.cue_text == "not" and neg.is_affixal
     cue = [s for s in d.spans[SPANS_KEY] if s.label_ == "CUE"][0]
@@ -150,12 +150,12 @@ def _convert(capsys, *args) -> Tuple[int, str]:
 
 def test_scope_holding_its_own_cue_is_refused_with_its_line(tmp_path, capsys):
     path = _write(tmp_path / "in.txt", _sentence(0), _sentence(1, scope_of_not="not"), PLAIN)
-    with pytest.raises(NegationFormatError, match=r"\[E958\] .*in.txt:9: .*'not'"):
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E958\] .*in.txt:9: .*'not'"):
         read_starsem_docs(path)
     code, err = _convert(capsys, path, tmp_path / "out.spacy")
-    assert code == 1 and "[E958]" in err and not (tmp_path / "out.spacy").exists()
+    assert code == 1 and "[NEG-E958]" in err and not (tmp_path / "out.spacy").exists()
     # --on-error skip: skipped, and said so with the line
-    with pytest.warns(UserWarning, match=r"\[W402\] .*in.txt:7: .*\[E958\]"):
+    with pytest.warns(UserWarning, match=r"\[NEG-W402\] .*in.txt:7: .*\[NEG-E958\]"):
         docs = read_starsem_docs(path, on_error="skip", n_sents=0)
     assert [len(list(d.sents)) for d in docs] == [2]
     for doc in docs:  # what is read passes the data model's own check (E015)
@@ -166,7 +166,7 @@ def test_an_affixal_cue_inside_a_whole_token_scope_is_kept_with_a_warning(tmp_pa
     rows = [_row("ch1", 0, 0, "An", "_", "An", "_"), _row("ch1", 0, 1, "infinite", "in", "infinite", "_"),
             _row("ch1", 0, 2, "sea", "_", "sea", "_")]
     path = _write(tmp_path / "in.txt", "\n".join(rows))
-    with pytest.warns(UserWarning, match=r"\[W951\] .*in.txt:2: .*'infinite'.* kept as annotated.* 'finite'"):
+    with pytest.warns(UserWarning, match=r"\[NEG-W951\] .*in.txt:2: .*'infinite'.* kept as annotated.* 'finite'"):
         (doc,) = read_starsem_docs(path)
     (neg,) = doc._.negations
     assert neg.cue_text == "in" and [(p.i, p.start, p.end) for p in neg.scope] == [(0, 0, 2), (1, 0, 8), (2, 0, 3)]
@@ -174,9 +174,9 @@ def test_an_affixal_cue_inside_a_whole_token_scope_is_kept_with_a_warning(tmp_pa
 
 def test_a_repeated_sentence_is_refused(tmp_path, capsys):
     path = _write(tmp_path / "in.txt", _sentence(0), _sentence(1), _sentence(0))
-    with pytest.raises(NegationFormatError, match=r"\[E959\] .*in.txt:13: .*'ch1' sentence '0'.* line 1"):
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E959\] .*in.txt:13: .*'ch1' sentence '0'.* line 1"):
         read_starsem_docs(path)
-    with pytest.warns(UserWarning, match=r"\[W402\] .*in.txt:13: .*\[E959\]"):
+    with pytest.warns(UserWarning, match=r"\[NEG-W402\] .*in.txt:13: .*\[NEG-E959\]"):
         docs = read_starsem_docs(path, on_error="skip", n_sents=0)
     assert sum(len(list(d.sents)) for d in docs) == 2
     # the same sentence numbers in another document, or files joined together, are fine
@@ -192,11 +192,11 @@ def test_a_file_cut_inside_its_last_cell_is_refused(tmp_path, capsys):
     cut = tmp_path / "cut.txt"
     cut.write_text(full[:-3], encoding="utf-8")  # the event cell 'going' cut to 'goi'
     assert cut.read_text(encoding="utf-8").endswith("\tgoing\tgoi")
-    with pytest.raises(NegationFormatError, match=r"\[E960\] .*cut.txt:10:"):
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E960\] .*cut.txt:10:"):
         read_starsem_docs(cut)
     code, err = _convert(capsys, cut, tmp_path / "out.spacy")
-    assert code == 1 and "[E960]" in err and not (tmp_path / "out.spacy").exists()
-    with pytest.warns(UserWarning, match=r"\[W402\] .*cut.txt:7: .*\[E960\]"):
+    assert code == 1 and "[NEG-E960]" in err and not (tmp_path / "out.spacy").exists()
+    with pytest.warns(UserWarning, match=r"\[NEG-W402\] .*cut.txt:7: .*\[NEG-E960\]"):
         docs = read_starsem_docs(cut, on_error="skip", n_sents=0)
     assert sum(len(list(d.sents)) for d in docs) == 1
     # the complete file, and one whose last sentence was skipped for another reason
@@ -205,20 +205,20 @@ def test_a_file_cut_inside_its_last_cell_is_refused(tmp_path, capsys):
     bad = _write(tmp_path / "bad.txt", _sentence(0), broken, end="")
     with pytest.warns(UserWarning) as caught:
         docs = read_starsem_docs(bad, on_error="skip", n_sents=0)
-    messages = [str(w.message) for w in caught if "[W402]" in str(w.message)]
-    assert len(messages) == 2 and "[E107]" in messages[0] and "bad.txt:10: skipped" in messages[1]
+    messages = [str(w.message) for w in caught if "[NEG-W402]" in str(w.message)]
+    assert len(messages) == 2 and "[NEG-E107]" in messages[0] and "bad.txt:10: skipped" in messages[1]
     assert sum(len(list(d.sents)) for d in docs) == 1
 
 
 def test_export_of_a_whitespace_cue_is_a_coded_error(nlp, tmp_path, capsys):
     doc = Doc(nlp.vocab, words=["He", "\n", "left", "."], spaces=[False, False, False, False])
     doc._.negations = [{"cue": [doc[1]], "scope": [doc[0], doc[2]]}]
-    with pytest.raises(ValueError, match=r"\[E961\] Doc 0: .*whitespace token 1"):
+    with pytest.raises(ValueError, match=r"\[NEG-E961\] Doc 0: .*whitespace token 1"):
         write_starsem_docs([doc], tmp_path / "out.txt")
     assert not (tmp_path / "out.txt").exists()
     DocBin(docs=[doc], store_user_data=True).to_disk(tmp_path / "in.spacy")
     assert main(["export", str(tmp_path / "in.spacy"), str(tmp_path / "out.txt")]) == 1
-    assert "[E961]" in capsys.readouterr().err and not (tmp_path / "out.txt").exists()
+    assert "[NEG-E961]" in capsys.readouterr().err and not (tmp_path / "out.txt").exists()
 
 
 # --- 13. cue patterns that match every token or nothing -------------------------------------------
@@ -245,7 +245,7 @@ from spacy_negation.pipeline.cue.patterns import load_cue_patterns  # noqa: E402
     ("no{2}", "E962"),
 ])
 def test_patterns_that_match_every_token_or_nothing_are_refused(nlp, pattern, code):
-    with pytest.raises(ValueError, match=rf"\[{code}\] cue_patterns\[0\]"):
+    with pytest.raises(ValueError, match=rf"\[NEG-{code}\] cue_patterns\[0\]"):
         load_cue_patterns([{"pattern": pattern, "kind": "preceding"}], nlp.make_doc)
 
 
@@ -274,5 +274,5 @@ def test_a_regex_token_pattern_matches_what_the_phrase_meant(nlp, tmp_path):
     path = tmp_path / "list.jsonl"
     path.write_text('{"pattern": "no", "kind": "preceding"}\n{"pattern": [{}], "kind": "pseudo"}\n',
                     encoding="utf-8")
-    with pytest.raises(ValueError, match=r"\[E964\] .*list.jsonl:2"):
+    with pytest.raises(ValueError, match=r"\[NEG-E964\] .*list.jsonl:2"):
         load_cue_patterns(str(path), nlp.make_doc)

@@ -111,7 +111,7 @@ def test_seeds_refuses_values_that_are_not_fractions(files, tmp_path, capsys, va
     jb = tmp_path / "b.json"
     jb.write_text('{"nis": {"nis_tok": {"f": %s}}}' % value, encoding="utf-8")
     err = _fail(capsys, "seeds", ja, jb, "--metric", "nis.nis_tok.f")
-    assert "[E952]" in err and str(jb) in err
+    assert "[NEG-E952]" in err and str(jb) in err
 
 
 def test_seeds_refuses_system_files_of_other_runs(files, tmp_path, capsys):  # noqa: F811
@@ -122,9 +122,9 @@ def test_seeds_refuses_system_files_of_other_runs(files, tmp_path, capsys):  # n
     assert main([str(x) for x in ["seeds", ja, jb, "--system", a, b, *args]]) == 0
     capsys.readouterr()
     err = _fail(capsys, "seeds", ja, jb, "--system", b, a, *args)  # swapped
-    assert "[E953]" in err and str(b) in err and str(ja) in err
+    assert "[NEG-E953]" in err and str(b) in err and str(ja) in err
     err = _fail(capsys, "seeds", ja, jb, "--system", gold, gold, *args)  # not the runs' at all
-    assert "[E953]" in err
+    assert "[NEG-E953]" in err
 
 
 # --- 8. faireval --labels ------------------------------------------------------------------------
@@ -140,7 +140,7 @@ def span_pair(tmp_path):
 @pytest.mark.parametrize("labels", ["", ",", " , ,"])
 def test_faireval_empty_label_list_is_an_error(span_pair, capsys, labels):
     err = _fail(capsys, "faireval", *span_pair, "--labels", labels)
-    assert "[E955]" in err
+    assert "[NEG-E955]" in err
     assert main(["faireval", *map(str, span_pair), "--labels", "B", "--json"]) == 0
     assert '"f": 1.0' in capsys.readouterr().out
 
@@ -152,16 +152,16 @@ def test_compare_and_seeds_bound_the_samples(files, tmp_path, capsys):  # noqa: 
     gold, a, b = files
     for option in ("--samples", "--ar-samples"):
         err = _fail(capsys, "compare", gold, a, b, option, 1000000000)
-        assert "[E954]" in err and option in err
+        assert "[NEG-E954]" in err and option in err
     ja = _evaluate_json(capsys, gold, a, tmp_path / "a.json")
     jb = _evaluate_json(capsys, gold, b, tmp_path / "b.json")
-    assert "[E954]" in _fail(capsys, "seeds", ja, jb, "--gold", gold, "--system", a, b,
+    assert "[NEG-E954]" in _fail(capsys, "seeds", ja, jb, "--gold", gold, "--system", a, b,
                              "--samples", MAX_SAMPLES + 1)
     import numpy
 
-    with pytest.raises(ValueError, match=r"\[E954\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E954\]"):
         resampled_statistics([numpy.ones((3, 2))], [lambda t: t[:, 0]], resamples=10**9, seed=0)
-    with pytest.raises(ValueError, match=r"\[E954\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E954\]"):
         approximate_randomization([(numpy.ones((3, 2)), numpy.ones((3, 2)))], [lambda t: t[..., 0]],
                                   samples=10**9)
 
@@ -172,7 +172,7 @@ def test_faireval_span_range_is_bounded(tmp_path, capsys):
     target = tmp_path / "gold.tsv"
     target.write_text("A\t1\t300000000\t\n", encoding="utf-8")
     err = _fail(capsys, "faireval", target, target)
-    assert "[E956]" in err and f"{target}:1" in err
+    assert "[NEG-E956]" in err and f"{target}:1" in err
     # a range at the limit is read; listed tokens are not limited by the range
     target.write_text(f"A\t1\t{MAX_RANGE_TOKENS}\t\nB\t1\t300000000\t1, 300000000\n", encoding="utf-8")
     assert main(["faireval", str(target), str(target), "--json"]) == 0
@@ -183,7 +183,7 @@ def test_faireval_span_range_is_bounded(tmp_path, capsys):
 def test_challenge_host_of_an_unknown_language_is_a_coded_error():
     from spacy_negation.challenge import load_pipeline
 
-    with pytest.raises(ValueError, match=r"\[E126\] Unknown language 'klingon'"):
+    with pytest.raises(ValueError, match=r"\[NEG-E126\] Unknown language 'klingon'"):
         load_pipeline("any_model", host="blank:klingon")
 
 
@@ -195,17 +195,17 @@ def test_probe_ranks_beyond_the_vocabulary(tmp_path, capsys):
     from spacy_negation.probe.mlm import load
 
     enc = _save_bert(tmp_path / "enc", head=False)
-    with pytest.warns(UserWarning, match=r"\[W600\]"):
+    with pytest.warns(UserWarning, match=r"\[NEG-W600\]"):
         err = _fail(capsys, "probe", enc, "--tied-head", "--ranks", "999999", "--output",
                     tmp_path / "out.json", "--no-progress", "--no-plot", "--sample", "1")
-    assert "[E957]" in err and not (tmp_path / "out.json").exists()
-    with pytest.warns(UserWarning, match=r"\[W600\]"):
+    assert "[NEG-E957]" in err and not (tmp_path / "out.json").exists()
+    with pytest.warns(UserWarning, match=r"\[NEG-W600\]"):
         mlm = load(enc, tied_head=True)
     n = mlm.n_predictable
     assert len(mlm.topk(["Peter likes to [MASK]."], n)[0]) == n
-    with pytest.raises(ValueError, match=r"\[E957\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E957\]"):
         mlm.topk(["Peter likes to [MASK]."], n + 1)
-    with pytest.warns(UserWarning, match=r"\[W600\]"):
+    with pytest.warns(UserWarning, match=r"\[NEG-W600\]"):
         err = _fail(capsys, "probe", enc, "--tied-head", "--ranks", "-1", "--output",
                     tmp_path / "out.json", "--no-progress", "--no-plot", "--sample", "1")
-    assert "[E606]" in err
+    assert "[NEG-E606]" in err

@@ -317,7 +317,7 @@ def test_missing_inputs_are_named_and_nothing_is_written(project: Dict[str, Any]
     proc = report(run_script, *argv(root, gold))
     assert proc.returncode == 1
     err = proc.stderr
-    assert "[E130]" in err and "model_gold_cues_dev.txt" in err and "punct_baseline_test.json" in err
+    assert "[NEG-E130]" in err and "model_gold_cues_dev.txt" in err and "punct_baseline_test.json" in err
     assert "evaluate_model.py" in err
     assert not (root / "results").exists()
 
@@ -329,7 +329,7 @@ def test_stale_system_file_is_an_error(project: Dict[str, Any], tmp_path: Path, 
     proc = report(run_script, *argv(root, gold))
     assert proc.returncode == 1
     err = proc.stderr
-    assert "[E743]" in err and "model_end_to_end_test.json does not match" in err and "neg_cue_b_f" in err
+    assert "[NEG-E743]" in err and "model_end_to_end_test.json does not match" in err and "neg_cue_b_f" in err
     assert not (root / "results").exists()
 
 
@@ -340,7 +340,7 @@ def test_system_file_of_another_split_is_an_error(project: Dict[str, Any], tmp_p
     shutil.copy(m / "model_gold_cues_test.txt", m / "model_gold_cues_dev.txt")
     proc = report(run_script, *argv(root, gold))
     assert proc.returncode == 1
-    assert "[E740]" in proc.stderr and "model_gold_cues_dev.txt: 12 sentences, but the gold" in proc.stderr
+    assert "[NEG-E740]" in proc.stderr and "model_gold_cues_dev.txt: 12 sentences, but the gold" in proc.stderr
 
 
 def test_token_mismatch_names_file_and_line(project: Dict[str, Any], tmp_path: Path, run_script: RunScript) -> None:
@@ -353,7 +353,7 @@ def test_token_mismatch_names_file_and_line(project: Dict[str, Any], tmp_path: P
     proc = report(run_script, *argv(root, gold))
     assert proc.returncode == 1
     err = proc.stderr
-    assert "[E741]" in err and f"model_gold_cues_dev.txt:{k + 1}:" in err
+    assert "[NEG-E741]" in err and f"model_gold_cues_dev.txt:{k + 1}:" in err
     assert "'went'" in err and "'came'" in err
 
 
@@ -419,7 +419,7 @@ def test_buckets_hand_checked(tmp_path: Path) -> None:
 def test_bucket_of_boundaries() -> None:
     assert [breakdowns.bucket_of(n) for n in (0, 1, 2, 3, 5, 6, 10, 11, 20, 21, 500)] == \
         [0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]
-    with pytest.raises(ValueError, match=r"\[E742\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E742\]"):
         breakdowns.bucket_of(-1)
 
 
@@ -432,7 +432,7 @@ def test_consistency_check_names_the_differing_scores(tmp_path: Path) -> None:
     _, ev = _hand_case(tmp_path)
     breakdowns.check_consistency(ev.scores, ev.scores, Path("s.json"), Path("s.txt"))
     off = {**ev.scores, "neg_st_f": ev.scores["neg_st_f"] + 1e-6}
-    with pytest.raises(ValueError, match=r"\[E743\] s\.json does not match s\.txt.*neg_st_f"):
+    with pytest.raises(ValueError, match=r"\[NEG-E743\] s\.json does not match s\.txt.*neg_st_f"):
         breakdowns.check_consistency(off, ev.scores, Path("s.json"), Path("s.txt"))
 
 

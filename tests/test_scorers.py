@@ -185,7 +185,7 @@ def test_whitespace_difference_and_text_difference(vocab: Vocab) -> None:
         _check_all_one(score_negations([Example(pred, ref)]))
     other = make_doc(vocab, ["It", "is", "nut", "so"], [True, True, True, False],
                      [{"cue": [(2, 0, 3)], "scope": [(0, 0, 2), (1, 0, 2), (3, 0, 2)]}])
-    with pytest.warns(UserWarning, match=r"W002.*1 dropped"):
+    with pytest.warns(UserWarning, match=r"\[NEG-W002\].*1 dropped"):
         scores = score_negations([Example(other, ref)])
     assert scores["neg_cue_f"] == 0.0 and scores["neg_st_f"] == 1.0
 

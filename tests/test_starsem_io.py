@@ -120,7 +120,7 @@ def test_cli_bad_input_leaves_no_output(tmp_path, capsys, name):
     out = tmp_path / "out.spacy"
     assert cli_main(["convert", str(src), str(out)]) == 1
     err = capsys.readouterr().err
-    assert f"[{code}]" in err and str(src) in err
+    assert f"[NEG-{code}]" in err and str(src) in err
     assert not out.exists() and list(tmp_path.iterdir()) == [src]
 
 

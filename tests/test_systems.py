@@ -293,7 +293,7 @@ def test_misaligned_system_file_is_a_coded_error(built: Dict[str, Any], tmp_path
     root = _grid_copy(built, tmp_path)
     path = root / "training" / "systems" / "cdsco" / "negbert" / "seed0" / "test.txt"
     path.write_text(path.read_text(encoding="utf-8").replace("came", "went"), encoding="utf-8")
-    err = _fails(run_script, root, "E200")
+    err = _fails(run_script, root, "[NEG-E200]")
     assert str(path) in err
 
 
@@ -440,7 +440,7 @@ def test_failed_evaluation_is_a_coded_error(tmp_path: Path, run_script: RunScrip
 
 def test_missing_corpus_is_a_coded_error(tmp_path: Path, run_script: RunScript) -> None:
     proc = run_script("systems_run.py", "--out-dir", "runs", "--corpora", "sfu", cwd=tmp_path)
-    assert proc.returncode == 1 and "[E130]" in proc.stderr and "corpus/sfu/train.spacy" in proc.stderr
+    assert proc.returncode == 1 and "[NEG-E130]" in proc.stderr and "corpus/sfu/train.spacy" in proc.stderr
     assert not (tmp_path / "runs").exists()
 
 

@@ -176,7 +176,7 @@ def assert_coded_error(read: Callable[[Path], object], path: Path, code: str, li
     code (str): the error code, e.g. 'E405'.
     line (Optional[int]): the line the error names, or None for a file-level error.
     """
-    with pytest.raises(NegationFormatError, match=rf"\[{code}\]") as err:
+    with pytest.raises(NegationFormatError, match=rf"\[NEG-{code}\]") as err:
         read(path)
     assert err.value.path == str(path) and err.value.line == line
     assert str(path) in str(err.value)

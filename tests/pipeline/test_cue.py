@@ -48,7 +48,7 @@ def test_labels_round_trip():
     assert parse_label("S|infix") == ("S", "infix")
     assert parse_label("I") == ("I", None)
     for bad in ("X", "S|root", "S|prefix|un", "B|"):
-        with pytest.raises(ValueError, match=r"\[E300\]"):
+        with pytest.raises(ValueError, match=r"\[NEG-E300\]"):
             parse_label(bad)
 
 
@@ -107,9 +107,9 @@ def test_initialize_with_labels():
     assert other.labels == ("O", "S", "S|suffix")
     assert other.affixes == {"prefix": {}, "suffix": {"less": 3}, "infix": {}}
     bad = _nlp_with_cue().get_pipe("negation_cue")
-    with pytest.raises(ValueError, match=r"\[E300\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E300\]"):
         bad.initialize(lambda: examples, labels=["S", "not-a-label"])
-    with pytest.raises(ValueError, match=r"\[E302\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E302\]"):
         bad.initialize(lambda: examples, labels={"labels": ["S"], "affixes": {"root": {"x": 1}}})
 
 
@@ -228,7 +228,7 @@ def test_multiword_min_precision(min_precision, expected):
 @pytest.mark.parametrize("setting,code", [("multiword_min_precision", "E303"), ("min_word_precision", "E304")])
 @pytest.mark.parametrize("bad", [-0.1, 1.5])
 def test_precision_settings_out_of_range(setting, code, bad):
-    with pytest.raises(ValueError, match=rf"\[{code}\]"):
+    with pytest.raises(ValueError, match=rf"\[NEG-{code}\]"):
         _cue_with_affixes(("S",), {}, **{setting: bad})
 
 
@@ -240,7 +240,7 @@ def test_initialize_bad_get_examples():
 def test_initialize_without_cues_raises():
     nlp = _nlp_with_cue()
     ref = make_reference(nlp.vocab, ["The", "dog", "barked", "."], [])
-    with pytest.raises(ValueError, match=r"\[E301\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E301\]"):
         nlp.initialize(lambda: [Example(nlp.make_doc(ref.text), ref)])
 
 
@@ -466,7 +466,7 @@ def test_min_word_precision_needs_a_word_lexicon():
     assert cue.words is None and "words" not in cue.label_data
     doc = nlp.make_doc("not this")
     ids = numpy.array([cue.labels.index("S"), 0], dtype="int32")
-    with pytest.raises(ValueError, match=r"\[E305\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E305\]"):
         cue.set_annotations([doc], [ids])
     cue.decoder.min_word_precision = None
     cue.set_annotations([doc], [ids])

@@ -214,28 +214,28 @@ BAD_FILES = [
 def test_bad_pattern_files_give_coded_errors_with_file_and_line(tmp_path, content, code, line):
     path = tmp_path / "cues.jsonl"
     path.write_text(content, encoding="utf-8")
-    with pytest.raises(NegationFormatError, match=rf"\[{code}\] {path}:{line}:") as info:
+    with pytest.raises(NegationFormatError, match=rf"\[NEG-{code}\] {path}:{line}:") as info:
         read_cue_patterns(path, spacy.blank("en").make_doc)
     assert (info.value.path, info.value.line) == (str(path), line)
-    with pytest.raises(ValueError, match=rf"\[{code}\] {path}:{line}:"):
+    with pytest.raises(ValueError, match=rf"\[NEG-{code}\] {path}:{line}:"):
         spacy.blank("en").add_pipe("negation_cue", config={"cue_patterns": str(path)})
 
 
 def test_bad_settings_give_coded_errors(tmp_path, trained_cnn_dir):
     make_doc = spacy.blank("en").make_doc
     (tmp_path / "empty.jsonl").write_text("\n\n", encoding="utf-8")
-    with pytest.raises(NegationFormatError, match=r"\[E358\]"):
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E358\]"):
         load_cue_patterns(str(tmp_path / "empty.jsonl"), make_doc)
     (tmp_path / "latin1.jsonl").write_bytes(b'{"pattern": "no", "kind": "preceding"}\n{"pattern": "\xe9"}\n')
-    with pytest.raises(NegationFormatError, match=r"\[E111\] .*latin1.jsonl:2:"):
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E111\] .*latin1.jsonl:2:"):
         load_cue_patterns(str(tmp_path / "latin1.jsonl"), make_doc)
-    with pytest.raises(ValueError, match=r"\[E351\].*en_clinical"):
+    with pytest.raises(ValueError, match=r"\[NEG-E351\].*en_clinical"):
         load_cue_patterns("en_nope", make_doc)
-    with pytest.raises(ValueError, match=r"\[E350\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E350\]"):
         load_cue_patterns(3, make_doc)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match=r"\[E354\] cue_patterns\[1\]:"):
+    with pytest.raises(ValueError, match=r"\[NEG-E354\] cue_patterns\[1\]:"):
         load_cue_patterns([{"pattern": "x", "kind": "preceding"}, {"pattern": "y", "kind": "nope"}], make_doc)
-    with pytest.raises(ValueError, match=r"\[E354\] cue_patterns\[0\]:"):
+    with pytest.raises(ValueError, match=r"\[NEG-E354\] cue_patterns\[0\]:"):
         spacy.blank("en").add_pipe("negation", config={"model": str(trained_cnn_dir),
                                                        "cue_patterns": [{"pattern": "x", "kind": "nope"}]})
 
@@ -245,13 +245,13 @@ def test_duplicates_warn_and_later_items_replace_earlier_entries(tmp_path, monke
     path = tmp_path / "cues.jsonl"
     path.write_text('{"pattern": "denies", "kind": "preceding"}\n{"pattern": "Denies", "kind": "preceding"}\n',
                     encoding="utf-8")
-    with pytest.warns(UserWarning, match=r"\[W303\] .*cues.jsonl:2:"):
+    with pytest.warns(UserWarning, match=r"\[NEG-W303\] .*cues.jsonl:2:"):
         assert len(read_cue_patterns(path, make_doc)) == 1
     (tmp_path / "one.jsonl").write_text('{"pattern": "denies", "kind": "preceding"}\n', encoding="utf-8")
     cue = spacy.blank("en").add_pipe("negation_cue", config={"cue_patterns": str(tmp_path / "one.jsonl")})
     assert [e["pattern"] for e in cue.cue_patterns] == ["denies"]
     monkeypatch.chdir(tmp_path)
-    with pytest.warns(UserWarning, match=r"\[W302\]"):
+    with pytest.warns(UserWarning, match=r"\[NEG-W302\]"):
         load_cue_patterns("one.jsonl", make_doc)
     clinical = load_cue_patterns("en_clinical", make_doc)
     changed = load_cue_patterns(["en_clinical", {"pattern": "not", "kind": "bidirectional"}], make_doc)

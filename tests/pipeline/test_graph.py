@@ -131,9 +131,9 @@ def test_add_pipe_settings_and_bad_encoding():
     graph = nlp.add_pipe("negation_graph")
     assert graph.encoding == "nested" and graph.labels == ("_",)
     assert _nlp("direct").get_pipe("negation_graph").encoding == "direct"
-    with pytest.raises(ValueError, match=r"\[E860\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E860\]"):
         spacy.blank("en").add_pipe("negation_graph", config={"encoding": "tree"})
-    with pytest.raises(ValueError, match=r"\[E862\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E862\]"):
         graph.add_label("CUE")
 
 
@@ -141,7 +141,7 @@ def test_cue_decoding_by_affix_groups():
     nlp = spacy.blank("en")
     graph = nlp.add_pipe("negation_graph", config={"cue_decoding": "affix_groups"})
     assert graph.cue_decoding == "affix_groups" and _nlp().get_pipe("negation_graph").cue_decoding == "argmax"
-    with pytest.raises(ValueError, match=r"\[E871\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E871\]"):
         spacy.blank("en").add_pipe("negation_graph", config={"cue_decoding": "best"})
     for label in ("C", "C:un-", "C:-less", "S"):
         graph.add_label(label)
@@ -178,7 +178,7 @@ def test_scope_decoding_contiguous_and_bias():
     nlp = spacy.blank("en")
     graph = nlp.add_pipe("negation_graph")
     assert (graph.contiguous, graph.scope_bias) == (False, 0.0)
-    with pytest.raises(ValueError, match=r"\[E872\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E872\]"):
         NegationGraph(nlp.vocab, graph.model, scope_bias=float("inf"))
     for label in ("C", "S", "S+E"):
         graph.add_label(label)
@@ -229,14 +229,14 @@ def test_initialize_learns_the_labels_and_rejects_bad_examples():
     for batch, error, code in (
         ([], TypeError, "E930"),  # spaCy's: no examples
         ([nlp.make_doc("no example")], TypeError, "E978"),  # spaCy's: not examples
-        ([Example(nlp.make_doc(no_negation.text), no_negation)], ValueError, "E866"),
+        ([Example(nlp.make_doc(no_negation.text), no_negation)], ValueError, "NEG-E866"),
     ):
         with pytest.raises(error, match=rf"\[{code}\]"):
             graph.initialize(lambda: batch, nlp=nlp)
     examples = make_examples(nlp)
     nlp.initialize(lambda: examples)
     assert set(graph.labels) == {"_", "C", "C:un-", "C:-less", "C:-less-", "S", "S+E", "S~", "S~+E~"}
-    with pytest.raises(ValueError, match=r"\[E867\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E867\]"):
         graph.get_loss(examples[:2], [])
 
 
@@ -290,7 +290,7 @@ def test_overfit_predict_and_serialize(encoding, tmp_path):
     host = spacy.blank("en")
     host.add_pipe("negation", config={"model": str(tmp_path / "graph")})
     assert [negation_key(d) for d in host.pipe(texts)] == gold
-    with pytest.raises(ValueError, match=r"\[E332\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E332\]"):
         spacy.blank("en").add_pipe("negation", config={"model": str(tmp_path / "graph"), "cue_patterns": "en_clinical"})
 
 
@@ -350,7 +350,7 @@ def test_spacy_train_and_evaluate(tmp_path):
     bad = subprocess.run(script + [str(tmp_path / "bad.txt"), str(tmp_path / "bad.json"),
                                    "--set", "components.negation_graph.cue_decoding=best"],
                          capture_output=True, text=True)
-    assert bad.returncode != 0 and "E871" in bad.stderr and not (tmp_path / "bad.json").exists()
+    assert bad.returncode != 0 and "[NEG-E871]" in bad.stderr and not (tmp_path / "bad.json").exists()
     bad = subprocess.run(script + [str(tmp_path / "bad.txt"), str(tmp_path / "bad.json"), "--set", "novalue"],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "SECTION.KEY=VALUE" in bad.stderr

@@ -214,7 +214,7 @@ def test_scope_tagger_needs_a_width():
         return [m.ops.alloc2f(len(d), 3) for d in docs], lambda d: d
 
     model = build_scope_tagger(Model("no_width", forward), cue_width=4, hidden_width=6, nO=4)
-    with pytest.raises(ValueError, match=r"\[E342\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E342\]"):
         model.initialize(X=([], []))
 
 
@@ -245,7 +245,7 @@ def test_sent_windows_whitespace_and_oversized_token():
     doc = Doc(spacy.blank("en").vocab, words=["a", "\n\n", "b" * 30, "c"], spaces=[True, False, True, False])
     spans = sent_windows(doc, max_pieces=10)
     assert sorted({t.i for s in spans for t in s}) == [0, 1, 2, 3]
-    with pytest.raises(ValueError, match=r"\[E341\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E341\]"):
         configure_sent_windows(0)
 
 
@@ -264,7 +264,7 @@ def test_transformer_unknown_backbone_coded_error():
     from spacy_negation.ml.transformer import build_transformer_model
 
     model = build_transformer_model("no_such_backbone_package_xyz")
-    with pytest.raises(OSError, match=r"\[E340\]"):
+    with pytest.raises(OSError, match=r"\[NEG-E340\]"):
         model.initialize()
 
 
@@ -345,5 +345,5 @@ def test_bucketed_transformer_bad_setting():
     pytest.importorskip("spacy_transformers")
     from spacy_negation.ml.transformer import build_transformer_model
 
-    with pytest.raises(ValueError, match=r"\[E343\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E343\]"):
         build_transformer_model("no_such_backbone_package_xyz", bucket_pieces=-1)

@@ -134,26 +134,26 @@ def test_long_sentence_keeps_words_near_the_cue_and_tags_the_rest_outside(tiny_b
 
 
 def test_bad_settings_and_initialization(tiny_bert_dir):
-    with pytest.raises(ValueError, match=r"\[E830\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E830\]"):
         _negbert_nlp(tiny_bert_dir, markers=["[unused0]", "[unused1]"])
-    with pytest.raises(ValueError, match=r"\[E830\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E830\]"):
         _negbert_nlp(tiny_bert_dir, markers=["[unused0]", "[unused0]", "[unused1]"])
-    with pytest.raises(ValueError, match=r"\[E831\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E831\]"):
         _negbert_nlp(tiny_bert_dir, max_pieces=0)
     nlp = _negbert_nlp(tiny_bert_dir, markers=["[unused0]", "[unused1]", "<no such marker>"])
     examples = make_examples(nlp)
-    with pytest.raises(ValueError, match=r"\[E833\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E833\]"):
         nlp.initialize(lambda: examples)
     slow = spacy.blank("en")
     slow.add_pipe(NAME, config={"model": {"transformer": {"name": str(tiny_bert_dir),
                                                           "tokenizer_config": {"use_fast": False}}}})
-    with pytest.raises(ValueError, match=r"\[E832\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E832\]"):
         slow.initialize(lambda: examples)
     # bad examples, as negation_scope: no example, not an Example, no cue
     pipe = _negbert_nlp(tiny_bert_dir).get_pipe(NAME)
     ref = make_reference(nlp.vocab, ["The", "dog", "barked", "."], [])
     bad = [([], TypeError, "E930"), ([nlp.make_doc("no example")], TypeError, "E978"),
-           ([Example(nlp.make_doc(ref.text), ref)], ValueError, "E301")]
+           ([Example(nlp.make_doc(ref.text), ref)], ValueError, "NEG-E301")]
     for sample, error, code in bad:
         with pytest.raises(error, match=rf"\[{code}\]"):
             pipe.initialize(lambda: sample, nlp=nlp)

@@ -133,9 +133,9 @@ def test_resolver_prefilter_with_a_cue_list(prefilter_dir):
 def test_merge_negations_checks_the_tokens():
     nlp = spacy.blank("en")
     target = nlp.make_doc("He was unhappy .")
-    with pytest.raises(ValueError, match=r"\[E322\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E322\]"):
         merge_negations([(nlp.make_doc("was happy"), 1)], target)
-    with pytest.raises(ValueError, match=r"\[E322\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E322\]"):
         merge_negations([(nlp.make_doc("unhappy . more"), 2)], target)
 
 

@@ -55,7 +55,7 @@ def test_sentence_corpus(tmp_path):
     gold = list(create_sentence_corpus(tmp_path, gold_tokens=True)(nlp))
     assert [t.text for t in gold[0].predicted] == [t.text for t in gold[0].reference]
     (tmp_path / "empty").mkdir()
-    with pytest.raises(ValueError, match=r"\[E344\]"), pytest.warns(UserWarning, match="W090"):
+    with pytest.raises(ValueError, match=r"\[NEG-E344\]"), pytest.warns(UserWarning, match="W090"):
         list(create_sentence_corpus(tmp_path / "empty")(nlp))
     with pytest.raises(ValueError, match=r"\[E913\]"):
         create_sentence_corpus(None)
@@ -67,7 +67,7 @@ def test_copy_negations():
     target = Doc(spacy.blank("en").vocab, words=[t.text for t in source])
     copy_negations(source, target)
     assert negation_key(target) == negation_key(source)
-    with pytest.raises(ValueError, match=r"\[E322\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E322\]"):
         copy_negations(source, Doc(nlp.vocab, words=["He", "was"]))
 
 
@@ -124,7 +124,7 @@ def test_sentence_corpus_unnegated_ratio(tmp_path):
     reader = create_sentence_corpus(tmp_path / "train.spacy", unnegated_ratio=1.0)
     seen = {eg.reference.text for _ in range(6) for eg in reader(nlp) if not get_negations(eg.reference)}
     assert len(seen) > 3
-    with pytest.raises(ValueError, match=r"\[E345\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E345\]"):
         create_sentence_corpus(tmp_path / "train.spacy", unnegated_ratio=-0.5)
     # in spaCy's training loop: one sample for the whole training unless epochs stream
     from spacy.training.loop import create_train_batches
@@ -183,5 +183,5 @@ def test_sentence_corpus_hard_negatives(tmp_path):
     # without a ratio every sentence is kept anyway
     assert len(unnegated(None, 0.5)) == len(hard + negative + easy)
     for bad in (-0.1, 1.5):
-        with pytest.raises(ValueError, match=r"\[E346\]"):
+        with pytest.raises(ValueError, match=r"\[NEG-E346\]"):
             create_sentence_corpus(tmp_path / "train.spacy", unnegated_ratio=1.0, hard_negatives=bad)

@@ -147,7 +147,7 @@ def test_initialize_bad_get_examples_and_no_cues():
     assert_initialize_checks_get_examples(nlp, "negation_scope")
     scope = nlp.get_pipe("negation_scope")
     ref = make_reference(nlp.vocab, ["The", "dog", "barked", "."], [])
-    with pytest.raises(ValueError, match=r"\[E301\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E301\]"):
         scope.initialize(lambda: [Example(nlp.make_doc(ref.text), ref)], nlp=nlp)
 
 

@@ -162,7 +162,7 @@ def test_report_punctuation_the_masked_sentence_lacks_is_kept_with_w140(tmp_path
         doc = read(folder)[1]
     (message,) = [str(w.message) for w in caught]
     line = line_of(masked, 'id="S2.1"')
-    assert message.startswith(f"[W140] {folder / 'clinical_records_anon.xml'}:{line}: document 222, sentence S2.1")
+    assert message.startswith(f"[NEG-W140] {folder / 'clinical_records_anon.xml'}:{line}: document 222, sentence S2.1")
     assert "(masked vs report: '' vs ','; '.' vs '/.')" in message
     assert doc.text == "No cough, fever/. Possible pneumonia."
     (neg,) = doc._.negations
@@ -177,7 +177,7 @@ def test_report_punctuation_after_the_last_sentence_of_a_part_is_kept_with_w140(
         warnings.simplefilter("always")
         doc = read(folder)[1]
     (message,) = [str(w.message) for w in caught]
-    assert message.startswith("[W140]") and "sentence S2.2" in message and "'.' vs '.)'" in message
+    assert message.startswith("[NEG-W140]") and "sentence S2.2" in message and "'.' vs '.)'" in message
     assert doc.text == "Normal chest. Possible pneumonia.)"
 
 
@@ -200,7 +200,7 @@ def test_star_count_mismatch_is_a_coded_error_with_document_id(tmp_path):
                                                                   "without air-space disease.")))
     path = folder / "clinical_records_anon.xml"
     line = line_of(MASKED, 'id="S1.2"')
-    with pytest.raises(NegationFormatError, match=r"\[E140\]") as err:
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E140\]") as err:
         read(folder)
     assert err.value.line == line and f"{path}:{line}: document 111, Impression sentence S1.2" in str(err.value)
 
@@ -209,10 +209,10 @@ def test_star_count_mismatch_is_reported_and_skipped_leniently(tmp_path):
     folder = corpus(tmp_path, texts=with_texts(_111=("IMPRESSION", "1. No focal lobar pneumonia. Lungs are "
                                                                   "without air-space disease.")))
     docs, messages = read_leniently(folder)
-    assert len(messages) == 2 and all(m.startswith("[W402]") for m in messages)
-    assert "[E140]" in messages[0] and "document 111, Impression sentence S1.2" in messages[0]
+    assert len(messages) == 2 and all(m.startswith("[NEG-W402]") for m in messages)
+    assert "[NEG-E140]" in messages[0] and "document 111, Impression sentence S1.2" in messages[0]
     # the part's later sentence cannot be placed: reported too, never dropped silently
-    assert "[E141]" in messages[1] and "sentence S1.3" in messages[1] and "sentence S1.2 of the same" in messages[1]
+    assert "[NEG-E141]" in messages[1] and "sentence S1.3" in messages[1] and "sentence S1.2 of the same" in messages[1]
     assert [s.text for s in docs[0].sents] == ["1.", HISTORY_111]
     assert docs[0].user_data[META_KEY]["sent_nos"] == ["S1.1", "S1.4"]
     assert docs[1].text == "Normal chest. Possible pneumonia."
@@ -228,11 +228,11 @@ def test_star_count_mismatch_is_reported_and_skipped_leniently(tmp_path):
 ])
 def test_kinds_of_mismatch(tmp_path, impression, reason):
     folder = corpus(tmp_path, texts=with_texts(_111=("IMPRESSION", impression)))
-    with pytest.raises(NegationFormatError, match=r"\[E140\]") as err:
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E140\]") as err:
         read(folder)
     assert reason in str(err.value) and "document 111" in str(err.value)
     docs, messages = read_leniently(folder)
-    assert messages and all(m.startswith("[W402]") for m in messages)
+    assert messages and all(m.startswith("[NEG-W402]") for m in messages)
     assert docs[1].text == "Normal chest. Possible pneumonia."
 
 
@@ -240,11 +240,11 @@ def test_convert_strict_refuses_and_lenient_reports(tmp_path, capsys):
     folder = corpus(tmp_path, texts=with_texts(_111=("IMPRESSION", IMPRESSION_111 + " Stable.")))
     out = tmp_path / "out.spacy"
     assert cli_main(["convert", "--format", "bioscope_clinical", "--quiet", str(folder), str(out)]) == 1
-    assert "[E140]" in capsys.readouterr().err and not out.exists()  # nothing half-written
+    assert "[NEG-E140]" in capsys.readouterr().err and not out.exists()  # nothing half-written
     assert cli_main(["convert", "--format", "bioscope_clinical", "--quiet", "--on-error", "skip",
                      str(folder), str(out)]) == 0
     err = capsys.readouterr().err
-    assert "[W402]" in err and "document 111" in err and "1 sentence(s) skipped" in err
+    assert "[NEG-W402]" in err and "document 111" in err and "1 sentence(s) skipped" in err
     docs = read_docbin(out)
     assert negation_statistics(docs)["sentences"] == 5
 
@@ -252,67 +252,67 @@ def test_convert_strict_refuses_and_lenient_reports(tmp_path, capsys):
 # --- bad input ------------------------------------------------------------------------------
 def test_document_missing_from_the_challenge_files(tmp_path):
     folder = corpus(tmp_path, texts={k: v for k, v in TEXTS.items() if k != "222"})
-    with pytest.raises(NegationFormatError, match=r"\[E142\].*document 222"):
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E142\].*document 222"):
         read(folder)
     docs, messages = read_leniently(folder)
-    assert len(messages) == 2 and all("[E142]" in m for m in messages)  # both sentences of 222
+    assert len(messages) == 2 and all("[NEG-E142]" in m for m in messages)  # both sentences of 222
     assert document_ids(docs) == ["111"]
 
 
 def test_unknown_part_type_and_missing_report_text(tmp_path):
     folder = corpus(tmp_path, MASKED.replace('<DocumentPart type="History">\n<sentence id="S2.2">',
                                              '<DocumentPart type="Findings">\n<sentence id="S2.2">'))
-    with pytest.raises(NegationFormatError, match=r"\[E143\].*'Findings'.*document 222"):
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E143\].*'Findings'.*document 222"):
         read(folder)
     texts = with_texts()
     del texts["111"]["CLINICAL_HISTORY"]
     folder = corpus(tmp_path / "x", texts=texts)
-    with pytest.raises(NegationFormatError, match=r"\[E144\].*document 111.*'CLINICAL_HISTORY'"):
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E144\].*document 111.*'CLINICAL_HISTORY'"):
         read(folder)
     docs, messages = read_leniently(folder)
-    assert len(messages) == 1 and "[E144]" in messages[0] and len(list(docs[0].sents)) == 3
+    assert len(messages) == 1 and "[NEG-E144]" in messages[0] and len(list(docs[0].sents)) == 3
 
 
 def test_sentence_outside_a_part(tmp_path):
     masked = MASKED.replace('<DocumentPart type="Impression">\n<sentence id="S2.1">\n\t* *.\n</sentence>\n'
                             '</DocumentPart>', '<sentence id="S2.1">\n\t* *.\n</sentence>')
     assert masked != MASKED
-    with pytest.raises(NegationFormatError, match=r"\[E417\]"):
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E417\]"):
         read(corpus(tmp_path, masked))
 
 
 def test_input_must_be_the_folder_with_both_halves(tmp_path):
     folder = corpus(tmp_path)
-    with pytest.raises(NegationFormatError, match=r"\[E145\].*it is a file"):
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E145\].*it is a file"):
         read(folder / "clinical_records_anon.xml")
-    with pytest.raises(NegationFormatError, match=r"\[E145\].*no such folder"):
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E145\].*no such folder"):
         read(tmp_path / "missing")
     (folder / "2007ChallengeTrainData.xml").unlink()
-    with pytest.raises(NegationFormatError, match=r"\[E145\].*no challenge file"):
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E145\].*no challenge file"):
         read(folder)
     (folder / "clinical_records_anon.xml").unlink()
     (folder / "other.xml").write_text("<other/>", encoding="utf-8")
-    with pytest.raises(NegationFormatError, match=r"\[E145\].*other.xml has the root element <other>"):
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E145\].*other.xml has the root element <other>"):
         read(folder)
 
 
 def test_no_masked_file(tmp_path):
     folder = corpus(tmp_path)
     (folder / "clinical_records_anon.xml").unlink()
-    with pytest.raises(NegationFormatError, match=r"\[E145\].*no masked BioScope file"):
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E145\].*no masked BioScope file"):
         read(folder)
 
 
 def test_report_or_text_given_twice(tmp_path):
     folder = corpus(tmp_path)
     (folder / "2007ChallengeTestDataNoCodes.xml").write_text(challenge_xml({"222": TEXTS["222"]}), encoding="utf-8")
-    with pytest.raises(NegationFormatError, match=r"\[E146\].*report 222 occurs twice"):
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E146\].*report 222 occurs twice"):
         read(folder)
     twice = challenge_xml(TEXTS).replace('<text origin="CCHMC_RADIOLOGY" type="IMPRESSION">Ignored.</text>',
                                          '<text type="IMPRESSION">A.</text><text type="IMPRESSION">B.</text>')
     folder = corpus(tmp_path / "x")
     (folder / "2007ChallengeTrainData.xml").write_text(twice, encoding="utf-8")
-    with pytest.raises(NegationFormatError, match=r"\[E146\].*<text type='IMPRESSION'> of report 333"):
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E146\].*<text type='IMPRESSION'> of report 333"):
         read(folder)
 
 
@@ -338,7 +338,7 @@ def test_split_selects_documents(tmp_path, capsys):
     out = tmp_path / "train.spacy"
     assert cli_main(["convert", "--format", "bioscope_clinical", "--quiet", "--split", "bioscope_clinical:train",
                      str(folder), str(out)]) == 1
-    assert "[E433]" in capsys.readouterr().err and not out.exists()
+    assert "[NEG-E433]" in capsys.readouterr().err and not out.exists()
 
 
 # --- the real corpus ------------------------------------------------------------------------
@@ -362,14 +362,14 @@ def test_real_corpus_counts(real_corpus):
     assert sum(len(s.negations) for s in sents) == 870
     assert sum(n.n_cue_elements for s in sents for n in s.negations) == 872
     # one sentence skipped: BioScope cut report 99636934's last History sentence at "Jan."
-    skipped = [m for m in messages if m.startswith("[W402]")]
-    assert len(skipped) == 1 and "[E140]" in skipped[0] and "document 99636934, History sentence S843.5" in skipped[0]
+    skipped = [m for m in messages if m.startswith("[NEG-W402]")]
+    assert len(skipped) == 1 and "[NEG-E140]" in skipped[0] and "document 99636934, History sentence S843.5" in skipped[0]
     assert "4 masked word(s), but the report part has 21 from here" in skipped[0]
     # one sentence kept whose report has a '/' the masked sentence lacks
-    kept = [m for m in messages if m.startswith("[W140]")]
+    kept = [m for m in messages if m.startswith("[NEG-W140]")]
     assert len(kept) == 1 and "document 99606302, sentence S1068.3" in kept[0]
     assert len(messages) == 2
-    with pytest.raises(NegationFormatError, match=r"\[E140\].*99636934"):
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E140\].*99636934"):
         list(parse_bioscope_clinical(real_corpus))  # strict by default
 
 

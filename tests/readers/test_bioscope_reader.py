@@ -134,9 +134,9 @@ def test_bad_input_coded_error_with_line(tmp_path, text, code, line):
 
 
 def test_missing_input_and_empty_folder(tmp_path):
-    with pytest.raises(NegationFormatError, match=r"\[E112\]"):
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E112\]"):
         read(tmp_path / "missing.xml")
-    with pytest.raises(NegationFormatError, match=r"\[E402\]"):
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E402\]"):
         read(tmp_path)
 
 
@@ -149,5 +149,5 @@ def test_cli_convert(tmp_path, capsys):
     bad = write(tmp_path, SAMPLE.replace('ref="X1.2.1">nor', 'ref="X9">nor'), "bad.xml")
     out2 = tmp_path / "bad.spacy"
     assert cli_main(["convert", "--format", "bioscope", "--quiet", str(bad), str(out2)]) == 1
-    assert "[E407]" in capsys.readouterr().err
+    assert "[NEG-E407]" in capsys.readouterr().err
     assert not out2.exists() and not list(tmp_path.glob(".bad.spacy*"))

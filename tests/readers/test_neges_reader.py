@@ -74,7 +74,7 @@ def read19(path: Path, n_sents: int = 10, **kwargs) -> List[Doc]:
 # --- NEGES 2018 CoNLL ------------------------------------------------------------------------
 def test_conll_reader(tmp_path):
     path = write(tmp_path, CONLL, "train/train_hoteles_task2.txt")
-    with pytest.warns(UserWarning, match=r"\[W400\].*train_hoteles_task2.txt:15: negation instance 1 "
+    with pytest.warns(UserWarning, match=r"\[NEG-W400\].*train_hoteles_task2.txt:15: negation instance 1 "
                                          r"\(columns 8-10\)"):
         docs = list(read_neges2018(path, spacy.blank("es").vocab, 10))
     assert len(docs) == 2
@@ -150,7 +150,7 @@ def test_conll_bad_input(tmp_path, edit, code, line):
 def test_conll_not_utf8(tmp_path):
     path = tmp_path / "bad.txt"
     path.write_bytes(CONLL.encode("utf-8").replace("gusta".encode(), b"gust\xe1"))
-    with pytest.raises(NegationFormatError, match=r"\[E111\].*bad.txt:8:"):
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E111\].*bad.txt:8:"):
         read18(path)
 
 
@@ -202,7 +202,7 @@ XML = "\n".join([
 
 def test_xml_reader(tmp_path):
     path = write(tmp_path, XML, "train/libros/no_2_6.xml")
-    with pytest.warns(UserWarning, match=r"\[W401\].*no_2_6.xml:31:"):
+    with pytest.warns(UserWarning, match=r"\[NEG-W401\].*no_2_6.xml:31:"):
         (doc,) = list(read_neges2019(path, spacy.blank("es").vocab, 10))
     assert doc.text == "Yo no freno nunca. No quiero ir sin descansar. no? Nada algo en concreto"
     assert doc[1].lemma_ == "no" and doc[2].tag_ == "vmip1s0"
@@ -272,4 +272,4 @@ def test_cli_convert_both_formats(tmp_path, capsys):
         assert [negation_keys(d) for d in read_docbin(out, lang="es")] == [negation_keys(d) for d in reader(path)]
     bad = write(tmp_path, XML.replace("<review ", "<document ").replace("</review>", "</document>"), "bad.xml")
     assert cli_main(["convert", "--format", "neges2019", "--quiet", str(bad), str(tmp_path / "b.spacy")]) == 1
-    assert "[E404]" in capsys.readouterr().err and not (tmp_path / "b.spacy").exists()
+    assert "[NEG-E404]" in capsys.readouterr().err and not (tmp_path / "b.spacy").exists()

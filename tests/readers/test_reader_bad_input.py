@@ -40,7 +40,7 @@ def caught(reader: Callable, path: Path, lang: str = "en", **kwargs) -> List[str
 
 
 def raises_at(reader: Callable, path: Path, code: str, line: int, lang: str = "en") -> None:
-    with pytest.raises(NegationFormatError, match=rf"\[{code}\]") as err:
+    with pytest.raises(NegationFormatError, match=rf"\[NEG-{code}\]") as err:
         read_all(reader, path, lang)
     assert err.value.line == line and f"{path}:{line}:" in str(err.value)
 
@@ -70,7 +70,7 @@ def test_sfu_dangling_ref_warns(tmp_path):
     SRC="3"); it warns with file and line and the cue keeps no scope from it."""
     path = sfu.write(tmp_path, sfu.SAMPLE.replace('<ref ID="3" SRC="1">', '<ref ID="3" SRC="999">'))
     messages = caught(read_sfu, path)
-    assert any(m.startswith(f"[W404] {path}:2: <ref SRC='999'> names '999'") for m in messages)
+    assert any(m.startswith(f"[NEG-W404] {path}:2: <ref SRC='999'> names '999'") for m in messages)
     doc = read_all(read_sfu, path)[0]
     assert (doc._.negations[0].cue_text, doc._.negations[0].scope_text) == ("do n't", "")
 
@@ -112,7 +112,7 @@ def test_bioscope_lenient(tmp_path):
     path = bioscope.write(tmp_path, bioscope.SAMPLE.replace('ref="X1.2.1">nor', 'ref="X9">nor'))
     raises_at(read_bioscope, path, "E407", 9)
     messages = caught(read_bioscope, path, on_error="skip")
-    assert len(messages) == 1 and messages[0].startswith(f"[W402] {path}:9: skipped") and "[E407]" in messages[0]
+    assert len(messages) == 1 and messages[0].startswith(f"[NEG-W402] {path}:9: skipped") and "[NEG-E407]" in messages[0]
     docs = read_all(read_bioscope, path, on_error="skip")
     assert [s.text for d in docs for s in d.sents][:2] == ["PMA, and not retinoic acid acts.", "No hedge: may be absent."]
     assert sum(len(d._.negations) for d in docs) == 3
@@ -121,8 +121,8 @@ def test_bioscope_lenient(tmp_path):
 def test_sfu_lenient(tmp_path):
     path = sfu.write(tmp_path, sfu.SAMPLE.replace("<W>never</W>", ""))
     messages = caught(read_sfu, path, on_error="skip")
-    skipped = [m for m in messages if m.startswith("[W402]")]
-    assert len(skipped) == 1 and skipped[0].startswith(f"[W402] {path}:3: skipped") and "[E409]" in skipped[0]
+    skipped = [m for m in messages if m.startswith("[NEG-W402]")]
+    assert len(skipped) == 1 and skipped[0].startswith(f"[NEG-W402] {path}:3: skipped") and "[NEG-E409]" in skipped[0]
     (doc,) = read_all(read_sfu, path, on_error="skip")
     assert doc.user_data["spacy_negation.starsem"]["sent_nos"] == ["0", "2"]
     assert [n.cue_text for n in doc._.negations] == ["do n't", "is not"]
@@ -134,8 +134,8 @@ def test_neges2018_lenient_skip_and_repair(tmp_path):
     path = neges.write(tmp_path, text, "train/x.txt")
     raises_at(read_neges2018, path, "E411", 3, "es")
     messages = caught(read_neges2018, path, "es", on_error="skip")
-    assert messages[0].startswith(f"[W402] {path}:1: skipped") and "[E411]" in messages[0]
-    assert messages[1].startswith(f"[W403] {path}:6: repaired the cue cell 'NO' to 'No'")
+    assert messages[0].startswith(f"[NEG-W402] {path}:1: skipped") and "[NEG-E411]" in messages[0]
+    assert messages[1].startswith(f"[NEG-W403] {path}:6: repaired the cue cell 'NO' to 'No'")
     docs = read_all(read_neges2018, path, "es", on_error="skip")
     assert docs[0].user_data["spacy_negation.starsem"]["sent_nos"] == ["2", "3"]
     assert [n.cue_text for n in docs[0]._.negations] == ["No nada", "sin", "nunca"]
@@ -144,7 +144,7 @@ def test_neges2018_lenient_skip_and_repair(tmp_path):
 def test_neges2019_lenient(tmp_path):
     path = neges.write(tmp_path, neges.XML.replace('wd="freno"', ""), "libros/no_2_6.xml")
     messages = caught(read_neges2019, path, "es", on_error="skip")
-    assert messages[0].startswith(f"[W402] {path}:2: skipped") and "[E406]" in messages[0]
+    assert messages[0].startswith(f"[NEG-W402] {path}:2: skipped") and "[NEG-E406]" in messages[0]
     (doc,) = read_all(read_neges2019, path, "es", on_error="skip")
     assert doc.user_data["spacy_negation.starsem"]["sent_nos"] == ["2", "3"]
 
@@ -153,17 +153,17 @@ def test_convert_lenient_report_for_readers(tmp_path, capsys):
     src = sfu.write(tmp_path, sfu.SAMPLE.replace("<W>never</W>", ""))
     out = tmp_path / "out.spacy"
     assert cli_main(["convert", "--quiet", "--format", "sfu", str(src), str(out)]) == 1
-    assert "[E409]" in capsys.readouterr().err and not out.exists()
+    assert "[NEG-E409]" in capsys.readouterr().err and not out.exists()
     assert cli_main(["convert", "--quiet", "--format", "sfu", "--on-error", "skip", str(src), str(out)]) == 0
     err = capsys.readouterr().err
-    assert re.search(rf"warning: \[W402\] {re.escape(str(src))}:3: skipped .*\[E409\]", err)
-    assert f"warning: [W404] {src}:4:" in err
+    assert re.search(rf"warning: \[NEG-W402\] {re.escape(str(src))}:3: skipped .*\[NEG-E409\]", err)
+    assert f"warning: [NEG-W404] {src}:4:" in err
     assert err.strip().endswith("1 sentence(s) skipped, 0 cell(s) repaired")
     assert [len(list(d.sents)) for d in read_docbin(out)] == [2]
 
 
 def test_invalid_on_error(tmp_path):
-    with pytest.raises(ValueError, match=r"\[E115\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E115\]"):
         read_all(read_sfu, sfu.write(tmp_path, sfu.SAMPLE), on_error="warn")
 
 

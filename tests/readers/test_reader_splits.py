@@ -37,7 +37,7 @@ def test_make_document_split_stratified():
 
 
 def test_make_document_split_rejects_duplicates():
-    with pytest.raises(ValueError, match=r"\[E434\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E434\]"):
         make_document_split(["a", "b", "a"], seed=1)
 
 
@@ -76,17 +76,17 @@ def test_load_split_selects_documents(tmp_path):
 def test_load_split_errors(tmp_path):
     root = _sfu_corpus(tmp_path)
     folder = _split_dir(tmp_path, {"train": ["BOOKS/no9done"], "dev": [], "test": []})
-    with pytest.raises(NegationFormatError, match=r"\[E433\].*BOOKS/no9done"):
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E433\].*BOOKS/no9done"):
         load_split("sfu", "train", root, splits_dir=folder)
-    with pytest.raises(ValueError, match=r"\[E131\] Unknown corpus split"):
+    with pytest.raises(ValueError, match=r"\[NEG-E131\] Unknown corpus split"):
         load_split("cdsco", "train", root, splits_dir=folder)
-    with pytest.raises(ValueError, match=r"\[E131\] Unknown split"):
+    with pytest.raises(ValueError, match=r"\[NEG-E131\] Unknown split"):
         load_split("sfu", "validation", root, splits_dir=folder)
     (folder / "sfu.json").write_text("{not json", encoding="utf-8")
-    with pytest.raises(NegationFormatError, match=r"\[E432\]"):
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E432\]"):
         read_split_ids("sfu", "train", folder)
     (folder / "sfu.json").write_text(json.dumps({"splits": {"train": "BOOKS/no1done"}}), encoding="utf-8")
-    with pytest.raises(NegationFormatError, match=r"\[E432\]"):
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E432\]"):
         read_split_ids("sfu", "train", folder)
 
 
@@ -104,7 +104,7 @@ def test_formats_registered():
 
 
 def test_unknown_format_is_a_coded_error():
-    with pytest.raises(ValueError, match=r"\[E131\].*bioscope, bioscope_clinical, neges2018"):
+    with pytest.raises(ValueError, match=r"\[NEG-E131\].*bioscope, bioscope_clinical, neges2018"):
         get_reader("conll2003")
 
 
@@ -138,9 +138,9 @@ def test_convert_split_option(tmp_path, capsys):
     root = _sfu_corpus(tmp_path)  # its document ids are not in the committed SFU split
     out = tmp_path / "train.spacy"
     assert cli_main(["convert", "--format", "sfu", "--quiet", "--split", "sfu:train", str(root), str(out)]) == 1
-    assert "[E433]" in capsys.readouterr().err and not out.exists()
+    assert "[NEG-E433]" in capsys.readouterr().err and not out.exists()
     assert cli_main(["convert", "--format", "sfu", "--quiet", "--split", "sfu:validation", str(root), str(out)]) == 1
-    assert "[E131]" in capsys.readouterr().err and not out.exists()
+    assert "[NEG-E131]" in capsys.readouterr().err and not out.exists()
 
 
 @pytest.mark.slow

@@ -53,7 +53,7 @@ def read(path: Path, n_sents: int = 10) -> List[Doc]:
 
 def test_reader_tokens_and_negations(tmp_path):
     path = write(tmp_path, SAMPLE)
-    with pytest.warns(UserWarning, match=rf"\[W404\] {re.escape(str(path))}:4: <ref SRC='1 99'> names '99'"):
+    with pytest.warns(UserWarning, match=rf"\[NEG-W404\] {re.escape(str(path))}:4: <ref SRC='1 99'> names '99'"):
         (doc,) = read(path)
     assert doc.text == "I don't like it. Maybe it isn’t good, nor bad…really never! It is not cheap."
     assert len(list(doc.sents)) == 3
@@ -126,4 +126,4 @@ def test_cli_convert(tmp_path, capsys):
     write(tmp_path, SAMPLE.replace("<W>never</W>", ""), "CARS/bad.xml")
     out2 = tmp_path / "bad.spacy"
     assert cli_main(["convert", "--format", "sfu", "--quiet", str(tmp_path), str(out2)]) == 1
-    assert "[E409]" in capsys.readouterr().err and not out2.exists()
+    assert "[NEG-E409]" in capsys.readouterr().err and not out2.exists()
