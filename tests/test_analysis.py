@@ -2,9 +2,11 @@
 ablation and ensemble runs on trained pipelines: tests/pipeline/test_pipeline.py)."""
 import numpy
 import pytest
+import spacy
+from spacy.language import Language
 
 from spacy_negation.analysis.ablation import SETTINGS, parse_setting, settings_on
-from spacy_negation.analysis.ensemble import softmax
+from spacy_negation.analysis.ensemble import check_compatible, softmax
 
 
 def test_parse_setting() -> None:
@@ -35,3 +37,26 @@ def test_softmax_rows() -> None:
     assert probs.sum(axis=1) == pytest.approx([1.0, 1.0, 1.0])
     assert probs[0] == pytest.approx([0.5, 0.5]) and probs[1] == pytest.approx([1.0, 0.0])
     assert probs[2][1] == pytest.approx(1 / (1 + numpy.exp(-1.0)))
+
+
+def _ensemble_member() -> Language:
+    """A pipeline (not initialized) with the components the ensemble reads."""
+    nlp = spacy.blank("en")
+    nlp.add_pipe("tok2vec", name="transformer")
+    nlp.add_pipe("negation_cue")
+    nlp.add_pipe("negation_scope")
+    return nlp
+
+
+def test_ensemble_refuses_pipelines_with_other_labels() -> None:
+    first, second = _ensemble_member(), _ensemble_member()
+    check_compatible([first, second])
+    second.get_pipe("negation_cue").add_label("S")
+    with pytest.raises(ValueError, match=r"\[NEG-E745\] The pipelines' 'negation_cue' labels differ"):
+        check_compatible([first, second])
+    first.get_pipe("negation_cue").add_label("S")
+    check_compatible([first, second])
+    # the scope labels of a pipeline saved with others (its component's cfg)
+    second.get_pipe("negation_scope").cfg["labels"].append("X")
+    with pytest.raises(ValueError, match=r"\[NEG-E745\] The pipelines' 'negation_scope' labels differ"):
+        check_compatible([first, second])

@@ -270,3 +270,43 @@ def test_optional_dependencies_missing(trained_cnn_dir, tmp_path, monkeypatch):
     with pytest.raises(ImportError, match=r"\[NEG-E509\] The parquet format"):
         run(inp, tmp_path / "o.parquet", str(trained_cnn_dir))
     assert not list(tmp_path.glob("o.*"))
+
+
+def test_ray_scheduler_stops_at_a_shard_that_failed_after_its_retries():
+    """The Ray engine's scheduler with a stand-in for ``ray`` (no cluster): the shards that
+    finish are handed on in order, a task that Ray gave up on stops the run with E510,
+    naming the shard and its records (1-based)."""
+    from types import SimpleNamespace
+
+    from spacy_negation.annotate.core import ShardDone
+    from spacy_negation.annotate.ray_engine import _schedule
+    from spacy_negation.annotate.sources import Record, Shard
+
+    class RayError(Exception):
+        pass
+
+    class Actor:
+        def __init__(self) -> None:
+            self.annotate = SimpleNamespace(remote=self.remote)
+
+        def remote(self, shard: Shard, records: List) -> Shard:
+            assert [text for _, text in records] == [f"text {i}" for i in range(shard.start, shard.end)]
+            return shard  # the task's reference
+
+    def get(ref: Shard) -> ShardDone:
+        if ref.index == 2:
+            raise RayError("the actor died 4 times")
+        return ShardDone(ref, b"", ref.end - ref.start, 0, 1, 0.0, 0.0)
+
+    fake_ray = SimpleNamespace(wait=lambda refs, num_returns: (refs[:1], refs[1:]), get=get,
+                               exceptions=SimpleNamespace(RayError=RayError))
+    shards = [Shard(k, 5 * k, 5 * k + 5, 0) for k in range(4)]
+
+    def read(shard: Shard) -> List[Record]:
+        return [Record(str(i + 1), i, f"text {i}", None) for i in range(shard.start, shard.end)]
+
+    done: List[int] = []
+    with pytest.raises(RuntimeError, match=r"\[NEG-E510\] A Ray worker failed on shard 2 \(records 11-15\) "
+                                           r"after its retries: the actor died 4 times"):
+        _schedule(fake_ray, [Actor()], shards, read, lambda result: done.append(result.shard.index))
+    assert done == [0, 1]

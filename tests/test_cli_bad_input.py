@@ -86,7 +86,40 @@ def test_export_names_the_file_of_an_unwritable_doc(tmp_path, capsys):
     src.write_bytes(DocBin(docs=[doc]).to_bytes())
     out = tmp_path / "x.txt"
     assert cli_main(["export", str(src), str(out)]) == 1
-    assert f"[NEG-E127] {src}: its docs cannot be written" in capsys.readouterr().err and not out.exists()
+    err = capsys.readouterr().err
+    assert f"[NEG-E127] {src}: its docs cannot be written" in err and not out.exists()
+    assert "[NEG-E120] Doc 0 token 0 ('New York') contains whitespace" in err
+
+
+def test_export_of_a_part_outside_the_sentence_of_its_cue_is_a_coded_error(tmp_path, capsys):
+    """One *SEM sentence holds a whole instance: a scope part in another sentence than its
+    cue cannot be written (E121), and export names the file (E127)."""
+    import spacy
+    from spacy.tokens import Doc, DocBin
+
+    from spacy_negation import register_extensions
+    from spacy_negation.corpora.starsem_docs import write_starsem_docs
+
+    register_extensions()
+    doc = Doc(spacy.blank("en").vocab, words=["Not", "so", ".", "He", "left", "."],
+              sent_starts=[True, False, False, True, False, False])
+    doc._.negations = [{"cue": [doc[0]], "scope": [doc[1], doc[4]]}]
+    with pytest.raises(ValueError, match=r"\[NEG-E121\] Doc 0: negation 0 has a scope part on token 4"):
+        write_starsem_docs([doc], tmp_path / "direct.txt")
+    src = tmp_path / "x.spacy"
+    src.write_bytes(DocBin(docs=[doc], store_user_data=True).to_bytes())
+    out = tmp_path / "x.txt"
+    assert cli_main(["export", str(src), str(out)]) == 1
+    err = capsys.readouterr().err
+    assert f"[NEG-E127] {src}" in err and "[NEG-E121]" in err and not out.exists()
+
+
+def test_reading_a_file_that_is_not_a_docbin_is_a_coded_error(tmp_path, capsys):
+    src = write(tmp_path, "not a DocBin\n", name="x.spacy")
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E132\] .*x\.spacy: not a \.spacy \(DocBin\) file"):
+        read_docbin(src)
+    assert cli_main(["export", str(src), str(tmp_path / "x.txt")]) == 1
+    assert "[NEG-E132]" in capsys.readouterr().err and not (tmp_path / "x.txt").exists()
 
 
 @pytest.mark.parametrize("command", ["convert", "export"])

@@ -142,3 +142,12 @@ def test_tests_match_the_package_codes_with_their_prefix():
             for code in re.findall(r"(?<!NEG-)\b([EW]\d{3})\\?\]", text) if code not in allowed]
     assert bare == []
 
+
+def test_every_code_is_exercised_by_a_test():
+    """Each code of the catalogue is named by a test outside this file (a test that raises or
+    warns it and matches on it; a bare name such as "E405" is a test's parameter)."""
+    text = "\n".join(_test_sources().values())
+    named = set(re.findall(r"\b([EW]\d{3})\b", text))
+    missing = [f"{code} ({line})" for entries in _catalogue().values()
+               for code, _, line in entries if code not in named]
+    assert missing == []

@@ -401,6 +401,11 @@ def test_count_files_checks_alignment(tmp_path):
         pair_files(tmp_path / "t" / "a.tsv", tmp_path / "s")
     with pytest.raises(FileNotFoundError):
         pair_files(tmp_path / "nothing", tmp_path / "s")
+    (tmp_path / "t0").mkdir()
+    (tmp_path / "s0").mkdir()
+    (tmp_path / "s0" / ".hidden").write_text("A\t1\t1\t1\n", encoding="utf-8")  # not a file to evaluate
+    with pytest.raises(ValueError, match=r"\[NEG-E267\] .*t0: the folder holds no files to evaluate"):
+        pair_files(tmp_path / "t0", tmp_path / "s0")
     (tmp_path / "t1.conll").write_text("a x B-X\nb x I-X\n", encoding="utf-8")
     (tmp_path / "s1.conll").write_text("a x B-X\n", encoding="utf-8")
     with pytest.raises(ValueError, match=r"\[NEG-E264\]"):

@@ -17,6 +17,7 @@ from spacy.tokens import Doc, DocBin, Span, SpanGroup
 from spacy_negation import Negation, Part, SPANS_KEY, get_negations, register_extensions, set_negations
 from spacy_negation.negation import SPAN_RULE_KEY, get_span_rule, set_span_rule
 from spacy_negation.negation.extensions import _token_negated
+from spacy_negation.negation.storage import MIRROR
 
 
 @pytest.fixture
@@ -171,6 +172,25 @@ def test_foreign_label_in_group_is_an_error(nlp):
     doc.spans[SPANS_KEY] = [Span(doc, 0, 1, label="OTHER")]
     with pytest.raises(ValueError, match=r"\[NEG-E006\]"):
         get_negations(doc)
+
+
+def test_parts_of_an_unknown_role_is_an_error(doc):
+    neg = doc._.negations[0]
+    assert [p.i for p in neg.parts("cue")] == [2, 4]
+    with pytest.raises(ValueError, match=r"\[NEG-E004\] Unknown negation role 'scopes'"):
+        neg.parts("scopes")
+
+
+def test_corrupt_entry_of_the_user_data_mirror_is_an_error(doc):
+    """A doc made by ``Span.as_doc(copy_user_data=True)`` has no span group: its negations
+    are read from the user-data mirror, whose entries must read 'LABEL k@anchor[:s-e]'."""
+    part = doc[2:8].as_doc(copy_user_data=True)
+    assert len(part._.negations) == 3
+    key = next(k for k in part.user_data if isinstance(k, tuple) and k[:2] == ("._.", MIRROR))
+    part = doc[2:8].as_doc(copy_user_data=True)
+    part.user_data[key] = ("CUE no-anchor",)
+    with pytest.raises(ValueError, match=r"\[NEG-E016\] Corrupt negation storage entry 'CUE no-anchor'"):
+        get_negations(part)
 
 
 def test_whitespace_tokens_and_odd_spacing(nlp):

@@ -200,6 +200,27 @@ def test_encoder_without_head_needs_tied_head(tmp_path):
         load(tmp_path / "missing")
 
 
+def test_folder_without_a_model_or_without_a_mask_token(tmp_path):
+    from spacy_negation.probe.mlm import load
+
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(ValueError, match=r"\[NEG-E601\] Cannot load a masked language model from .*empty"):
+        load(tmp_path / "empty")
+    # a BERT whose tokenizer has no mask token: nothing to probe
+    out = tmp_path / "no_mask"
+    out.mkdir()
+    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", ".", "a", "b"]
+    (out / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf-8")
+    tok = transformers.BertTokenizerFast(str(out / "vocab.txt"), mask_token=None)
+    assert tok.mask_token is None
+    tok.save_pretrained(out)
+    config = transformers.BertConfig(vocab_size=len(vocab), hidden_size=16, num_hidden_layers=1,
+                                     num_attention_heads=2, intermediate_size=32)
+    transformers.BertForMaskedLM(config).save_pretrained(out)
+    with pytest.raises(ValueError, match=r"\[NEG-E603\] The tokenizer of .*no_mask has no mask token"):
+        load(out)
+
+
 def test_cli_probe_writes_json_markdown_png_and_merges(bert_dir, tmp_path, capsys):
     out = tmp_path / "res" / "probe.json"
     args = ["probe", str(bert_dir), "--sample", "2", "--ranks", "0", "1", "--output", str(out),

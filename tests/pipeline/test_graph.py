@@ -238,6 +238,31 @@ def test_initialize_learns_the_labels_and_rejects_bad_examples():
     assert set(graph.labels) == {"_", "C", "C:un-", "C:-less", "C:-less-", "S", "S+E", "S~", "S~+E~"}
     with pytest.raises(ValueError, match=r"\[NEG-E867\]"):
         graph.get_loss(examples[:2], [])
+    # a model whose score columns are not the component's labels (a pipeline edited on disk)
+    graph.cfg["labels"].pop()
+    with pytest.raises(ValueError, match=r"\[NEG-E868\] 'negation_graph': the model gave scores of shape"):
+        graph.predict([nlp.make_doc("He was not happy .")])
+
+
+def test_biaffine_initialization_needs_the_widths():
+    nlp = spacy.blank("en")
+    docs = [Doc(nlp.vocab, words=["a", "b", "c"])]
+    # no number of labels: neither nO nor label samples Y
+    model = build_graph_parser(_fixed_vectors(4, 3), hidden_width=3, dropout=0.0)
+    with pytest.raises(ValueError, match=r"\[NEG-E869\] The graph parser model 'graph_parser' has no number"):
+        model.initialize(X=docs)
+    model = build_graph_parser(_fixed_vectors(4, 3), hidden_width=3, dropout=0.0)
+    model.initialize(X=docs, Y=[numpy.zeros((12, 5), dtype="float32")])
+    assert (model.get_dim("nI"), model.get_dim("nO")) == (4, 5)
+    # a tok2vec of unknown width and no docs (or only empty ones) to measure it on
+    def forward(model: Model, docs: List[Doc], is_train: bool) -> Tuple[List[Any], Any]:
+        return [model.ops.alloc2f(len(doc), 4) for doc in docs], lambda d_out: docs
+
+    for sample in (None, [Doc(nlp.vocab, words=[])]):
+        widthless: Model = Model("widthless", forward, dims={"nO": None})
+        model = build_graph_parser(widthless, hidden_width=3, dropout=0.0, nO=5)
+        with pytest.raises(ValueError, match=r"\[NEG-E870\] Cannot infer the token-vector width"):
+            model.initialize(X=sample)
 
 
 def test_set_annotations_offsets_sentences():
