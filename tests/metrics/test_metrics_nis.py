@@ -13,7 +13,8 @@ from spacy_negation.metrics.nis import (
 )
 from spacy_negation.corpora.starsem import Instance, Sentence, TokenRow, read_starsem
 
-from test_metrics_starsem import CASES, _mutate, corpora
+from starsem_cases import CASES
+from test_metrics_starsem import _mutate, corpora
 
 COUNT_KEYS = {"n_gold": "gold", "n_system": "system", "n_matched": "matched",
               "sum_inst_scope_P": "sum_p", "sum_inst_scope_R": "sum_r",

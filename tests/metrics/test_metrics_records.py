@@ -18,9 +18,9 @@ from spacy_negation.metrics.starsem.io import (iter_aligned, iter_records, iter_
                                                sentence_record)
 from spacy_negation.corpora.starsem import Instance, Sentence, read_starsem, write_starsem
 
-from test_metrics_starsem import CASES, GOLD
+from starsem_cases import CASES, GOLD
+from util import modules_after
 
-HEAVY = ("spacy", "thinc", "torch")
 
 
 def _write(path: Path, text: str, encoding: str = "utf-8") -> Path:
@@ -102,21 +102,14 @@ def test_identical_blocks_are_parsed_once(tmp_path: Path) -> None:
 
 # --- no spaCy, thinc or torch -------------------------------------------------------------
 
-def _modules_after(code: str) -> List[str]:
-    probe = code + "\nimport sys\nprint(' '.join(m for m in %r if m in sys.modules))" % (HEAVY,)
-    res = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
-    assert res.returncode == 0, res.stderr
-    return res.stdout.split()
-
-
 def test_metrics_package_imports_no_spacy() -> None:
-    metrics = Path(__file__).resolve().parents[1] / "spacy_negation" / "metrics"
+    metrics = Path(__file__).resolve().parents[2] / "spacy_negation" / "metrics"
     names = sorted(".".join(p.relative_to(metrics).with_suffix("").parts).removesuffix(".__init__")
                    for p in metrics.rglob("*.py") if p.parent != metrics or p.stem != "__init__")
     assert {"records", "starsem", "starsem.io", "evaluate", "faireval", "faireval.count", "nis",
             "starsem.evaluation"} <= set(names)
     code = "\n".join(f"import spacy_negation.metrics.{n}" for n in names)
-    assert _modules_after(code) == []
+    assert modules_after(code) == []
 
 
 @pytest.mark.parametrize("args", [["--help"], ["evaluate", "--help"], ["faireval", "--help"],
@@ -135,7 +128,7 @@ def test_command_line_imports_no_spacy(tmp_path: Path, args: List[str]) -> None:
             except SystemExit:
                 pass
     """)
-    assert _modules_after(code) == []
+    assert modules_after(code) == []
 
 
 def test_help_lists_every_command_with_its_summary() -> None:
@@ -335,7 +328,7 @@ def test_evaluate_runs_under_an_address_space_limit_smaller_than_its_input(tmp_p
 def test_docs_speed_figures_are_the_committed_measurement() -> None:
     """docs/compare.md quotes the x100 CPU seconds and peak memory of each family, reference
     tool and package, from results/metrics_speed.md (written by bench/bench_metrics.py)."""
-    repo = Path(__file__).resolve().parents[1]
+    repo = Path(__file__).resolve().parents[2]
     rows = {}
     for line in (repo / "results" / "metrics_speed.md").read_text("utf-8").splitlines():
         cells = [c.strip() for c in line.strip("|").split("|")]

@@ -4,7 +4,7 @@ import io
 import re
 from pathlib import Path
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 def _blocks():
@@ -26,7 +26,7 @@ def test_readme_general_row_quotes_results_general():
     sd over its seeds (each split in its own convention, scripts/general_report.py)."""
     import json
 
-    repo = Path(__file__).resolve().parents[1]
+    repo = Path(__file__).resolve().parents[2]
     report = json.loads((repo / "results" / "general.json").read_text(encoding="utf-8"))
     seeds = [report[split]["general_seeds"] for split in ("cdsco", "bioscope", "sfu", "bioscope_clinical")]
     assert all(len(s["seeds"]) >= 3 for s in seeds)  # a headline is a distribution
@@ -42,7 +42,7 @@ def test_readme_fast_model_claims_quote_results():
     split)."""
     import json
 
-    repo = Path(__file__).resolve().parents[1]
+    repo = Path(__file__).resolve().parents[2]
     readme = (repo / "README.md").read_text(encoding="utf-8")
     general = json.loads((repo / "results" / "general.json").read_text(encoding="utf-8"))
     cells = " | ".join(f"{100 * general[split]['fast']['scores']['nis_tok_f']:.2f}"
@@ -66,7 +66,7 @@ def test_readme_default_model_speed_and_margin_quote_results():
     is results/vs_rules.json ("beats": every paired interval excludes 0)."""
     import json
 
-    repo = Path(__file__).resolve().parents[1]
+    repo = Path(__file__).resolve().parents[2]
     readme = " ".join((repo / "README.md").read_text(encoding="utf-8").split())
     bench = json.loads((repo / "results" / "vs_rules.json").read_text(encoding="utf-8"))
     splits = ("cdsco", "bioscope", "sfu")
@@ -91,7 +91,7 @@ def test_readme_clinical_claims_quote_results_clinical():
     clinical seeds' paired intervals exclude 0."""
     import json
 
-    repo = Path(__file__).resolve().parents[1]
+    repo = Path(__file__).resolve().parents[2]
     report = json.loads((repo / "results" / "clinical.json").read_text(encoding="utf-8"))
     readme = " ".join((repo / "README.md").read_text(encoding="utf-8").split())
     clinical, general = report["word"]["clinical"], report["word"]["general"]

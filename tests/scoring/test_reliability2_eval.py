@@ -90,7 +90,7 @@ def test_identical_docs_with_a_whitespace_cue_score_one(vocab):
 # --- 7. seeds ---------------------------------------------------------------------------------------
 from spacy_negation.cli import main  # noqa: E402
 
-from test_metrics_compare import files  # noqa: E402,F401
+from starsem_systems import files  # noqa: E402,F401  (a fixture)
 
 
 def _evaluate_json(capsys, gold, system, out):
@@ -190,11 +190,11 @@ def test_challenge_host_of_an_unknown_language_is_a_coded_error():
 def test_probe_ranks_beyond_the_vocabulary(tmp_path, capsys):
     pytest.importorskip("torch")
     pytest.importorskip("transformers")
-    from test_probe import _save_bert
+    from tiny_mlm import save_bert
 
     from spacy_negation.probe.mlm import load
 
-    enc = _save_bert(tmp_path / "enc", head=False)
+    enc = save_bert(tmp_path / "enc", head=False)
     with pytest.warns(UserWarning, match=r"\[NEG-W600\]"):
         err = _fail(capsys, "probe", enc, "--tied-head", "--ranks", "999999", "--output",
                     tmp_path / "out.json", "--no-progress", "--no-plot", "--sample", "1")

@@ -254,7 +254,7 @@ def test_command_module_imports_lightly():
 
 def test_docs_record_example(trained_cnn_dir, tmp_path):
     """The example record of docs/annotate.md is what the command writes for "He was unhappy."."""
-    section = (Path(__file__).resolve().parents[1] / "docs" / "annotate.md").read_text(encoding="utf-8")
+    section = (Path(__file__).resolve().parents[2] / "docs" / "annotate.md").read_text(encoding="utf-8")
     example = json.loads(section.split("```json\n", 1)[1].split("```", 1)[0])
     inp = write_text(tmp_path / "in.txt", ["He was unhappy."])
     run(inp, tmp_path / "out.jsonl", str(trained_cnn_dir))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import srsly
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _project(tmp_path: Path, content: bytes, checksum_of: bytes) -> Path:

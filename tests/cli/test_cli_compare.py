@@ -12,10 +12,10 @@ from spacy_negation.cli import main
 from spacy_negation.corpora.starsem import read_starsem
 from spacy_negation.metrics.compare import DEFAULT_METRICS
 
-from test_metrics_compare import SYS_B, files, starsem_text  # noqa: F401
-from test_metrics_records import _modules_after
+from starsem_systems import SYS_B, files, starsem_text  # noqa: F401  (files: a fixture)
+from util import modules_after
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 def _run(capsys: pytest.CaptureFixture, *args: object) -> str:
@@ -123,7 +123,7 @@ def test_compare_imports_no_spacy(files) -> None:  # noqa: F811
                          "--metric", "starsem.cues.f", "--metric", "nis.cue.f"]) == 0
             assert main(["vote", {str(gold)!r}, {str(a)!r}, {str(b)!r}, "-o", {str(gold) + ".vote"!r}]) == 0
     """)
-    assert _modules_after(code) == []
+    assert modules_after(code) == []
 
 
 # --- seeds --------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from spacy_negation.corpora.blocks import Instance
 from spacy_negation.corpora.starsem import read_starsem
 from spacy_negation.corpora.vote import default_min_votes, vote_instances, vote_sentences
 
-from test_metrics_compare import GOLD, SYS_A, SYS_B, starsem_text
+from starsem_systems import GOLD, SYS_A, SYS_B, starsem_text
 
 
 @pytest.fixture

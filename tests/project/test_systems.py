@@ -16,7 +16,7 @@ from spacy_negation.metrics.starsem.io import iter_aligned
 
 from systems_lib import (MEASURES, build_report, cue_type_counts, dense_counts, read_pairs, read_summary,
                          scope_outcome_counts, sparse_counts, train_config)
-from test_metrics_compare import GOLD, SYS_A, SYS_B, starsem_text
+from starsem_systems import GOLD, SYS_A, SYS_B, starsem_text
 from test_report import write_docbin
 
 RunScript = Any

@@ -24,7 +24,7 @@ from spacy_negation.scoring.scorers import score_span_examples
 
 from util import assert_coded_error
 
-SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
+SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
 REF = SHARED / "fixtures" / "reference-scores"
 METRIC_KEYS = {"Prec": "p", "Rec": "r", "F1": "f"}
 

@@ -11,7 +11,7 @@ import srsly
 from spacy.cli._util import parse_config_overrides
 from spacy.util import load_config
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 #: The overrides of the train-bioscope and train-sfu commands before the per-corpus configs,
 #: with the project's vars as they were (seed 0, cross_max_steps 1600, cross_eval_frequency

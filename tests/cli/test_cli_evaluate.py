@@ -8,7 +8,7 @@ import pytest
 
 from spacy_negation.cli import main
 
-from test_metrics_starsem import GOLD, PERL_CASES
+from starsem_cases import GOLD, PERL_CASES
 
 ROW_KEYS = {"gold", "system", "tp", "fp", "fn", "p", "r", "f"}
 STARSEM_ROWS = {"cues", "cues_b", "scopes_cue_match", "scopes_cue_match_b", "scopes_no_cue_match",

@@ -1,6 +1,6 @@
 """scripts/model_card.py for the clinical model: BioScope test and clinical dev scores from
 their files, the cue list option (the written copy is checked in
-tests/pipeline/test_clinical_synth_train.py)."""
+tests/project/test_clinical_synth_train.py)."""
 import json
 
 import pytest

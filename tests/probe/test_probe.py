@@ -2,7 +2,6 @@
 masked language models built offline (a WordPiece BERT and a byte-level BPE RoBERTa)."""
 import ast
 import json
-import re
 from pathlib import Path
 from typing import List
 
@@ -12,66 +11,24 @@ from spacy_negation.cli import main
 from spacy_negation.probe import templates as tpl
 from spacy_negation.probe.run import act_repetition, is_repetition, sample_pairs, summarize
 
+from tiny_mlm import save_bert, save_roberta
+
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
-REPO = Path(__file__).resolve().parents[1]
-
-
-def _words() -> List[str]:
-    words = set()
-    for t in tpl.build_templates():
-        words |= {w.lower() for w in re.findall(r"[A-Za-z]+", t.text)}
-    for g in "mf":
-        words |= {n.lower() for n in tpl.names(g)}
-    for p in tpl.professions():
-        words |= set(p.lower().split())
-    return sorted(words | set(tpl.activities()))
-
-
-def _save_bert(out: Path, head: bool = True, tie: bool = True) -> Path:
-    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", ".", ",", "'"] + _words()
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf-8")
-    transformers.BertTokenizerFast(str(out / "vocab.txt")).save_pretrained(out)
-    torch.manual_seed(0)
-    config = transformers.BertConfig(vocab_size=len(vocab), hidden_size=16, num_hidden_layers=2,
-                                     num_attention_heads=2, intermediate_size=32,
-                                     tie_word_embeddings=tie)
-    model = transformers.BertForMaskedLM(config) if head else transformers.BertModel(config)
-    model.save_pretrained(out)
-    return out
-
-
-def _save_roberta(out: Path) -> Path:
-    from tokenizers import ByteLevelBPETokenizer
-
-    out.mkdir(parents=True, exist_ok=True)
-    texts = [t.text for t in tpl.build_templates()] + _words()
-    bpe = ByteLevelBPETokenizer()
-    bpe.train_from_iterator(texts, vocab_size=400, min_frequency=1,
-                            special_tokens=["<s>", "<pad>", "</s>", "<unk>", "<mask>"])
-    bpe.save_model(str(out))
-    tok = transformers.RobertaTokenizerFast(str(out / "vocab.json"), str(out / "merges.txt"))
-    tok.save_pretrained(out)
-    torch.manual_seed(0)
-    config = transformers.RobertaConfig(vocab_size=tok.vocab_size, hidden_size=16, num_hidden_layers=2,
-                                        num_attention_heads=2, intermediate_size=32,
-                                        max_position_embeddings=130, pad_token_id=1)
-    transformers.RobertaForMaskedLM(config).save_pretrained(out)
-    return out
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
 def bert_dir(tmp_path_factory) -> Path:
-    return _save_bert(tmp_path_factory.mktemp("tiny_mlm") / "bert")
+    return save_bert(tmp_path_factory.mktemp("tiny_mlm") / "bert")
 
 
 @pytest.fixture(scope="module", params=["bert", "roberta"])
 def mlm_dir(request, tmp_path_factory, bert_dir) -> Path:
     if request.param == "bert":
         return bert_dir
-    return _save_roberta(tmp_path_factory.mktemp("tiny_mlm") / "roberta")
+    return save_roberta(tmp_path_factory.mktemp("tiny_mlm") / "roberta")
 
 
 def _full_ranking(path: Path, sentence: str) -> List[int]:
@@ -124,7 +81,7 @@ def test_act_repetition_hand_computed_with_a_constant_head(tmp_path):
     from spacy_negation.probe.mlm import load
     from spacy_negation.probe.run import run_probe
 
-    path = _save_bert(tmp_path / "const", tie=False)
+    path = save_bert(tmp_path / "const", tie=False)
     model = transformers.BertForMaskedLM.from_pretrained(str(path))
     tok = transformers.AutoTokenizer.from_pretrained(str(path))
     with torch.no_grad():
@@ -179,7 +136,7 @@ def test_sample_pairs_seeded_and_bounded():
 def test_encoder_without_head_needs_tied_head(tmp_path):
     from spacy_negation.probe.mlm import load
 
-    enc = _save_bert(tmp_path / "enc", head=False)
+    enc = save_bert(tmp_path / "enc", head=False)
     with pytest.raises(ValueError, match=r"\[NEG-E602\]"):
         load(enc)
     with pytest.warns(UserWarning, match=r"\[NEG-W600\]"):
@@ -195,7 +152,7 @@ def test_encoder_without_head_needs_tied_head(tmp_path):
     scores[mlm.special_ids] = float("-inf")
     assert mlm.topk([sentence], 1)[0][0] == int(scores.argmax())
     with pytest.raises(ValueError, match=r"\[NEG-E604\]"):
-        load(_save_bert(tmp_path / "full"), tied_head=True)
+        load(save_bert(tmp_path / "full"), tied_head=True)
     with pytest.raises(FileNotFoundError, match=r"\[NEG-E600\]"):
         load(tmp_path / "missing")
 

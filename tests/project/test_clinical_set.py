@@ -161,7 +161,7 @@ def test_docs_quote_the_committed_clinical_run():
     """docs/clinical_model.md's cue-list sentence quotes results/clinical_invented.json
     (bench/bench_clinical.py), and 'level with' holds: the paired interval against the best
     rule tool includes 0."""
-    repo = Path(__file__).resolve().parents[1]
+    repo = Path(__file__).resolve().parents[2]
     results = json.loads((repo / "results" / "clinical_invented.json").read_text(encoding="utf-8"))
     readme = " ".join((repo / "docs" / "clinical_model.md").read_text(encoding="utf-8").split())
     alone, listed = results["cdsco"]["f"], results["cdsco + en_clinical"]["f"]
@@ -175,7 +175,7 @@ def test_docs_quote_the_clinical_model_run():
     """docs/clinical_model.md's clinical-model sentence quotes results/clinical_invented.json: F1 of
     the packaged configuration (the clinical model with en_clinical, chosen on the dev split),
     the best rule tool's F1 and the paired interval, which must exclude 0 for 'ahead of'."""
-    repo = Path(__file__).resolve().parents[1]
+    repo = Path(__file__).resolve().parents[2]
     results = json.loads((repo / "results" / "clinical_invented.json").read_text(encoding="utf-8"))
     readme = " ".join((repo / "docs" / "clinical_model.md").read_text(encoding="utf-8").split())
     ours = results["clinical + en_clinical"]

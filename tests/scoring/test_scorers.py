@@ -27,7 +27,7 @@ from spacy_negation.scoring.scorers import (
 )
 from spacy_negation.corpora.starsem import read_starsem
 
-from test_metrics_starsem import CASES
+from starsem_cases import CASES
 
 FLOAT_KEYS = [f"neg_{p}_{m}" for p in ("cue", "cue_b", "scm", "scm_b", "scnm", "st", "full",
                                         "nis_cue", "nis_tok", "nis_ex", "nis_tm", "fair",

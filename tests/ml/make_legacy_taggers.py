@@ -1,10 +1,10 @@
 """Writes data/legacy_taggers.msgpack: a tiny ScopeTagger.v1 and a tiny BiLSTM cue tagger
 (then ``CueTagger.v2``) as stored by the code before the taggers were composed of layers
 (commit d7f4656), with their predictions on the docs and windows of
-``tests/pipeline/test_models.py``. Run it with that code first on the path:
+``tests/ml/test_models.py``. Run it with that code first on the path:
 
     git worktree add --detach /tmp/old d7f4656
-    PYTHONPATH=/tmp/old python tests/pipeline/make_legacy_taggers.py
+    PYTHONPATH=/tmp/old python tests/ml/make_legacy_taggers.py
 """
 from pathlib import Path
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from weasel.util import load_project_config
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
