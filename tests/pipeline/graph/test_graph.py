@@ -2,6 +2,7 @@
 fixtures through the encodings, initialization, bad input, prediction on empty docs
 and docs with and without sentence boundaries, serialization, overfitting a few
 sentences, `spacy train` and `spacy evaluate` with a tiny config."""
+import configparser
 import json
 import subprocess
 import sys
@@ -13,12 +14,14 @@ import spacy
 from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.training import Example
+from spacy.util import registry
 from thinc.api import Model
 
 import spacy_negation.pipeline.graph  # noqa: F401  (registers negation_graph and the architecture)
 from spacy_negation import set_negations
 from spacy_negation.ml.biaffine import build_graph_parser, sentence_spans
-from spacy_negation.pipeline.graph import NegationGraph, gold_instances, negations_as_instances
+from spacy_negation.pipeline.graph import (GRAPH_DECODER_DEFAULTS, GraphDecoder, NegationGraph, gold_instances,
+                                           make_graph_decoder, negations_as_instances)
 from spacy_negation.pipeline.graph.encoding import Instance, decode, encode, pair_labels
 
 from util import (CONFIGS, REPO, SMALL_CNN, gold_sentences, load_test_nlp, make_examples, make_reference,
@@ -137,6 +140,62 @@ def test_add_pipe_settings_and_bad_encoding():
         graph.add_label("CUE")
 
 
+def test_the_decoder_is_a_registered_function_and_flat_settings_migrate_to_it():
+    """The decoder block ([components.negation_graph.decoder]) holds the decoding settings,
+    as negation_cue's and negation_scope's do; the flat settings of pipelines trained before
+    it existed replace the decoder's defaults, a conflict between the two is an error."""
+    nlp = spacy.blank("en")
+    graph = nlp.add_pipe("negation_graph")
+    block = nlp.config["components"]["negation_graph"]["decoder"]
+    assert registry.misc.get(block["@misc"]) is make_graph_decoder
+    assert {k: v for k, v in block.items() if k != "@misc"} == GRAPH_DECODER_DEFAULTS == {
+        "cue_decoding": "argmax", "contiguous": False, "scope_bias": 0.0}
+    assert graph.decoder == GraphDecoder()
+    setup = configparser.ConfigParser()
+    setup.read(REPO / "setup.cfg")
+    declared = dict(line.split(" = ") for line in setup["options.entry_points"]["spacy_misc"].strip().splitlines())
+    assert declared[block["@misc"]] == "spacy_negation.pipeline.graph.decoding:make_graph_decoder"
+    in_block = spacy.blank("en").add_pipe("negation_graph", config={"decoder": {
+        "@misc": "spacy-negation.graph_decoder.v1", "cue_decoding": "affix_groups", "contiguous": True, "scope_bias": 1}})
+    assert in_block.decoder == GraphDecoder("affix_groups", True, 1.0) and isinstance(in_block.scope_bias, float)
+    flat = spacy.blank("en").add_pipe("negation_graph", config={"cue_decoding": "affix_groups", "contiguous": True,
+                                                                "scope_bias": 1.0})
+    assert flat.decoder == in_block.decoder
+    assert (flat.cue_decoding, flat.contiguous, flat.scope_bias) == ("affix_groups", True, 1.0)
+    with pytest.raises(ValueError, match=r"\[NEG-E360\]"):
+        spacy.blank("en").add_pipe("negation_graph", config={
+            "scope_bias": 0.5, "decoder": {"@misc": "spacy-negation.graph_decoder.v1", "scope_bias": 1.0}})
+    with pytest.raises(ValueError, match=r"\[NEG-E871\]"):
+        spacy.blank("en").add_pipe("negation_graph", config={
+            "decoder": {"@misc": "spacy-negation.graph_decoder.v1", "cue_decoding": "best"}})
+
+
+def test_config_without_decoder_block_predicts_as_with_it():
+    """A pipeline saved before the decoder existed (flat settings, no decoder block) loads
+    and decodes as the same settings in a decoder block do."""
+    nlp = _nlp()
+    examples = make_examples(nlp)
+    spacy.util.fix_random_seed(0)
+    optimizer = nlp.initialize(lambda: examples)
+    optimizer.learn_rate = 0.01
+    for _ in range(20):  # weights that find negations (not yet all of them)
+        nlp.update(examples, sgd=optimizer)
+    texts = [" ".join(w) for w, _ in gold_sentences()]
+    for settings in ({}, {"cue_decoding": "affix_groups", "contiguous": True, "scope_bias": 0.3}):
+        legacy = nlp.config.copy()
+        del legacy["components"]["negation_graph"]["decoder"]
+        legacy["components"]["negation_graph"].update(settings)
+        current = nlp.config.copy()
+        current["components"]["negation_graph"]["decoder"].update(settings)
+        old, new = (spacy.blank("en").from_config(config) for config in (legacy, current))
+        for loaded in (old, new):
+            loaded.get_pipe("negation_graph").from_bytes(nlp.get_pipe("negation_graph").to_bytes())
+        assert old.get_pipe("negation_graph").decoder == GraphDecoder(**{**GRAPH_DECODER_DEFAULTS, **settings})
+        keys = [negation_key(doc) for doc in new.pipe(texts)]
+        assert any(keys)
+        assert [negation_key(doc) for doc in old.pipe(texts)] == keys
+
+
 def test_cue_decoding_by_affix_groups():
     nlp = spacy.blank("en")
     graph = nlp.add_pipe("negation_graph", config={"cue_decoding": "affix_groups"})
@@ -179,7 +238,7 @@ def test_scope_decoding_contiguous_and_bias():
     graph = nlp.add_pipe("negation_graph")
     assert (graph.contiguous, graph.scope_bias) == (False, 0.0)
     with pytest.raises(ValueError, match=r"\[NEG-E872\]"):
-        NegationGraph(nlp.vocab, graph.model, scope_bias=float("inf"))
+        NegationGraph(nlp.vocab, graph.model, decoder=GraphDecoder(scope_bias=float("inf")))
     for label in ("C", "S", "S+E"):
         graph.add_label(label)
     labels = graph.labels  # ('_', 'C', 'S', 'S+E')
