@@ -1,6 +1,11 @@
 """Errors and warnings of spacy-negation, with codes (spaCy's ``ErrorsWithCodes`` style).
 
-Tests match on the code: ``pytest.raises(StarsemFormatError, match=r"\\[E101\\]")``.
+A message starts with its code behind the package's prefix, ``[NEG-E101] ...`` or
+``[NEG-W402] ...``, so that it cannot be confused with one of spaCy's (``[E101]``): a code
+without the prefix is spaCy's own, raised by a component where spaCy's components raise it
+(e.g. spaCy's ``[E923]`` for a component initialized without labels). The attribute names
+carry no prefix (``Errors.E101``). Tests match on the rendered code:
+``pytest.raises(StarsemFormatError, match=r"\\[NEG-E101\\]")``.
 """
 from pathlib import Path
 from typing import Optional, Union
@@ -8,12 +13,25 @@ from typing import Optional, Union
 from .errors_500 import ErrorsFrom500
 
 
+#: The prefix of the package's codes in a message: ``[NEG-E101]``, spaCy's are ``[E101]``.
+CODE_PREFIX = "NEG-"
+
+
+def code_tag(code: str) -> str:
+    """The tag that starts the message of a code.
+
+    code (str): the code, e.g. 'W402'.
+    RETURNS (str): e.g. '[NEG-W402]'.
+    """
+    return f"[{CODE_PREFIX}{code}]"
+
+
 class ErrorsWithCodes(type):
     def __getattribute__(self, code: str) -> str:
         msg = super().__getattribute__(code)
         if code.startswith("__"):  # python system attributes like __class__
             return msg
-        return f"[{code}] {msg}"
+        return f"{code_tag(code)} {msg}"
 
 
 class Warnings(metaclass=ErrorsWithCodes):

@@ -102,10 +102,10 @@ def test_invariance_failures_and_sentence_checks():
 
 
 def test_load_pipeline_errors(tmp_path):
-    with pytest.raises(ValueError, match=r"\[E620\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E620\]"):
         load_pipeline(str(tmp_path / "missing"))
     spacy.blank("en").to_disk(tmp_path / "blank")
-    with pytest.raises(ValueError, match=r"\[E621\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E621\]"):
         load_pipeline(str(tmp_path / "blank"))
 
 
@@ -188,7 +188,7 @@ def test_conventions_sfu_whole_word_cue_and_no_affixal_cue():
     # "Unlike": an affixal cue in CD-SCO, no negation at all in BioScope and SFU Review
     cleo = build_item(T["e3_m_Cleo_contr"], "Peter", "an architect", ["swim"], "read")
     assert [e.cue for e in expected_negations(cleo, "sfu")] == [e.cue for e in cleo.expected[:1]]
-    with pytest.raises(ValueError, match=r"\[E622\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E622\]"):
         expected_negations(cleo, "negex")
     res = evaluate_pipeline(nlp, [it, cleo], convention="sfu")
     assert res["convention"] == "sfu" and res["overall"]["checks"]["cue"] == 0

@@ -10,7 +10,9 @@ from typing import Dict, List, Tuple
 
 import pytest
 
-from spacy_negation.errors import Errors, Warnings
+from spacy.errors import Errors as SpacyErrors
+
+from spacy_negation.errors import CODE_PREFIX, Errors, Warnings, code_tag
 
 REPO = Path(__file__).resolve().parents[1]
 ERRORS_PY = REPO / "spacy_negation" / "errors.py"
@@ -19,6 +21,21 @@ ERRORS_500_PY = REPO / "spacy_negation" / "errors_500.py"
 CATALOGUE_FILES = {ERRORS_PY: {"Errors": "Errors", "Warnings": "Warnings"},
                    ERRORS_500_PY: {"ErrorsFrom500": "Errors"}}
 SOURCE_DIRS = ("spacy_negation", "scripts", "bench")
+TESTS = REPO / "tests"
+#: spaCy's own codes that reach the package's users unchanged: raised by the package as
+#: ``SpacyErrors.E923`` (spaCy's catalogue) or by spaCy's ``validate_get_examples`` (E930,
+#: E978), where spaCy's components raise them. Their messages carry spaCy's bare tag.
+SPACY_VALIDATE_GET_EXAMPLES = ("E930", "E978")
+
+
+def _spacy_codes_raised() -> List[str]:
+    """The codes of spaCy's catalogue that the package raises itself (``SpacyErrors.E923``)."""
+    codes = set()
+    for path in (REPO / "spacy_negation").rglob("*.py"):
+        codes.update(re.findall(r"\bSpacyErrors\.([EW]\d+)\b", path.read_text(encoding="utf-8")))
+    return sorted(codes)
+
+
 def _catalogue() -> Dict[str, List[Tuple[str, str, str]]]:
     """Per class (Errors, Warnings): (code, message, file:line) of each assignment in the
     catalogue files, read from the source so that a code assigned twice (the second
@@ -86,4 +103,51 @@ def test_each_file_holds_its_range():
 
 
 def test_codes_of_the_base_class_carry_their_code():
-    assert Errors.E500.startswith("[E500] ") and Errors.E001.startswith("[E001] ")
+    assert Errors.E500.startswith("[NEG-E500] ") and Errors.E001.startswith("[NEG-E001] ")
+
+
+@pytest.mark.parametrize("cls", [Errors, Warnings])
+def test_every_message_starts_with_its_prefixed_code(cls):
+    """``[NEG-E320] ...``: a tag spaCy's messages (``[E320] ...``) never start with."""
+    assert CODE_PREFIX == "NEG-" and code_tag("W402") == "[NEG-W402]"
+    for code, _, where in _catalogue()[cls.__name__]:
+        message = getattr(cls, code)
+        assert message.startswith(f"[NEG-{code}] "), where
+        assert not re.match(r"\[[EW]\d+\]", message), where
+
+
+def test_spacy_codes_raised_by_the_package_keep_spacy_tags():
+    """Where a component raises one of spaCy's errors, as spaCy's components do (E923: no
+    sample to initialize with), the message is spaCy's, with spaCy's bare tag; the package's
+    own code of the same number (if any) carries the prefix, so the two cannot be confused."""
+    raised = _spacy_codes_raised()
+    assert "E923" in raised
+    ours = {code for code, _, _ in _catalogue()["Errors"]}
+    for code in raised + list(SPACY_VALIDATE_GET_EXAMPLES):
+        assert getattr(SpacyErrors, code).startswith(f"[{code}]")
+        if code in ours:
+            assert getattr(Errors, code).startswith(f"[NEG-{code}]")
+
+
+def _test_sources() -> Dict[Path, str]:
+    return {path: path.read_text(encoding="utf-8") for path in TESTS.rglob("*.py")
+            if path.name != Path(__file__).name}
+
+
+def test_tests_match_the_package_codes_with_their_prefix():
+    """A test that matches a bare tag (``[E320]``, ``\\[E320\\]``) matches one of spaCy's
+    messages: only spaCy's codes that reach the user unchanged may appear bare."""
+    allowed = set(_spacy_codes_raised()) | set(SPACY_VALIDATE_GET_EXAMPLES)
+    bare = [f"{path.relative_to(REPO)}: {code}" for path, text in _test_sources().items()
+            for code in re.findall(r"(?<!NEG-)\b([EW]\d{3})\\?\]", text) if code not in allowed]
+    assert bare == []
+
+
+def test_every_code_is_exercised_by_a_test():
+    """Each code of the catalogue is named by a test outside this file (a test that raises or
+    warns it and matches on it; a bare name such as "E405" is a test's parameter)."""
+    text = "\n".join(_test_sources().values())
+    named = set(re.findall(r"\b([EW]\d{3})\b", text))
+    missing = [f"{code} ({line})" for entries in _catalogue().values()
+               for code, _, line in entries if code not in named]
+    assert missing == []

@@ -4,6 +4,8 @@ of the project by its path. The fixtures are in ``conftest.py``."""
 import importlib.util
 import json
 import random
+import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
@@ -176,7 +178,7 @@ def assert_coded_error(read: Callable[[Path], object], path: Path, code: str, li
     code (str): the error code, e.g. 'E405'.
     line (Optional[int]): the line the error names, or None for a file-level error.
     """
-    with pytest.raises(NegationFormatError, match=rf"\[{code}\]") as err:
+    with pytest.raises(NegationFormatError, match=rf"\[NEG-{code}\]") as err:
         read(path)
     assert err.value.path == str(path) and err.value.line == line
     assert str(path) in str(err.value)
@@ -212,3 +214,20 @@ def load_module(path: Path, name: str) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+#: The modules that the spaCy-free parts (metrics, their command lines) must not import.
+HEAVY = ("spacy", "thinc", "torch")
+
+
+def modules_after(code: str, modules: Sequence[str] = HEAVY) -> List[str]:
+    """The modules of ``modules`` imported after running ``code`` in a fresh interpreter.
+
+    code (str): Python source to run.
+    modules (Sequence[str]): the module names to look for.
+    RETURNS (List[str]): those in ``sys.modules`` at the end.
+    """
+    probe = code + "\nimport sys\nprint(' '.join(m for m in %r if m in sys.modules))" % (tuple(modules),)
+    res = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    return res.stdout.split()

@@ -5,7 +5,7 @@ import warnings
 from pathlib import Path
 from typing import List
 
-from ..errors import Errors
+from ..errors import Errors, code_tag
 from ..corpora.registry import format_names, get_reader
 from ..util import ON_ERROR, atomic_write_bytes, blank_nlp, check_output
 
@@ -87,7 +87,7 @@ def _report(caught: List[warnings.WarningMessage], lenient: bool) -> None:
     for message in messages:
         print(f"warning: {message}", file=sys.stderr)
     if lenient:
-        n_skipped = sum(m.startswith("[W402]") for m in messages)
-        n_repaired = sum(m.startswith("[W403]") for m in messages)
+        n_skipped = sum(m.startswith(code_tag("W402")) for m in messages)
+        n_repaired = sum(m.startswith(code_tag("W403")) for m in messages)
         print(f"--on-error skip: {n_skipped} sentence(s) skipped, {n_repaired} cell(s) repaired",
               file=sys.stderr)

@@ -16,7 +16,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--batch-size", type=int, default=64, help="sentences per forward pass")
     p.add_argument("--tied-head", action="store_true",
                    help="the folder is an encoder without masked-LM head weights: build the "
-                        "head from the tied word embeddings (warns W600)")
+                        "head from the tied word embeddings (warns NEG-W600)")
     p.add_argument("--no-plot", action="store_true", help="do not write the PNG")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 

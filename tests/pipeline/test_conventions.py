@@ -29,7 +29,7 @@ def test_convention_mark_round_trips_and_rejects_bad_values() -> None:
     set_convention(doc, None)
     assert get_convention(doc) is None
     for bad in ("", 3):
-        with pytest.raises(ValueError, match=r"\[E900\]"):
+        with pytest.raises(ValueError, match=r"\[NEG-E900\]"):
             set_convention(doc, bad)  # type: ignore[arg-type]
 
 
@@ -83,7 +83,7 @@ def test_components_learn_only_from_their_convention() -> None:
 
 def test_initialize_without_examples_of_the_convention_fails() -> None:
     nlp = _two_convention_nlp()
-    with pytest.raises(ValueError, match=r"\[E301\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E301\]"):
         nlp.initialize(lambda: _examples(nlp, "bioscope"))
 
 
@@ -131,7 +131,7 @@ def test_each_convention_is_learned_and_marks_choose_the_components(tmp_path) ->
     assert default.get_pipe("negation").negation_nlp.disabled == ["negation_cue_sfu", "negation_scope_sfu"]
     assert [negation_key(d) for d in host.pipe(texts[half:])] == gold[half:]
     assert [negation_key(d) for d in default.pipe(texts[:half])] == gold[:half]
-    with pytest.raises(ValueError, match=r"\[E901\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E901\]"):
         spacy.blank("en").add_pipe("negation", config={"model": str(tmp_path / "model"), "convention": "cdsco"})
     # scripts/model_card.py: the card of a per-convention pipeline, and a copy whose unmarked
     # docs go to the "sfu" components
@@ -163,7 +163,7 @@ def test_each_convention_is_learned_and_marks_choose_the_components(tmp_path) ->
 
 
 def test_single_convention_model_rejects_a_convention(trained_cnn_dir) -> None:
-    with pytest.raises(ValueError, match=r"\[E901\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E901\]"):
         spacy.blank("en").add_pipe("negation", config={"model": str(trained_cnn_dir), "convention": "cdsco"})
 
 

@@ -33,7 +33,7 @@ def test_affix_lexicon_learns_sorts_and_round_trips():
     assert AffixLexicon.from_dict({"suffix": {"less": 3}}).to_dict() == {"prefix": {}, "suffix": {"less": 3}, "infix": {}}
     assert lexicon.choose("Unwise", "prefix") == (0, 2) and lexicon.choose("wise", "prefix") is None
     assert lexicon.fitting_kinds("unhelpless") == {"prefix", "suffix"}
-    with pytest.raises(ValueError, match=r"\[E302\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E302\]"):
         AffixLexicon.from_dict({"root": {"x": 1}})
 
 
@@ -90,7 +90,7 @@ def test_decoder_blocks_in_the_config():
     scope = nlp.add_pipe("negation_scope", config={"decoder": {
         "@misc": "spacy-negation.scope_decoder.v1", "contiguous": True, "scope_bias": 0.5}})
     assert scope.decoder == ScopeDecoder(contiguous=True, scope_bias=0.5)
-    with pytest.raises(ValueError, match=r"\[E303\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E303\]"):
         spacy.blank("en").add_pipe("negation_cue", config={"decoder": {
             "@misc": "spacy-negation.cue_decoder.v1", "multiword_min_precision": 2.0}})
 
@@ -105,10 +105,10 @@ def test_flat_settings_replace_the_decoders_and_conflicts_are_errors():
     agree = spacy.blank("en").add_pipe("negation_scope", config={
         "scope_bias": 0.5, "decoder": {"@misc": "spacy-negation.scope_decoder.v1", "scope_bias": 0.5, "contiguous": True}})
     assert agree.decoder == ScopeDecoder(contiguous=True, scope_bias=0.5)
-    with pytest.raises(ValueError, match=r"\[E360\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E360\]"):
         spacy.blank("en").add_pipe("negation_scope", config={
             "scope_bias": 0.5, "decoder": {"@misc": "spacy-negation.scope_decoder.v1", "scope_bias": 1.0}})
-    with pytest.raises(ValueError, match=r"\[E304\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E304\]"):
         spacy.blank("en").add_pipe("negation_cue", config={"min_word_precision": 1.5})
 
 
@@ -139,7 +139,7 @@ def test_a_registered_decoder_replaces_the_built_in(trained_cnn_dir, tmp_path):
     assert any(len(key) > 1 for key in full)
     assert [cue_key(doc) for doc in first.pipe(TEXTS)] == [key[:1] for key in full]
     # flat settings need the decoder to have them
-    with pytest.raises(ValueError, match=r"\[E361\].*min_word_precision"):
+    with pytest.raises(ValueError, match=r"\[NEG-E361\].*min_word_precision"):
         spacy.load(trained_cnn_dir, config={**block, "components.negation_cue.min_word_precision": 0.5})
     first.to_disk(tmp_path / "first")
     assert [cue_key(doc) for doc in spacy.load(tmp_path / "first").pipe(TEXTS)] == [key[:1] for key in full]
@@ -179,7 +179,7 @@ def test_shared_loss_of_both_components(trained_cnn_dir):
     scores = scope.model.begin_update(inputs)[0]
     loss, grads = scope.get_loss(examples, scores)
     assert loss >= 0.0 and len(grads) == len(truths) == sum(len(get_negations(eg.reference)) for eg in examples)
-    with pytest.raises(ValueError, match=r"\[E310\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E310\]"):
         scope.get_loss(examples, scores[:-1])
     # no gold cue in the batch: no loss, nothing to learn
     ref = make_reference(nlp.vocab, ["The", "dog", "barked", "."], [])

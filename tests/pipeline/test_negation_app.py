@@ -89,16 +89,16 @@ def test_overfitting_IO(trained_cnn_dir, tmp_path):
 
 def test_missing_or_wrong_model(tmp_path):
     nlp = spacy.blank("en")
-    with pytest.raises(OSError, match=r"\[E320\].*spacy project run all"):
+    with pytest.raises(OSError, match=r"\[NEG-E320\].*spacy project run all"):
         nlp.add_pipe("negation", config={"model": str(tmp_path / "no_such_model")})
     if not spacy.util.is_package(DEFAULT_MODEL):
-        with pytest.raises(OSError, match=r"\[E320\].*make project.*builds and installs it"):
+        with pytest.raises(OSError, match=r"\[NEG-E320\].*make project.*builds and installs it"):
             spacy.blank("en").add_pipe("negation")
     if not spacy.util.is_package("en_negation_cdsco"):
-        with pytest.raises(OSError, match=r"\[E320\].*spacy project run cdsco"):
+        with pytest.raises(OSError, match=r"\[NEG-E320\].*spacy project run cdsco"):
             spacy.blank("en").add_pipe("negation", config={"model": "en_negation_cdsco"})
     spacy.blank("en").to_disk(tmp_path / "blank")
-    with pytest.raises(ValueError, match=r"\[E321\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E321\]"):
         nlp.add_pipe("negation", config={"model": str(tmp_path / "blank")})
 
 
@@ -107,7 +107,7 @@ def test_relative_model_path_warns(trained_cnn_dir, monkeypatch):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         spacy.blank("en").add_pipe("negation", config={"model": trained_cnn_dir.name})
-    assert any("[W300]" in str(w.message) for w in caught)
+    assert any("[NEG-W300]" in str(w.message) for w in caught)
 
 
 SPANISH = [
@@ -138,7 +138,7 @@ def test_spanish_pipeline_in_a_blank_spanish_host(tmp_path):
     assert doc._.negations[0].scope_text == "hotel tiene"
     assert host("Es un buen coche.")._.negations == []
     english_host = spacy.blank("en")
-    with pytest.warns(UserWarning, match=r"\[W301\]"):
+    with pytest.warns(UserWarning, match=r"\[NEG-W301\]"):
         english_host.add_pipe("negation", config={"model": str(tmp_path / "es_model")})
 
 
@@ -182,7 +182,7 @@ def test_span_negated_setting_marks_the_host_docs(trained_cnn_dir, tmp_path):
     tokens.to_disk(tmp_path / "host")
     assert spacy.load(tmp_path / "host").get_pipe("negation").span_negated == "any"
     assert pickle.loads(pickle.dumps(tokens.get_pipe("negation"))).span_negated == "any"
-    with pytest.raises(ValueError, match=r"\[E331\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E331\]"):
         spacy.blank("en").add_pipe("negation", config={"model": str(trained_cnn_dir), "span_negated": "some"})
 
 

@@ -146,9 +146,9 @@ def test_ensemble_of_a_model_with_itself_is_the_model(trained_trf, trained_cnn_d
         with_cues.append(doc)
     ensemble.annotate([first, second], with_cues, gold_cues=True)
     assert [negation_key(d) for d in with_cues] == expected
-    with pytest.raises(ValueError, match=r"\[E744\].*'transformer'"):
+    with pytest.raises(ValueError, match=r"\[NEG-E744\].*'transformer'"):
         ensemble.check_compatible([first, spacy.load(trained_cnn_dir)])
-    with pytest.raises(ValueError, match=r"\[E746\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E746\]"):
         ensemble.check_compatible([first])
 
 

@@ -70,5 +70,5 @@ def test_negation_quantizes_by_default_and_the_setting_round_trips(tiny_trf_dir:
 
 @pytest.mark.parametrize("bad", [0, -1])
 def test_negation_rejects_a_bad_batch_size(trained_cnn_dir: Path, bad) -> None:
-    with pytest.raises(ValueError, match=r"\[E330\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E330\]"):
         spacy.blank("en").add_pipe("negation", config={"model": str(trained_cnn_dir), "batch_size": bad})

@@ -16,6 +16,7 @@ rest beside an affixal cue, an embedded scope reaching outside its outer scope i
 nested encoding) is learned in its nearest encodable form.
 """
 import copy
+from dataclasses import replace
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy
@@ -32,19 +33,12 @@ from ...alignment import CharIndex, project_parts
 from ...errors import Errors
 from ...ml.biaffine import sentence_spans
 from ...negation import Negation, PartLike, get_negations, register_extensions, set_negations
-from ..base import NegationPipe
+from ..base import NegationPipe, with_flat_settings
 from ..cue.component import DEFAULT_CUE_MODEL
-from .encoding import (ENCODINGS, NO_EDGE, Instance, PartTuple, affix_fits, decode, encode,
-                             graph_of_pairs, pair_labels, parse_label)
+from .decoding import (CUE_DECODINGS, GRAPH_DECODER_DEFAULTS, GraphDecoder, RootGroups, graph_labels,
+                       root_groups)
+from .encoding import ENCODINGS, NO_EDGE, Instance, PartTuple, decode, encode, graph_of_pairs, pair_labels, parse_label
 from .._util import sentence_ranges
-from ..scope.decoding import best_span
-
-#: How the label of an arc from the root (a cue or none) is chosen: "argmax", the best
-#: label (an affixal label whose affix is not in the token decodes to no cue); or
-#: "affix_groups", the best of three groups by probability mass (no cue, whole-word cue,
-#: affixal cue), then within an affixal win the best affixal label whose affix is in the
-#: token (none fits: the better of the other two groups).
-CUE_DECODINGS = ("argmax", "affix_groups")
 
 #: The default model: the biaffine scorer on the default CNN tok2vec of ``negation_cue``.
 DEFAULT_GRAPH_MODEL = Config({
@@ -59,9 +53,8 @@ DEFAULT_GRAPH_MODEL = Config({
     default_config={
         "model": DEFAULT_GRAPH_MODEL,
         "encoding": "nested",
-        "cue_decoding": "argmax",
-        "contiguous": False,
-        "scope_bias": 0.0,
+        "decoder": {"@misc": "spacy-negation.graph_decoder.v1"},
+        **GRAPH_DECODER_DEFAULTS,
         "lr_scale": 1.0,
         "scorer": {"@scorers": "spacy-negation.negation_scorer.v1"},
     },
@@ -73,6 +66,7 @@ def make_negation_graph(
     name: str,
     model: Model[List[Doc], List[Floats2d]],
     encoding: str,
+    decoder: GraphDecoder,
     cue_decoding: str,
     contiguous: bool,
     scope_bias: float,
@@ -84,17 +78,18 @@ def make_negation_graph(
     model (Model[List[Doc], List[Floats2d]]): per sentence, scores over the pair labels
         (``spacy-negation.GraphParser.v1``).
     encoding (str): "direct" (Kurtz et al. 2020) or "nested" (Sineva et al. 2021).
-    cue_decoding (str): "argmax" or "affix_groups" (see CUE_DECODINGS).
-    contiguous (bool): decode the scope arcs of each cue head as the best-scoring span
-        that joins its cue without a gap, as BioScope and SFU Review annotate scopes
-        (the taggers' ``contiguous``; see :meth:`NegationGraph.scope_label_ids`).
-    scope_bias (float): subtracted from the log-odds of the scope labels on the arcs
-        from cue heads before decoding; above 0, fewer tokens are in scopes.
+    decoder (GraphDecoder): reads the labels off the scores
+        (``spacy-negation.graph_decoder.v1``).
+    cue_decoding, contiguous, scope_bias: the decoder's settings as pipelines trained
+        before the decoder existed keep them on the component; one other than its
+        default replaces the decoder's.
     lr_scale (float): the component's learning rate relative to the optimizer's.
     scorer (Optional[Callable]): the scoring method.
     """
-    return NegationGraph(nlp.vocab, model, name, encoding=encoding, cue_decoding=cue_decoding,
-                         contiguous=contiguous, scope_bias=scope_bias, lr_scale=lr_scale, scorer=scorer)
+    flat = {"cue_decoding": cue_decoding, "contiguous": contiguous, "scope_bias": scope_bias}
+    return NegationGraph(nlp.vocab, model, name, encoding=encoding,
+                         decoder=with_flat_settings(name, decoder, flat, GRAPH_DECODER_DEFAULTS),
+                         lr_scale=lr_scale, scorer=scorer)
 
 
 class NegationGraph(NegationPipe):
@@ -107,29 +102,28 @@ class NegationGraph(NegationPipe):
         name: str = "negation_graph",
         *,
         encoding: str = "nested",
-        cue_decoding: str = "argmax",
-        contiguous: bool = False,
-        scope_bias: float = 0.0,
+        decoder: Optional[GraphDecoder] = None,
         lr_scale: float = 1.0,
         scorer: Optional[Callable] = None,
     ) -> None:
         """Initialize a graph-parsing negation resolver: the shared vocabulary, the
         model, the component's name (the key of its losses), the graph encoding
-        ("direct" or "nested"), how cues are read off the root's arcs (CUE_DECODINGS),
-        how scope arcs are read off the cue heads' (``contiguous``, ``scope_bias``; see
-        :meth:`scope_label_ids`), the learning-rate factor of its weights and its
-        scoring method.
+        ("direct" or "nested"), the decoder that reads the labels off the scores
+        (:mod:`.decoding`; None: the built-in one with its defaults), the learning-rate
+        factor of its weights and its scoring method.
         """
         if encoding not in ENCODINGS:
             raise ValueError(Errors.E860.format(encoding=encoding, encodings=", ".join(ENCODINGS)))
-        if cue_decoding not in CUE_DECODINGS:
-            raise ValueError(Errors.E871.format(value=cue_decoding, values=", ".join(CUE_DECODINGS)))
+        decoder = GraphDecoder() if decoder is None else decoder
+        if isinstance(decoder, GraphDecoder):
+            if decoder.cue_decoding not in CUE_DECODINGS:
+                raise ValueError(Errors.E871.format(value=decoder.cue_decoding, values=", ".join(CUE_DECODINGS)))
+            if not numpy.isfinite(decoder.scope_bias):
+                raise ValueError(Errors.E872.format(name=name, value=decoder.scope_bias))
+            decoder = replace(decoder, contiguous=bool(decoder.contiguous), scope_bias=float(decoder.scope_bias))
         register_extensions()
         self.vocab, self.model, self.name = vocab, model, name
-        if not numpy.isfinite(scope_bias):
-            raise ValueError(Errors.E872.format(name=name, value=scope_bias))
-        self.cue_decoding = cue_decoding
-        self.contiguous, self.scope_bias = bool(contiguous), float(scope_bias)
+        self.decoder = decoder
         self.lr_scale, self.scorer = lr_scale, scorer
         self.cfg: Dict[str, Any] = {"labels": [NO_EDGE], "encoding": encoding}
 
@@ -152,97 +146,66 @@ class NegationGraph(NegationPipe):
         if not spans:
             return out
         scores = self.model.predict(docs)
-        parsed = [parse_label(label) for label in self.labels]
-        root_ok = numpy.asarray([label.is_root_label for label in parsed])
-        groups = self._root_groups()
-        no_edge = self.labels.index(NO_EDGE)
-        has_scope = numpy.asarray([label.scope is not None for label in parsed])
-        has_cue = numpy.asarray([label.cue is not None for label in parsed])
+        labels = graph_labels(self.labels)
         for (d, start, end), s in zip(spans, scores):
             n = end - start
             s = self.model.ops.to_numpy(s)
             self._check_shape(s, n)
-            ids = s.argmax(axis=1)
-            if self.cue_decoding == "affix_groups":
-                ids[:n] = self._root_ids_by_group(s[:n], [t.text for t in docs[d][start:end]], groups)
-            else:
-                ids[:n] = numpy.where(root_ok, s[:n], -numpy.inf).argmax(axis=1)
-            if self.contiguous or self.scope_bias:
-                for h in numpy.flatnonzero(ids[:n] != no_edge):
-                    block = slice((h + 1) * n, (h + 2) * n)
-                    ids[block] = self.scope_label_ids(s[block], int(h), has_scope, has_cue)
-            out[d].append(ids.astype("int32"))
+            words = [t.text for t in docs[d][start:end]]
+            out[d].append(self.decoder.label_ids(s, words, labels).astype("int32"))
         return out
+
+    # --- the built-in decoder's settings and steps (see :mod:`.decoding`) ---------------
+    @property
+    def cue_decoding(self) -> str:
+        """How cues are read off the root's arcs (CUE_DECODINGS): the decoder's setting."""
+        return str(self.decoder.cue_decoding)
+
+    @property
+    def contiguous(self) -> bool:
+        """Whether each cue head's scope is decoded as a span: the decoder's setting."""
+        return bool(self.decoder.contiguous)
+
+    @contiguous.setter
+    def contiguous(self, value: bool) -> None:
+        self.decoder.contiguous = bool(value)
+
+    @property
+    def scope_bias(self) -> float:
+        """Subtracted from the scope labels' log-odds: the decoder's setting."""
+        return float(self.decoder.scope_bias)
+
+    @scope_bias.setter
+    def scope_bias(self, value: float) -> None:
+        self.decoder.scope_bias = float(value)
 
     def scope_label_ids(self, scores: numpy.ndarray, head: int, has_scope: numpy.ndarray,
                         has_cue: Optional[numpy.ndarray] = None) -> numpy.ndarray:
-        """The labels of the arcs from one cue head to every token, by the scope
-        decoding settings: ``scope_bias`` is subtracted from the scope labels' scores;
-        with ``contiguous``, the scope is the span around the head's cue tokens (the
-        head and the tokens whose best label is a cue part) with the greatest sum of
-        log-odds of scope (``best_span``, as the taggers decode it), each token inside it
-        getting its best scope label and each outside its best other label. The arcs to
-        the cue tokens keep their best label.
+        """The labels of the arcs from one cue head to every token, by the decoder
+        (:meth:`.GraphDecoder.scope_label_ids`).
 
         scores (numpy.ndarray): the scores of the arcs from the head, one row per
             dependent token, one column per label.
         head (int): the head's token (sentence-relative).
         has_scope (numpy.ndarray): per label, whether it puts its token in the scope.
         has_cue (Optional[numpy.ndarray]): per label, whether it is a cue part (read off
-            the labels if None; ``predict`` passes it once for all heads).
+            the labels if None).
         RETURNS (numpy.ndarray): the label id of each arc.
         """
-        scores = scores.copy()
-        scores[:, has_scope] -= self.scope_bias
-        ids = scores.argmax(axis=1)
-        if not self.contiguous:
-            return ids
         if has_cue is None:
             has_cue = numpy.asarray([parse_label(label).cue is not None for label in self.labels])
-        is_cue = has_cue[ids]
-        is_cue[head] = True
-        z = scores - scores.max(axis=1, keepdims=True)
-        log_in = numpy.logaddexp.reduce(z[:, has_scope], axis=1)
-        log_out = numpy.logaddexp.reduce(z[:, ~has_scope], axis=1)
-        start, end = best_span(log_in - log_out, is_cue)
-        inside = numpy.zeros(len(ids), dtype=bool)
-        inside[start:end + 1] = True
-        best_in = numpy.where(has_scope, scores, -numpy.inf).argmax(axis=1)
-        best_out = numpy.where(has_scope, -numpy.inf, scores).argmax(axis=1)
-        return numpy.where(is_cue, ids, numpy.where(inside, best_in, best_out))
+        ids: numpy.ndarray = self.decoder.scope_label_ids(scores, head, has_scope, has_cue)
+        return ids
 
-    def _root_groups(self) -> Dict[str, List[Tuple[int, str]]]:
-        """The labels an arc from the root may carry, as (label id, cue form), grouped
-        into no cue ("none"), whole-word cue ("word") and affixal cue ("affix")."""
-        groups: Dict[str, List[Tuple[int, str]]] = {"none": [], "word": [], "affix": []}
-        for k, label in enumerate(self.labels):
-            parsed = parse_label(label)
-            if parsed.is_root_label:
-                group = "none" if parsed.cue is None else "affix" if parsed.cue else "word"
-                groups[group].append((k, parsed.cue or ""))
-        return groups
+    def _root_groups(self) -> RootGroups:
+        """The labels an arc from the root may carry, by group (:func:`.root_groups`)."""
+        return root_groups(self.labels)
 
     def _root_ids_by_group(self, scores: numpy.ndarray, words: Sequence[str],
-                           groups: Optional[Dict[str, List[Tuple[int, str]]]] = None) -> numpy.ndarray:
-        """The labels of the root's arcs to each word by the "affix_groups" decoding:
-        the group of highest probability mass among no cue, whole-word cue and affixal
-        cue (softmax over the labels an arc from the root may carry, grouped by
-        :meth:`_root_groups`), then the best label of the group; an affixal label only
-        where its affix is in the word."""
-        groups = self._root_groups() if groups is None else groups
-        root = [k for members in groups.values() for k, _ in members]
-        probs = numpy.zeros_like(scores)
-        z = scores[:, root] - scores[:, root].max(axis=1, keepdims=True)
-        probs[:, root] = numpy.exp(z) / numpy.exp(z).sum(axis=1, keepdims=True)
-        out = numpy.zeros(len(words), dtype="int64")
-        for i, word in enumerate(words):
-            mass = {name: float(probs[i, [k for k, _ in members]].sum()) for name, members in groups.items()}
-            fits = [k for k, form in groups["affix"] if affix_fits(form, word)]
-            if fits and mass["affix"] > max(mass["none"], mass["word"]):
-                out[i] = max(fits, key=lambda k: probs[i, k])
-            else:
-                out[i] = max([k for k, _ in groups["none"] + groups["word"]], key=lambda k: probs[i, k])
-        return out
+                           groups: Optional[RootGroups] = None) -> numpy.ndarray:
+        """The labels of the root's arcs to each word by the "affix_groups" decoding
+        (:meth:`.GraphDecoder.root_ids_by_group`)."""
+        return GraphDecoder.root_ids_by_group(scores, words, self._root_groups() if groups is None else groups)
 
     def _check_shape(self, scores: numpy.ndarray, n: int) -> None:
         expected = ((n + 1) * n, len(self.labels))

@@ -2,8 +2,9 @@
 
 * :mod:`.component`: the component (factory ``negation_scope``), one window per cue;
 * :mod:`.decoding`: labels to scopes and events (``spacy-negation.scope_decoder.v1``);
-* :mod:`.negbert`: ``negation_scope_negbert``, the same component with the NegBERT model
-  as its default (imported on its own: it needs spacy-transformers).
+* :mod:`.negbert`: the NegBERT-style resolver, ``negation_scope`` with the architecture
+  ``spacy-negation.NegBERTScopeTagger.v1``, and the factory alias ``negation_scope_negbert``
+  with that model as its default (imported on its own: it needs spacy-transformers).
 
 The Thinc models are in :mod:`spacy_negation.ml.models` (``spacy-negation.ScopeTagger.v1``)
 and :mod:`spacy_negation.ml.negbert` (``spacy-negation.NegBERTScopeTagger.v1``).

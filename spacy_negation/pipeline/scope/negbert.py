@@ -1,17 +1,26 @@
-"""``negation_scope_negbert``: a NegBERT-style scope and event resolver (Khandelwal and
-Sawant 2020, one of the systems compared by Sineva et al. 2021).
+"""The NegBERT-style scope and event resolver (Khandelwal and Sawant 2020, one of the
+systems compared by Sineva et al. 2021) is ``negation_scope`` with another architecture,
+``spacy-negation.NegBERTScopeTagger.v1``: instead of gathering each cue's window from token
+vectors computed once per doc by a shared transformer, the model owns a transformer and
+encodes the cue's sentence once per cue instance, the cue words marked by cue-type tokens
+in the input, and classifies each word (see :mod:`spacy_negation.ml.negbert`). The label
+scheme (``O``/``S``/``E``/``SE`` per token of the cue's sentence), decoder, training
+targets and output (``doc._.negations``, so every scorer applies) are ``negation_scope``'s::
 
-It does what ``negation_scope`` does, with the same label scheme (``O``/``S``/``E``/``SE``
-per token of the cue's sentence), decoder, training targets and output
-(``doc._.negations``, so every scorer applies), but with another model
-(``spacy-negation.NegBERTScopeTagger.v1``): instead of gathering each cue's window from
-token vectors computed once per doc by a shared transformer, it owns a transformer and
-encodes the cue's sentence once per cue instance, the cue words marked by cue-type
-tokens in the input, and classifies each word (see :mod:`spacy_negation.ml.negbert`).
+    [components.negation_scope]
+    factory = "negation_scope"
+
+    [components.negation_scope.model]
+    @architectures = "spacy-negation.NegBERTScopeTagger.v1"
+    ...
+
+The factory ``negation_scope_negbert`` is an alias: ``negation_scope`` with that
+architecture as its default model, for the configs and pipelines that name it.
 
 It runs after ``negation_cue``: at prediction time the cues are the ones the doc
 carries; in training, the gold cues of the reference (teacher forcing).
 """
+import warnings
 from typing import Any, Callable, Dict, Optional
 
 from thinc.api import Config, Model
@@ -61,8 +70,9 @@ _SCOPE_CONFIG: Dict[str, Any] = dict(_SCOPE.default_config or {})
 )
 def make_negation_scope_negbert(nlp: Language, name: str, model: Model, lr_scale: float, decoder: ScopeDecoder,
                                 convention: Optional[str], annotate_unmarked: bool,
-                                scorer: Optional[Callable]) -> "NegationScopeNegBERT":
-    """Create a NegBERT-style negation scope and event tagger.
+                                scorer: Optional[Callable]) -> NegationScope:
+    """Create a ``negation_scope`` component with the NegBERT-style model as its default
+    (the factory ``negation_scope_negbert``, an alias).
 
     model (Model[Tuple[List[Doc], List[CueWindow]], List[Floats2d]]): per cue window,
         scores over the scope labels (``spacy-negation.NegBERTScopeTagger.v1``).
@@ -75,10 +85,16 @@ def make_negation_scope_negbert(nlp: Language, name: str, model: Model, lr_scale
         the docs it learns from and annotates, as ``negation_scope``'s.
     scorer (Optional[Callable]): the scoring method.
     """
-    return NegationScopeNegBERT(nlp.vocab, model, name, lr_scale=lr_scale, decoder=decoder, convention=convention,
-                                annotate_unmarked=annotate_unmarked, scorer=scorer)
+    return NegationScope(nlp.vocab, model, name, lr_scale=lr_scale, decoder=decoder, convention=convention,
+                         annotate_unmarked=annotate_unmarked, scorer=scorer)
 
 
-class NegationScopeNegBERT(NegationScope):
-    """Pipeline component that resolves negation scopes and negated events, encoding
-    each cue's sentence once per cue (Khandelwal and Sawant 2020)."""
+def __getattr__(name: str) -> Any:
+    """``NegationScopeNegBERT``, the component's former class (an empty subclass of
+    NegationScope): a deprecated alias of :class:`.NegationScope`."""
+    if name == "NegationScopeNegBERT":
+        warnings.warn("NegationScopeNegBERT is now NegationScope with the NegBERT-style model; "
+                      "use spacy_negation.pipeline.scope.NegationScope (the alias goes in the "
+                      "next release)", DeprecationWarning, stacklevel=2)
+        return NegationScope
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,62 @@
+"""spacy_negation.analysis: decoding-ablation settings and the ensemble's softmax (the
+ablation and ensemble runs on trained pipelines: tests/pipeline/test_pipeline.py)."""
+import numpy
+import pytest
+import spacy
+from spacy.language import Language
+
+from spacy_negation.analysis.ablation import SETTINGS, parse_setting, settings_on
+from spacy_negation.analysis.ensemble import check_compatible, softmax
+
+
+def test_parse_setting() -> None:
+    assert parse_setting("negation_cue.multiword_min_precision=0.6") == \
+        ("negation_cue", "multiword_min_precision", 0.6)
+    assert parse_setting("negation_scope.contiguous=false") == ("negation_scope", "contiguous", False)
+    assert parse_setting("negation_cue.affix_threshold=null") == ("negation_cue", "affix_threshold", None)
+    for bad in ("negation_cue=1", "multiword_cues", ".x=1", "negation_cue.=1"):
+        with pytest.raises(ValueError, match=r"\[NEG-E747\]"):
+            parse_setting(bad)
+    with pytest.raises(ValueError, match=r"\[NEG-E748\]"):
+        parse_setting("negation_cue.multiword_cues=maybe")
+
+
+def test_settings_on_lists_the_settings_a_config_switches_on() -> None:
+    assert settings_on({}) == []
+    components = {"negation_cue": {"affix_over_whole": True, "affix_threshold": None, "multiword_cues": True},
+                  "negation_scope": {"split_at_other_cues": False, "contiguous": True, "scope_bias": 0.5}}
+    assert settings_on(components) == [("negation_cue", "affix_over_whole", False),
+                                       ("negation_cue", "multiword_cues", False),
+                                       ("negation_scope", "contiguous", False),
+                                       ("negation_scope", "scope_bias", 0.0)]
+    assert all(row in SETTINGS for row in settings_on(components))
+
+
+def test_softmax_rows() -> None:
+    probs = softmax(numpy.array([[0.0, 0.0], [1000.0, 0.0], [1.0, 2.0]]))
+    assert probs.sum(axis=1) == pytest.approx([1.0, 1.0, 1.0])
+    assert probs[0] == pytest.approx([0.5, 0.5]) and probs[1] == pytest.approx([1.0, 0.0])
+    assert probs[2][1] == pytest.approx(1 / (1 + numpy.exp(-1.0)))
+
+
+def _ensemble_member() -> Language:
+    """A pipeline (not initialized) with the components the ensemble reads."""
+    nlp = spacy.blank("en")
+    nlp.add_pipe("tok2vec", name="transformer")
+    nlp.add_pipe("negation_cue")
+    nlp.add_pipe("negation_scope")
+    return nlp
+
+
+def test_ensemble_refuses_pipelines_with_other_labels() -> None:
+    first, second = _ensemble_member(), _ensemble_member()
+    check_compatible([first, second])
+    second.get_pipe("negation_cue").add_label("S")
+    with pytest.raises(ValueError, match=r"\[NEG-E745\] The pipelines' 'negation_cue' labels differ"):
+        check_compatible([first, second])
+    first.get_pipe("negation_cue").add_label("S")
+    check_compatible([first, second])
+    # the scope labels of a pipeline saved with others (its component's cfg)
+    second.get_pipe("negation_scope").cfg["labels"].append("X")
+    with pytest.raises(ValueError, match=r"\[NEG-E745\] The pipelines' 'negation_scope' labels differ"):
+        check_compatible([first, second])

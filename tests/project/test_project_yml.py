@@ -1,0 +1,60 @@
+"""project.yml: every workflow step is a command, every script and config a command uses
+exists, every var is defined and commented (weasel validates the schema)."""
+import re
+from pathlib import Path
+
+import pytest
+from weasel.util import load_project_config
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def project():
+    return load_project_config(REPO, interpolate=True)
+
+
+def test_workflows_name_commands(project):
+    names = {c["name"] for c in project["commands"]}
+    assert {"all", "smoke", "cross-domain", "neges"} <= set(project["workflows"])
+    for workflow, steps in project["workflows"].items():
+        assert steps and set(steps) <= names, workflow
+
+
+def test_main_workflow_builds_and_installs_the_default_model(project):
+    """`make project` (`all`) ends with the package the `negation` component loads by default."""
+    from spacy_negation.pipeline.negation import DEFAULT_MODEL
+
+    steps = project["workflows"]["all"]
+    assert steps[-1] == "install-general" and "train-general" in steps and "package-general" in steps
+    install = next(c for c in project["commands"] if c["name"] == "install-general")
+    assert any(DEFAULT_MODEL in line for line in install["script"])
+    assert {"cdsco", "general-seeds"} <= set(project["workflows"])
+
+
+def test_scripts_and_configs_exist(project):
+    for command in project["commands"]:
+        for line in command["script"]:
+            assert "${" not in line, line
+            for path in re.findall(r"(?:scripts|configs)/[\w./-]+\.(?:py|cfg)", line):
+                assert (REPO / path).is_file(), (command["name"], path)
+
+
+def test_every_var_is_commented():
+    text = (REPO / "project.yml").read_text(encoding="utf-8")
+    block = text.split("\nvars:\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    for k, line in enumerate(block):
+        if re.match(r"  \w+:", line):
+            above = block[:k]
+            assert above and (above[-1].strip().startswith("#") or re.match(r"  \w+:", above[-1])), line
+    first = next(line for line in block if line.strip())
+    assert first.strip().startswith("#")
+
+
+def test_deps_and_outputs_are_single_paths(project):
+    """Two bare "${vars...}" list items in a row are joined into one string by the
+    config interpolation ("a, b"), which weasel then reports as a missing dependency."""
+    for command in project["commands"]:
+        for key in ("deps", "outputs", "outputs_no_cache"):
+            for path in command.get(key, []):
+                assert "${" not in path and ", " not in path, (command["name"], key, path)

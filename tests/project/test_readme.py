@@ -1,0 +1,108 @@
+"""The README's Python examples run and print what the README says."""
+import contextlib
+import io
+import re
+from pathlib import Path
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+def _blocks():
+    text = README.read_text(encoding="utf-8")
+    return re.findall(r"```python\n(.*?)```", text, re.S)
+
+
+def test_data_model_example_prints_what_it_says():
+    block = next(b for b in _blocks() if "doc._.negations = [" in b)
+    expected = [line[2:] for line in block.splitlines() if line.startswith("# ")]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(block, str(README), "exec"), {})
+    assert out.getvalue().splitlines() == expected
+
+
+def test_readme_general_row_quotes_results_general():
+    """The README's results row of the general model is results/general.json: the mean ±
+    sd over its seeds (each split in its own convention, scripts/general_report.py)."""
+    import json
+
+    repo = Path(__file__).resolve().parents[2]
+    report = json.loads((repo / "results" / "general.json").read_text(encoding="utf-8"))
+    seeds = [report[split]["general_seeds"] for split in ("cdsco", "bioscope", "sfu", "bioscope_clinical")]
+    assert all(len(s["seeds"]) >= 3 for s in seeds)  # a headline is a distribution
+    cells = " | ".join(f"{100 * s['mean']['nis_tok_f']:.2f} ± {100 * s['sd']['nis_tok_f']:.2f}" for s in seeds)
+    readme = (repo / "README.md").read_text(encoding="utf-8")
+    assert (f"| `en_negation_general` (mean ± sd of {len(seeds[0]['seeds'])} seeds, each split in its "
+            f"convention) | {cells} |") in readme
+
+
+def test_readme_fast_model_claims_quote_results():
+    """The README's claims about en_negation_fast are results/general.json (its NIS_tok
+    row) and results/vs_rules.json (words per second; above every rule tool's F1 on each
+    split)."""
+    import json
+
+    repo = Path(__file__).resolve().parents[2]
+    readme = (repo / "README.md").read_text(encoding="utf-8")
+    general = json.loads((repo / "results" / "general.json").read_text(encoding="utf-8"))
+    cells = " | ".join(f"{100 * general[split]['fast']['scores']['nis_tok_f']:.2f}"
+                       for split in ("cdsco", "bioscope", "sfu"))
+    assert f"| `en_negation_fast` (each split in its convention) | {cells} |" in readme
+    bench = json.loads((repo / "results" / "vs_rules.json").read_text(encoding="utf-8"))
+    rules = ("negspacy_en", "negspacy_en_clinical", "medspacy_context")
+    speeds = []
+    for split in ("cdsco", "bioscope", "sfu"):
+        fast = bench[split]["en_negation_fast"]
+        assert all(fast["f"] > bench[split][rule]["f"] for rule in rules), split
+        speeds.append(fast["words_per_second"])
+    quoted = re.search(r"`en_negation_fast` resolves ([\d,]+) to ([\d,]+) words per second", " ".join(readme.split()))
+    assert quoted is not None
+    low, high = (int(x.replace(",", "")) for x in quoted.groups())
+    assert (low, high) == (int(round(min(speeds), -3)), int(round(max(speeds), -3)))
+
+
+def test_readme_default_model_speed_and_margin_quote_results():
+    """The README's sentence on the default model's speed and its margin over the rule tools
+    is results/vs_rules.json ("beats": every paired interval excludes 0)."""
+    import json
+
+    repo = Path(__file__).resolve().parents[2]
+    readme = " ".join((repo / "README.md").read_text(encoding="utf-8").split())
+    bench = json.loads((repo / "results" / "vs_rules.json").read_text(encoding="utf-8"))
+    splits = ("cdsco", "bioscope", "sfu")
+    general = [bench[split]["general"] for split in splits]
+    assert all(g["model"] == "en_negation_general" for g in general)
+    speeds = [g["words_per_second"] for g in general]
+    quoted = re.search(r"`en_negation_general` resolves ([\d,]+) to ([\d,]+) words per second", readme)
+    assert quoted is not None
+    assert tuple(int(x.replace(",", "")) for x in quoted.groups()) == (
+        int(round(min(speeds), -3)), int(round(max(speeds), -3)))
+    diffs = [d for g in general for d in g["vs"].values()]
+    assert all(d["ci_low"] > 0 for d in diffs)
+    assert f"by {100 * min(d['diff'] for d in diffs):.1f} to {100 * max(d['diff'] for d in diffs):.1f} F1 points" in readme
+    rules = [bench[split][tool]["words_per_second"] for split in splits
+             for tool in ("negspacy_en", "negspacy_en_clinical", "medspacy_context")]
+    assert f"the rule tools: {int(round(min(rules), -3)):,} to {int(round(max(rules), -3)):,} words per second" in readme
+
+
+def test_readme_clinical_claims_quote_results_clinical():
+    """The README's clinical sentence is results/clinical.json (scripts/clinical_report.py):
+    both models over >= 3 seeds on BioScope clinical test, the best rule tool, and how many
+    clinical seeds' paired intervals exclude 0."""
+    import json
+
+    repo = Path(__file__).resolve().parents[2]
+    report = json.loads((repo / "results" / "clinical.json").read_text(encoding="utf-8"))
+    readme = " ".join((repo / "README.md").read_text(encoding="utf-8").split())
+    clinical, general = report["word"]["clinical"], report["word"]["general"]
+    assert len(clinical["seeds"]) >= 3 and len(general["seeds"]) >= 3
+    assert (f"`en_negation_clinical` scores {clinical['f']['mean']:.2f} ± {clinical['f']['sd']:.2f} F1"
+            in readme)
+    assert f"the default {general['f']['mean']:.2f} ± {general['f']['sd']:.2f}" in readme
+    assert report["best_rule"] == "medspacy_context"
+    assert f"against {report['rules']['medspacy_context']['f']:.2f} for ConText, the best rule tool" in readme
+    runs = clinical["vs_best_rule"]["runs"]
+    assert f"excluding 0 for {sum(r['ci_low'] > 0 for r in runs)} of {len(runs)} clinical seeds" in readme
+    nis = report["starsem"]["clinical"]["bioscope_clinical"]["neg_nis_tok_f"]
+    assert (f"| `en_negation_clinical` (mean ± sd of {len(clinical['seeds'])} seeds) | - | "
+            in readme and f"{nis['mean']:.2f} ± {nis['sd']:.2f} |" in readme)
