@@ -66,5 +66,5 @@ def test_contracted_copies(nlp):
 
 @pytest.mark.parametrize("ratio", [-0.1, 1.5])
 def test_bad_ratio(nlp, ratio):
-    with pytest.raises(ValueError, match=r"\[E147\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E147\]"):
         list(contracted_copies([], ratio))
