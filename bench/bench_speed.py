@@ -25,7 +25,13 @@ python bench/bench_speed.py --model en_negation_general --split cdsco=corpus/tes
     --split bioscope=corpus/bioscope/test.spacy --split sfu=corpus/sfu/test.spacy --out-dir results
 
 Writes OUT/speed.json ({"meta", split: {setting: {"words_per_second", "e2e_words_per_second",
-"f", "p", "r", "nis_tok_f"}}}, fractions) and OUT/speed.md; prints the table.
+"f", "p", "r", "nis_tok_f"}}}, fractions) and OUT/speed.md (``--out-name`` for another name);
+prints the table. ``--variant NAME=MODEL`` adds other models at the combined setting, e.g. the
+3-layer general model per training seed (``configs/general_l3.cfg``):
+
+python bench/bench_speed.py --model training/general/seed2/model-package --setting baseline \
+    --setting combined --variant l6_seed0=training/general/seed0/model-package ... \
+    --variant l3_seed0=training/general_l3/seed0/model-package ... --out-name speed_layers
 """
 import argparse
 import json
@@ -195,7 +201,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                              "model per training seed); repeatable")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs per measurement (the fastest counts)")
     parser.add_argument("--limit", type=int, default=0, help="first N documents of each split (0: all)")
-    parser.add_argument("--out-dir", type=Path, default=None, help="write speed.json and speed.md there")
+    parser.add_argument("--out-dir", type=Path, default=None, help="write NAME.json and NAME.md there")
+    parser.add_argument("--out-name", default="speed", help="NAME of the written files (default: speed)")
     args = parser.parse_args(argv)
     import torch
 
@@ -230,8 +237,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             _progress(split, name, r)
     if args.out_dir is not None:
         args.out_dir.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(args.out_dir / "speed.json", json.dumps(results, indent=2) + "\n")
-        atomic_write_text(args.out_dir / "speed.md", render(results))
+        atomic_write_text(args.out_dir / f"{args.out_name}.json", json.dumps(results, indent=2) + "\n")
+        atomic_write_text(args.out_dir / f"{args.out_name}.md", render(results))
     print(render(results))
     return 0
 
