@@ -39,9 +39,9 @@ SETTINGS: Dict[str, Dict[str, Any]] = {
         "corpora.train.unnegated_ratio": 1.0,
         "corpora.train.hard_negatives": 0.1,
         "training.optimizer.learn_rate.initial_rate": 0.00005,
-        "components.negation_cue.min_word_precision": 0.1,
-        "components.negation_scope.contiguous": True,
-        "components.negation_scope.scope_bias": 0.5,
+        "components.negation_cue.decoder.min_word_precision": 0.1,
+        "components.negation_scope.decoder.contiguous": True,
+        "components.negation_scope.decoder.scope_bias": 0.5,
         "initialize.components": {"negation_cue": {"words_corpus": "corpus/bioscope/train.spacy"}},
     },
     "sfu": {
@@ -82,10 +82,10 @@ SETTINGS["general"] = {
     "corpora.train.unnegated_ratio": 1.0,
     "corpora.train.hard_negatives": 0.1,
     "components.negation_cue.convention": "bioscope",
-    "components.negation_cue.min_word_precision": 0.1,
+    "components.negation_cue.decoder.min_word_precision": 0.1,
     "components.negation_scope.convention": "bioscope",
-    "components.negation_scope.contiguous": True,
-    "components.negation_scope.scope_bias": 0.5,
+    "components.negation_scope.decoder.contiguous": True,
+    "components.negation_scope.decoder.scope_bias": 0.5,
     "components.negation_cue_cdsco.convention": "cdsco",
     "components.negation_cue_cdsco.annotate_unmarked": False,
     "components.negation_cue_cdsco.scorer": None,
@@ -148,7 +148,7 @@ GRAPH_STEPS: Dict[str, Dict[str, int]] = {
 #: BioScope, scopes decoded as one gap-free span around the cue, as the taggers decode them
 #: there (the tagger's ``scope_bias`` lowered dev NIS_tok for the graph parser).
 GRAPH_DECODING: Dict[str, Dict[str, Any]] = {
-    "bioscope": {"components.negation_graph.contiguous": True},
+    "bioscope": {"components.negation_graph.decoder.contiguous": True},
 }
 
 
@@ -166,7 +166,7 @@ def _system_settings(system: str, corpus: str) -> Dict[str, Any]:
     for key, value in SETTINGS[corpus].items():
         if system == "negbert":
             if key.startswith("components.negation_scope."):
-                key = key.replace("components.negation_scope.", "components.negation_scope_negbert.decoder.")
+                key = key.replace("components.negation_scope.", "components.negation_scope_negbert.")
             out[key] = value
         elif key in ("training.max_steps", "training.eval_frequency"):
             out[key] = GRAPH_STEPS.get(corpus, {}).get(key, value // 4)

@@ -1,7 +1,7 @@
 """Evaluate a trained negation pipeline on a gold .spacy file.
 
 python scripts/evaluate_model.py MODEL GOLD.spacy SYSTEM_OUT.txt SCORES_OUT.json [--gold-cues]
-    [--set components.negation_graph.cue_decoding=affix_groups ...]
+    [--set components.negation_graph.decoder.cue_decoding=affix_groups ...]
 
 End to end (default): the pipeline runs on the gold tokens and sentence boundaries and
 predicts cues, scopes and events. With --gold-cues the doc carries the gold cues and only
@@ -22,6 +22,7 @@ from spacy_negation import register_extensions
 from spacy_negation.negation import set_convention
 from spacy_negation.analysis.evaluation import blank_copy, summary_line, tag_punct, write_results
 from spacy_negation.corpora.docbin import read_docbin
+from spacy_negation.pipeline.base import with_decoder_overrides
 
 CUE_COMPONENT = "negation_cue"
 
@@ -56,6 +57,8 @@ def main() -> None:
         except json.JSONDecodeError:
             overrides[key] = value
     register_extensions()
+    if overrides:  # decoder settings hold whether or not the saved config has decoder blocks
+        overrides = with_decoder_overrides(spacy.util.load_config(args.model / "config.cfg")["components"], overrides)
     nlp = spacy.load(args.model, config=overrides)
     gold = read_docbin(args.gold, vocab=nlp.vocab)
     if args.convention is not None:

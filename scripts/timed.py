@@ -25,9 +25,9 @@ CONFIG_SETTINGS: Dict[str, Tuple[str, bool]] = {
     "max_steps": ("training.max_steps", True),
     "learn_rate": ("training.optimizer.learn_rate.initial_rate", False),
     "hard_negatives": ("corpora.train.hard_negatives", True),
-    "min_word_precision": ("components.negation_cue.min_word_precision", True),
-    "contiguous": ("components.negation_scope.contiguous", True),
-    "scope_bias": ("components.negation_scope.scope_bias", True),
+    "min_word_precision": ("components.negation_cue.decoder.min_word_precision", True),
+    "contiguous": ("components.negation_scope.decoder.contiguous", True),
+    "scope_bias": ("components.negation_scope.decoder.scope_bias", True),
 }
 
 

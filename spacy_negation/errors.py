@@ -54,6 +54,10 @@ class Warnings(metaclass=ErrorsWithCodes):
             "loaded. Pass an absolute path, a shipped list's name or inline entries for a "
             "portable pipeline.")
     W303 = ("{where}: the same pattern and kind as line {first}; the repeated entry is ignored.")
+    W304 = ("The component '{name}' sets {settings} on the component, as configs written "
+            "before its decoder block did: read into its decoder. Set them in the decoder "
+            "block ([components.{name}.decoder]) instead; the flat settings go in the next "
+            "release.")
     W400 = ("{path}:{line}: negation instance {k} (columns {cols}) of the sentence has no "
             "cue word; the instance is dropped (a known quirk of the NEGES 2018 data).")
     W401 = ("{path}:{line}: <neg_structure value={value!r}> without a <negexp> token; it is "
@@ -270,8 +274,8 @@ class Errors(ErrorsFrom500, metaclass=ErrorsWithCodes):
             "with kind {kind!r}; give each pattern one kind.")
     E358 = ("{path}: the cue pattern file holds no entries.")
     E360 = ("The component '{name}' sets {key} = {flat!r} on the component and {decoder!r} "
-            "in its decoder: set it in the decoder only (the flat setting is kept for "
-            "pipelines trained before the decoder setting existed).")
+            "in its decoder: set it in the decoder only (the flat setting is read only from "
+            "configs written before the decoder block existed).")
     E361 = ("The component '{name}' sets {settings} on the component, but its decoder has "
             "no such setting: set the decoder's own settings in its config block instead.")
     E340 = ("Cannot load the transformer backbone {name!r} ({reason}). A backbone is a "

@@ -1,6 +1,6 @@
 """Decoding ablation: a trained pipeline scored end to end with each decoding setting of its
-components switched off in turn. The settings are load-time config, so one trained model
-serves every row.
+components switched off in turn. The settings are those of the components' decoders,
+load-time config, so one trained model serves every row.
 """
 import json
 from pathlib import Path
@@ -9,9 +9,10 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 from spacy.tokens import Doc
 
 from ..errors import Errors
+from ..pipeline.base import decoder_overrides, decoder_settings
 from .evaluation import blank_copy
 
-#: A decoding setting: (component, setting, value).
+#: A decoding setting: (component, setting of its decoder, value).
 Setting = Tuple[str, str, Any]
 #: The decoding settings and the value that switches each off, in row order.
 SETTINGS: Tuple[Setting, ...] = (
@@ -26,17 +27,22 @@ SETTINGS: Tuple[Setting, ...] = (
 
 
 def settings_on(components: Dict[str, Dict[str, Any]]) -> List[Setting]:
-    """The settings of SETTINGS that a pipeline's config switches on (a model trained
-    before a setting existed has it off), each with the value that switches it off.
+    """The settings of SETTINGS that a pipeline's config switches on in the decoders (a
+    model trained before a setting existed has it off), each with the value that switches
+    it off. The flat settings of a config written before the decoder blocks count as
+    loading reads them (``spacy_negation.pipeline.base.decoder_settings``).
 
     components (Dict[str, Dict[str, Any]]): the config's "components" section.
     RETURNS (List[Setting]): the rows to ablate.
     """
-    return [row for row in SETTINGS if components.get(row[0], {}).get(row[1], row[2]) != row[2]]
+    decoders = {name: decoder_settings(name, components[name]) for name in {row[0] for row in SETTINGS}
+                if name in components}
+    return [row for row in SETTINGS if decoders.get(row[0], {}).get(row[1], row[2]) != row[2]]
 
 
 def parse_setting(text: str) -> Setting:
-    """The setting of a ``COMPONENT.SETTING=VALUE`` string (VALUE as JSON).
+    """The setting of a ``COMPONENT.SETTING=VALUE`` string (VALUE as JSON), SETTING a
+    setting of the component's decoder (also written ``decoder.SETTING``).
 
     text (str): e.g. "negation_cue.multiword_min_precision=0.6".
     RETURNS (Setting): (component, setting, value).
@@ -44,6 +50,7 @@ def parse_setting(text: str) -> Setting:
     """
     key, sep, value = text.partition("=")
     component, dot, setting = key.partition(".")
+    setting = setting[len("decoder."):] if setting.startswith("decoder.") else setting
     if not sep or not dot or not component or not setting:
         raise ValueError(Errors.E747.format(text=text))
     try:
@@ -70,9 +77,12 @@ def ablate(model: Union[str, Path], gold: Sequence[Doc], rows: Sequence[Setting]
 
     from ..scoring.scorers import score_negations
 
+    components: Dict[str, Any] = {}
     for row in [None, *rows]:
-        overrides = {} if row is None else {f"components.{row[0]}.{row[1]}": row[2]}
+        # the whole decoder block: it holds whether or not the saved config has one
+        overrides = {} if row is None else decoder_overrides(components, {row[0]: {row[1]: row[2]}})
         nlp = spacy.load(model, config=overrides)
+        components = components or nlp.config["components"]
         system = list(nlp.pipe([blank_copy(nlp.vocab, doc, False) for doc in gold],
                                batch_size=batch_size))
         yield row, score_negations([Example(p, g) for p, g in zip(system, gold)])

@@ -7,6 +7,7 @@ from spacy.language import Language
 
 from spacy_negation.analysis.ablation import SETTINGS, parse_setting, settings_on
 from spacy_negation.analysis.ensemble import check_compatible, softmax
+from spacy_negation.pipeline.cue.decoding import CUE_DECODER_DEFAULTS
 
 
 def test_parse_setting() -> None:
@@ -14,6 +15,7 @@ def test_parse_setting() -> None:
         ("negation_cue", "multiword_min_precision", 0.6)
     assert parse_setting("negation_scope.contiguous=false") == ("negation_scope", "contiguous", False)
     assert parse_setting("negation_cue.affix_threshold=null") == ("negation_cue", "affix_threshold", None)
+    assert parse_setting("negation_cue.decoder.min_word_precision=0.1") == ("negation_cue", "min_word_precision", 0.1)
     for bad in ("negation_cue=1", "multiword_cues", ".x=1", "negation_cue.=1"):
         with pytest.raises(ValueError, match=r"\[NEG-E747\]"):
             parse_setting(bad)
@@ -23,13 +25,22 @@ def test_parse_setting() -> None:
 
 def test_settings_on_lists_the_settings_a_config_switches_on() -> None:
     assert settings_on({}) == []
-    components = {"negation_cue": {"affix_over_whole": True, "affix_threshold": None, "multiword_cues": True},
-                  "negation_scope": {"split_at_other_cues": False, "contiguous": True, "scope_bias": 0.5}}
+    components = {
+        "negation_cue": {"factory": "negation_cue", "decoder": {
+            "@misc": "spacy-negation.cue_decoder.v1", "affix_over_whole": True, "affix_threshold": None}},
+        "negation_scope": {"factory": "negation_scope", "decoder": {
+            "@misc": "spacy-negation.scope_decoder.v1", "split_at_other_cues": False, "contiguous": True,
+            "scope_bias": 0.5}}}
     assert settings_on(components) == [("negation_cue", "affix_over_whole", False),
                                        ("negation_cue", "multiword_cues", False),
                                        ("negation_scope", "contiguous", False),
                                        ("negation_scope", "scope_bias", 0.0)]
     assert all(row in SETTINGS for row in settings_on(components))
+    # a config written before the decoder blocks (every flat setting, no block): as loading reads it
+    old = {"negation_cue": {"factory": "negation_cue", **CUE_DECODER_DEFAULTS, "affix_threshold": None},
+           "negation_scope": {"factory": "negation_scope", "split_at_other_cues": False, "contiguous": True,
+                              "scope_bias": 0.5}}
+    assert settings_on(old) == settings_on(components)
 
 
 def test_softmax_rows() -> None:

@@ -1,8 +1,10 @@
-"""The cue lexicons, the registered cue and scope decoders, the flat decoder settings of
-pipelines trained before the decoders existed, and the shared training base."""
+"""The cue lexicons, the registered cue and scope decoders, the load-time migration of the
+flat decoder settings of pipelines trained before the decoders existed, and the shared
+training base."""
 import configparser
 import inspect
 import shutil
+import warnings
 from dataclasses import dataclass
 from typing import List
 
@@ -15,6 +17,7 @@ from spacy.util import registry
 from spacy_negation import get_negations, set_negations
 from spacy_negation.ml.training_corpus import count_cue_words
 from spacy_negation.negation import Part
+from spacy_negation.pipeline.base import decoder_overrides, decoder_settings
 from spacy_negation.pipeline.cue.decoding import CUE_DECODER_DEFAULTS, CueDecoder, make_cue_decoder
 from spacy_negation.pipeline.cue.lexicons import AffixLexicon, MultiwordLexicon, WordLexicon
 from spacy_negation.pipeline.scope.decoding import SCOPE_DECODER_DEFAULTS, ScopeDecoder, make_scope_decoder
@@ -95,20 +98,69 @@ def test_decoder_blocks_in_the_config():
             "@misc": "spacy-negation.cue_decoder.v1", "multiword_min_precision": 2.0}})
 
 
-def test_flat_settings_replace_the_decoders_and_conflicts_are_errors():
+def test_decoder_blocks_are_the_one_way_and_flat_settings_are_unset():
+    """New configs set the decoding in the decoder block; the flat settings are unset
+    (None) and loading them warns of nothing."""
     nlp = spacy.blank("en")
-    cue = nlp.add_pipe("negation_cue", config={"affix_threshold": None, "min_word_precision": 0.1})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        cue = nlp.add_pipe("negation_cue", config={"decoder": {
+            "@misc": "spacy-negation.cue_decoder.v1", "affix_threshold": None, "min_word_precision": 0.1}})
+        scope = nlp.add_pipe("negation_scope")
     assert cue.decoder == CueDecoder(affix_threshold=None, min_word_precision=0.1)
-    scope = nlp.add_pipe("negation_scope", config={"contiguous": True, "split_at_other_cues": False})
+    assert scope.decoder == ScopeDecoder()
+    for name, defaults in (("negation_cue", CUE_DECODER_DEFAULTS), ("negation_scope", SCOPE_DECODER_DEFAULTS)):
+        assert {key: nlp.config["components"][name][key] for key in defaults} == dict.fromkeys(defaults)
+        assert decoder_settings(name, nlp.config["components"][name]) == {
+            **defaults, **nlp.config["components"][name]["decoder"]}
+
+
+def test_flat_settings_of_old_configs_migrate_into_the_decoders_with_a_warning():
+    """A config written before the decoder blocks sets the decoding on the component: a
+    flat setting other than its former default replaces the decoder's, with W304."""
+    nlp = spacy.blank("en")
+    with pytest.warns(DeprecationWarning, match=r"\[NEG-W304\] The component 'negation_cue' sets min_word_precision = 0.1"):
+        cue = nlp.add_pipe("negation_cue", config={"min_word_precision": 0.1})
+    assert cue.decoder == CueDecoder(min_word_precision=0.1)
+    with pytest.warns(DeprecationWarning, match=r"\[NEG-W304\].*split_at_other_cues = false, contiguous = true"):
+        scope = nlp.add_pipe("negation_scope", config={"contiguous": True, "split_at_other_cues": False})
     assert scope.decoder == ScopeDecoder(contiguous=True, split_at_other_cues=False)
-    # a flat setting and the decoder's agree, or one is at its default: fine
-    agree = spacy.blank("en").add_pipe("negation_scope", config={
-        "scope_bias": 0.5, "decoder": {"@misc": "spacy-negation.scope_decoder.v1", "scope_bias": 0.5, "contiguous": True}})
+    # the former code wrote every flat setting: there a None of affix_threshold is a value
+    # (never), as it was; alone it is unset
+    written = {**CUE_DECODER_DEFAULTS, "affix_threshold": None, "min_word_precision": 0.1}
+    with pytest.warns(DeprecationWarning, match=r"\[NEG-W304\].*affix_threshold = null, min_word_precision = 0.1"):
+        old = spacy.blank("en").add_pipe("negation_cue", config=written)
+    assert old.decoder == CueDecoder(affix_threshold=None, min_word_precision=0.1)
+    assert decoder_settings("negation_cue", {"factory": "negation_cue", **written}) == {
+        "@misc": "spacy-negation.cue_decoder.v1", **CUE_DECODER_DEFAULTS, "affix_threshold": None,
+        "min_word_precision": 0.1}
+    with pytest.warns(DeprecationWarning, match=r"\[NEG-W304\].*min_word_precision = 0.1\D"):
+        alone = spacy.blank("en").add_pipe("negation_cue", config={"affix_threshold": None, "min_word_precision": 0.1})
+    assert alone.decoder == CueDecoder(min_word_precision=0.1)
+    # flat settings at their former defaults (as the former code wrote them) change nothing
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        at_defaults = spacy.blank("en").add_pipe("negation_scope", config={
+            **SCOPE_DECODER_DEFAULTS, "decoder": {"@misc": "spacy-negation.scope_decoder.v1", "scope_bias": 0.5}})
+    assert at_defaults.decoder == ScopeDecoder(scope_bias=0.5)
+
+
+def test_conflicting_flat_and_decoder_settings_are_errors():
+    # a flat setting and the decoder's agree, or the decoder's is at its default: fine
+    with pytest.warns(DeprecationWarning, match=r"\[NEG-W304\]"):
+        agree = spacy.blank("en").add_pipe("negation_scope", config={
+            "scope_bias": 0.5, "decoder": {"@misc": "spacy-negation.scope_decoder.v1", "scope_bias": 0.5, "contiguous": True}})
     assert agree.decoder == ScopeDecoder(contiguous=True, scope_bias=0.5)
-    with pytest.raises(ValueError, match=r"\[NEG-E360\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E360\].*scope_bias = 0.5"):
         spacy.blank("en").add_pipe("negation_scope", config={
             "scope_bias": 0.5, "decoder": {"@misc": "spacy-negation.scope_decoder.v1", "scope_bias": 1.0}})
-    with pytest.raises(ValueError, match=r"\[NEG-E304\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E360\].*min_word_precision"):
+        spacy.blank("en").add_pipe("negation_cue", config={
+            "min_word_precision": 0.1, "decoder": {"@misc": "spacy-negation.cue_decoder.v1", "min_word_precision": 0.2}})
+    with pytest.raises(ValueError, match=r"\[NEG-E360\]"):
+        decoder_settings("negation_cue", {"factory": "negation_cue", "min_word_precision": 0.1, "decoder": {
+            "@misc": "spacy-negation.cue_decoder.v1", "min_word_precision": 0.2}})
+    with pytest.raises(ValueError, match=r"\[NEG-E304\]"), pytest.warns(DeprecationWarning):
         spacy.blank("en").add_pipe("negation_cue", config={"min_word_precision": 1.5})
 
 
@@ -146,25 +198,38 @@ def test_a_registered_decoder_replaces_the_built_in(trained_cnn_dir, tmp_path):
 
 
 def test_config_without_decoder_blocks_loads_as_with_them(trained_cnn_dir, tmp_path):
-    """A pipeline saved before the decoders existed has flat settings and no decoder
-    block; it decodes as the same settings in decoder blocks do."""
+    """A pipeline saved before the decoders existed has every flat setting (spaCy wrote
+    the defaults) and no decoder block; it decodes as the same settings in decoder blocks
+    do, with W304. ``decoder_overrides`` sets decoder settings of either kind of config."""
     legacy = tmp_path / "legacy"
     shutil.copytree(trained_cnn_dir, legacy)
     config = spacy.util.load_config(legacy / "config.cfg")
-    for name in ("negation_cue", "negation_scope"):
-        del config["components"][name]["decoder"]
     flat = {"negation_cue": {"affix_threshold": None, "multiword_cues": False},
             "negation_scope": {"contiguous": True, "scope_bias": 0.3, "split_at_other_cues": False}}
+    defaults = {"negation_cue": CUE_DECODER_DEFAULTS, "negation_scope": SCOPE_DECODER_DEFAULTS}
     for name, settings in flat.items():
-        config["components"][name].update(settings)
+        del config["components"][name]["decoder"]
+        config["components"][name].update({**defaults[name], **settings})
     config.to_disk(legacy / "config.cfg")
     assert "decoder" not in (legacy / "config.cfg").read_text()
-    old = spacy.load(legacy)
+    with pytest.warns(DeprecationWarning, match=r"\[NEG-W304\]"):
+        old = spacy.load(legacy)
     new = spacy.load(trained_cnn_dir, config={f"components.{name}.decoder.{key}": value
                                               for name, settings in flat.items() for key, value in settings.items()})
     for name in flat:
         assert old.get_pipe(name).decoder == new.get_pipe(name).decoder != spacy.load(trained_cnn_dir).get_pipe(name).decoder
     assert [negation_key(d) for d in old.pipe(TEXTS)] == [negation_key(d) for d in new.pipe(TEXTS)]
+    # decoder settings set on either: the old config's flat settings move into the block
+    change = {"negation_cue": {"multiword_min_precision": 0.6}, "negation_scope": {"scope_bias": 0.0}}
+    decoders = []
+    for pipeline, components in ((legacy, old.config["components"]), (trained_cnn_dir, new.config["components"])):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            nlp = spacy.load(pipeline, config=decoder_overrides(components, change))
+        decoders.append([nlp.get_pipe(name).decoder for name in flat])
+    assert decoders[0] == decoders[1] == [
+        CueDecoder(affix_threshold=None, multiword_cues=False, multiword_min_precision=0.6),
+        ScopeDecoder(contiguous=True, split_at_other_cues=False)]
 
 
 def test_shared_loss_of_both_components(trained_cnn_dir):

@@ -178,8 +178,8 @@ def test_ablate_decoding_rows(trained_cnn_dir, tmp_path):
 
 
 def test_ablate_decoding_lists_only_the_settings_that_are_on(trained_cnn_dir, tmp_path):
-    nlp = spacy.load(trained_cnn_dir, config={"components.negation_scope.contiguous": True,
-                                              "components.negation_scope.split_at_other_cues": False})
+    nlp = spacy.load(trained_cnn_dir, config={"components.negation_scope.decoder.contiguous": True,
+                                              "components.negation_scope.decoder.split_at_other_cues": False})
     nlp.to_disk(tmp_path / "model")
     gold = tmp_path / "gold.spacy"
     DocBin(docs=[eg.reference for eg in make_examples(nlp)]).to_disk(gold)

@@ -47,8 +47,8 @@ def test_train_and_package_on_synthetic_clinical_sentences(tmp_path, tiny_bert_d
         "training.max_steps": 12, "training.eval_frequency": 6,
         # the train-clinical settings (project.yml)
         "corpora.train.unnegated_ratio": 1.0, "corpora.train.hard_negatives": 0.1,
-        "components.negation_cue.min_word_precision": 0.1, "components.negation_scope.contiguous": True,
-        "components.negation_scope.scope_bias": 0.5,
+        "components.negation_cue.decoder.min_word_precision": 0.1, "components.negation_scope.decoder.contiguous": True,
+        "components.negation_scope.decoder.scope_bias": 0.5,
         "initialize.components": {"negation_cue": {"words_corpus": str(tmp_path / "train.spacy")}},
     }
     train(TRF_TINY, out, overrides=overrides)

@@ -37,7 +37,7 @@ from ...errors import Errors
 from ...corpora.docbin import read_docbin
 from ...ml.training_corpus import count_cue_words
 from ...negation import register_extensions, set_negations
-from ..base import NegationPipe, with_flat_settings
+from ..base import FLAT_DECODER_SETTINGS, NegationPipe, with_flat_settings
 from .decoding import CUE_DECODER_DEFAULTS, CueDecoder, CueLexicons, make_cue_decoder
 from .labels import OUTSIDE, gold_cue_labels, learn_lexicons, parse_label
 from .patterns import PATTERNS_KEY, CuePatterns, Setting, cue_patterns_from_entries, load_cue_patterns
@@ -55,6 +55,10 @@ nO = null
 DEFAULT_CUE_MODEL = Config().from_str(default_model_config + DEFAULT_TOK2VEC_CONFIG)["model"]
 
 
+#: The flat settings read from configs written before the decoder block (with_flat_settings).
+FLAT_DECODER_SETTINGS["negation_cue"] = (CUE_DECODER_DEFAULTS, ("affix_threshold",))
+
+
 @Language.factory(
     "negation_cue",
     assigns=["doc.spans", "doc._.negations"],
@@ -62,7 +66,8 @@ DEFAULT_CUE_MODEL = Config().from_str(default_model_config + DEFAULT_TOK2VEC_CON
         "model": DEFAULT_CUE_MODEL,
         "lr_scale": 1.0,
         "decoder": {"@misc": "spacy-negation.cue_decoder.v1"},
-        **CUE_DECODER_DEFAULTS,
+        # unset: read only from configs written before the decoder block (with_flat_settings)
+        **{key: None for key in CUE_DECODER_DEFAULTS},
         "cue_patterns": None,
         "convention": None,
         "annotate_unmarked": True,
@@ -77,10 +82,10 @@ def make_negation_cue(
     model: Model[List[Doc], List[Floats2d]],
     lr_scale: float,
     decoder: CueDecoder,
-    affix_over_whole: bool,
+    affix_over_whole: Optional[bool],
     affix_threshold: Optional[float],
-    multiword_cues: bool,
-    multiword_min_precision: float,
+    multiword_cues: Optional[bool],
+    multiword_min_precision: Optional[float],
     min_word_precision: Optional[float],
     cue_patterns: Setting,
     convention: Optional[str],
@@ -95,9 +100,10 @@ def make_negation_cue(
         10 for 2e-4 on a 2e-5 transformer; it applies to this component's own weights).
     decoder (CueDecoder): turns the scores into cues (``spacy-negation.cue_decoder.v1``).
     affix_over_whole, affix_threshold, multiword_cues, multiword_min_precision,
-        min_word_precision: the decoder's settings as pipelines trained before the
-        decoder existed keep them on the component; one other than its default replaces
-        the decoder's.
+        min_word_precision: unset (None); read only from the configs of pipelines trained
+        before the decoder block existed, which keep the decoder's settings on the
+        component: one other than its default replaces the decoder's, with a deprecation
+        warning (W304).
     cue_patterns (Setting): a user cue list applied to the predicted cues: None, a
         shipped list's name ("en_clinical"), a JSONL file path, or a list of entries
         ({"pattern": "denies", "kind": "preceding"}), names and paths.
@@ -113,7 +119,7 @@ def make_negation_cue(
     }
     return NegationCue(
         nlp.vocab, model, name, lr_scale=lr_scale,
-        decoder=with_flat_settings(name, decoder, flat, CUE_DECODER_DEFAULTS),
+        decoder=with_flat_settings(name, decoder, flat, *FLAT_DECODER_SETTINGS["negation_cue"]),
         cue_patterns=None if cue_patterns is None else load_cue_patterns(cue_patterns, nlp.make_doc),
         convention=convention, annotate_unmarked=annotate_unmarked, prefilter=prefilter, scorer=scorer,
     )

@@ -27,10 +27,12 @@ def _nlp_with_cue(arch: str = "v1") -> Language:
     return nlp
 
 
-def _cue_with_affixes(labels, affixes, **config):
-    """A blank pipeline's cue tagger with the given labels and affix lexicon."""
+def _cue_with_affixes(labels, affixes, **decoder):
+    """A blank pipeline's cue tagger with the given labels, affix lexicon and decoder
+    settings."""
     nlp = spacy.blank("en")
-    cue = nlp.add_pipe("negation_cue", config={"model": CUE_MODELS["v1"], **config})
+    cue = nlp.add_pipe("negation_cue", config={"model": CUE_MODELS["v1"], "decoder": {
+        "@misc": "spacy-negation.cue_decoder.v1", **decoder}})
     for label in labels:
         cue.add_label(label)
     cue.cfg["affixes"] = {"infix": {}, **affixes}
@@ -222,7 +224,7 @@ def test_multiword_min_precision(min_precision, expected):
     ]
     assert _patterns(cue) == expected
     # a load-time setting: the same lexicon, another config
-    assert nlp.config["components"]["negation_cue"]["multiword_min_precision"] == min_precision
+    assert nlp.config["components"]["negation_cue"]["decoder"]["multiword_min_precision"] == min_precision
 
 
 @pytest.mark.parametrize("setting,code", [("multiword_min_precision", "E303"), ("min_word_precision", "E304")])
@@ -457,7 +459,7 @@ def test_min_word_precision_drops_rare_and_unseen_single_word_cues(threshold, ex
     tags = ("S", "S", "S", "S|prefix", "B", "O", "I")
     cue.set_annotations([doc], [numpy.array([labels.index(t) for t in tags], dtype="int32")])
     assert [neg.cue_text.lower() for neg in get_negations(doc)] == expected
-    assert nlp.config["components"]["negation_cue"]["min_word_precision"] == threshold
+    assert nlp.config["components"]["negation_cue"]["decoder"]["min_word_precision"] == threshold
 
 
 def test_min_word_precision_needs_a_word_lexicon():

@@ -142,8 +142,9 @@ def test_add_pipe_settings_and_bad_encoding():
 
 def test_the_decoder_is_a_registered_function_and_flat_settings_migrate_to_it():
     """The decoder block ([components.negation_graph.decoder]) holds the decoding settings,
-    as negation_cue's and negation_scope's do; the flat settings of pipelines trained before
-    it existed replace the decoder's defaults, a conflict between the two is an error."""
+    as negation_cue's and negation_scope's do; the flat settings (unset in new configs) of
+    pipelines trained before it existed replace the decoder's defaults with a deprecation
+    warning, a conflict between the two is an error."""
     nlp = spacy.blank("en")
     graph = nlp.add_pipe("negation_graph")
     block = nlp.config["components"]["negation_graph"]["decoder"]
@@ -151,6 +152,8 @@ def test_the_decoder_is_a_registered_function_and_flat_settings_migrate_to_it():
     assert {k: v for k, v in block.items() if k != "@misc"} == GRAPH_DECODER_DEFAULTS == {
         "cue_decoding": "argmax", "contiguous": False, "scope_bias": 0.0}
     assert graph.decoder == GraphDecoder()
+    assert {key: nlp.config["components"]["negation_graph"][key] for key in GRAPH_DECODER_DEFAULTS} == dict.fromkeys(
+        GRAPH_DECODER_DEFAULTS)
     setup = configparser.ConfigParser()
     setup.read(REPO / "setup.cfg")
     declared = dict(line.split(" = ") for line in setup["options.entry_points"]["spacy_misc"].strip().splitlines())
@@ -158,8 +161,9 @@ def test_the_decoder_is_a_registered_function_and_flat_settings_migrate_to_it():
     in_block = spacy.blank("en").add_pipe("negation_graph", config={"decoder": {
         "@misc": "spacy-negation.graph_decoder.v1", "cue_decoding": "affix_groups", "contiguous": True, "scope_bias": 1}})
     assert in_block.decoder == GraphDecoder("affix_groups", True, 1.0) and isinstance(in_block.scope_bias, float)
-    flat = spacy.blank("en").add_pipe("negation_graph", config={"cue_decoding": "affix_groups", "contiguous": True,
-                                                                "scope_bias": 1.0})
+    with pytest.warns(DeprecationWarning, match=r"\[NEG-W304\].*cue_decoding = \"affix_groups\""):
+        flat = spacy.blank("en").add_pipe("negation_graph", config={"cue_decoding": "affix_groups", "contiguous": True,
+                                                                    "scope_bias": 1.0})
     assert flat.decoder == in_block.decoder
     assert (flat.cue_decoding, flat.contiguous, flat.scope_bias) == ("affix_groups", True, 1.0)
     with pytest.raises(ValueError, match=r"\[NEG-E360\]"):
@@ -184,7 +188,7 @@ def test_config_without_decoder_block_predicts_as_with_it():
     for settings in ({}, {"cue_decoding": "affix_groups", "contiguous": True, "scope_bias": 0.3}):
         legacy = nlp.config.copy()
         del legacy["components"]["negation_graph"]["decoder"]
-        legacy["components"]["negation_graph"].update(settings)
+        legacy["components"]["negation_graph"].update({**GRAPH_DECODER_DEFAULTS, **settings})  # as written then
         current = nlp.config.copy()
         current["components"]["negation_graph"]["decoder"].update(settings)
         old, new = (spacy.blank("en").from_config(config) for config in (legacy, current))
@@ -198,10 +202,12 @@ def test_config_without_decoder_block_predicts_as_with_it():
 
 def test_cue_decoding_by_affix_groups():
     nlp = spacy.blank("en")
-    graph = nlp.add_pipe("negation_graph", config={"cue_decoding": "affix_groups"})
+    graph = nlp.add_pipe("negation_graph", config={"decoder": {
+        "@misc": "spacy-negation.graph_decoder.v1", "cue_decoding": "affix_groups"}})
     assert graph.cue_decoding == "affix_groups" and _nlp().get_pipe("negation_graph").cue_decoding == "argmax"
     with pytest.raises(ValueError, match=r"\[NEG-E871\]"):
-        spacy.blank("en").add_pipe("negation_graph", config={"cue_decoding": "best"})
+        spacy.blank("en").add_pipe("negation_graph", config={"decoder": {
+            "@misc": "spacy-negation.graph_decoder.v1", "cue_decoding": "best"}})
     for label in ("C", "C:un-", "C:-less", "S"):
         graph.add_label(label)
     labels = graph.labels  # ('_', 'C', 'C:-less', 'C:un-', 'S')
@@ -276,7 +282,8 @@ def test_scope_decoding_contiguous_and_bias():
         assert negation_key(doc) == [(((0, 0, 2),), tuple(expected), ((4, 0, 1),))]
     # a saved pipeline keeps the settings
     configured = spacy.blank("en")
-    configured.add_pipe("negation_graph", config={"contiguous": True, "scope_bias": 0.5})
+    configured.add_pipe("negation_graph", config={"decoder": {
+        "@misc": "spacy-negation.graph_decoder.v1", "contiguous": True, "scope_bias": 0.5}})
     reloaded = spacy.blank("en").from_config(configured.config)
     assert (reloaded.get_pipe("negation_graph").contiguous, reloaded.get_pipe("negation_graph").scope_bias) == (True, 0.5)
 
@@ -425,14 +432,14 @@ def test_spacy_train_and_evaluate(tmp_path):
     script = [sys.executable, str(REPO / "scripts" / "evaluate_model.py"), str(best), str(corpus)]
     for decoding in ("argmax", "affix_groups"):
         out = subprocess.run(script + [str(tmp_path / f"{decoding}.txt"), str(tmp_path / f"{decoding}.json"),
-                                       "--set", f"components.negation_graph.cue_decoding={decoding}"],
+                                       "--set", f"components.negation_graph.decoder.cue_decoding={decoding}"],
                              capture_output=True, text=True)
         assert out.returncode == 0, out.stderr
     argmax = json.loads((tmp_path / "argmax.json").read_text())["scores"]
     assert argmax["neg_nis_tok_f"] == pytest.approx(scores["neg_nis_tok_f"])
     assert (tmp_path / "affix_groups.txt").exists()
     bad = subprocess.run(script + [str(tmp_path / "bad.txt"), str(tmp_path / "bad.json"),
-                                   "--set", "components.negation_graph.cue_decoding=best"],
+                                   "--set", "components.negation_graph.decoder.cue_decoding=best"],
                          capture_output=True, text=True)
     assert bad.returncode != 0 and "[NEG-E871]" in bad.stderr and not (tmp_path / "bad.json").exists()
     bad = subprocess.run(script + [str(tmp_path / "bad.txt"), str(tmp_path / "bad.json"), "--set", "novalue"],

@@ -77,9 +77,9 @@ def test_the_factory_is_an_alias_of_negation_scope_with_the_negbert_model(tiny_b
     alias_config = dict(alias.config["components"][NAME])
     config = dict(nlp.config["components"]["negation_scope"])
     assert alias_config.pop("factory") == NAME and config.pop("factory") == "negation_scope"
-    # negation_scope's flat copies of its decoder's settings: the defaults, the decoder's own
+    # negation_scope's flat copies of its decoder's settings, read only from old configs: unset
     assert {key: config.pop(key) for key in ("split_at_other_cues", "contiguous", "scope_bias")} == {
-        "split_at_other_cues": True, "contiguous": False, "scope_bias": 0.0}
+        "split_at_other_cues": None, "contiguous": None, "scope_bias": None}
     assert config == alias_config and scope.decoder == alias.get_pipe(NAME).decoder
     scope.from_bytes(alias.get_pipe(NAME).to_bytes())
     docs = list(alias.get_pipe(NAME).pipe(_with_gold_cues(alias, examples)))

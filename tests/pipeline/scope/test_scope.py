@@ -114,7 +114,8 @@ def test_split_at_other_cues_setting_applies_in_set_annotations():
     ids[[0, 1, 3, 5, 6, 8]] = SCOPE_LABELS.index("S")
     scope.set_annotations([doc], [[ids, ids.copy()]])
     assert sorted(_scope_ids(n) for n in get_negations(doc)) == [[0, 1, 3], [5, 6, 8]]
-    off = spacy.blank("en").add_pipe("negation_scope", config={"split_at_other_cues": False})
+    off = spacy.blank("en").add_pipe("negation_scope", config={"decoder": {
+        "@misc": "spacy-negation.scope_decoder.v1", "split_at_other_cues": False}})
     doc = nlp.make_doc("it did not rain and I could not leave")
     set_negations(doc, [{"cue": [doc[2]]}, {"cue": [doc[7]]}])
     off.set_annotations([doc], [[ids, ids.copy()]])
@@ -257,8 +258,8 @@ def test_contiguous_and_scope_bias_settings_in_prediction(trained_cnn_dir):
         (True, -100.0, [i for i in range(14) if i != 6]),  # every token joins the span
         (False, -100.0, [i for i in range(14) if i != 6]),
     ]:
-        nlp = spacy.load(trained_cnn_dir, config={"components.negation_scope.contiguous": contiguous,
-                                                  "components.negation_scope.scope_bias": bias})
+        nlp = spacy.load(trained_cnn_dir, config={"components.negation_scope.decoder.contiguous": contiguous,
+                                                  "components.negation_scope.decoder.scope_bias": bias})
         scope = nlp.get_pipe("negation_scope")
         assert (scope.decoder.contiguous, scope.decoder.scope_bias) == (contiguous, bias)
         doc = nlp.make_doc(text)
@@ -266,7 +267,7 @@ def test_contiguous_and_scope_bias_settings_in_prediction(trained_cnn_dir):
         (neg,) = scope(nlp.get_pipe("tok2vec")(doc))._.negations
         assert sorted(p.i for p in neg.scope) == expected
     # contiguous: whatever the model, each scope joins its cue without a gap
-    nlp = spacy.load(trained_cnn_dir, config={"components.negation_scope.contiguous": True})
+    nlp = spacy.load(trained_cnn_dir, config={"components.negation_scope.decoder.contiguous": True})
     for text in ["He was not happy , but she did not mind .", "No dog barked and no cat came ."]:
         doc = nlp(text)
         assert get_negations(doc)
