@@ -103,6 +103,10 @@ def test_readme_clinical_claims_quote_results_clinical():
     assert f"against {report['rules']['medspacy_context']['f']:.2f} for ConText, the best rule tool" in readme
     runs = clinical["vs_best_rule"]["runs"]
     assert f"excluding 0 for {sum(r['ci_low'] > 0 for r in runs)} of {len(runs)} clinical seeds" in readme
+    vs = clinical["vs_best_rule"]
+    assert f"(+{vs['mean']:.2f} points," in readme
+    if "and pooled over them" in readme:
+        assert vs["pooled"]["ci_low"] > 0
     nis = report["starsem"]["clinical"]["bioscope_clinical"]["neg_nis_tok_f"]
     assert (f"| `en_negation_clinical` (mean ± sd of {len(clinical['seeds'])} seeds) | - | "
             in readme and f"{nis['mean']:.2f} ± {nis['sd']:.2f} |" in readme)
