@@ -115,7 +115,8 @@ def tiny_cnn_dir(tmp_path_factory) -> Path:
     challenge gold docs, saved to disk."""
     from spacy.training import Example
 
-    from spacy_negation.challenge import gold_docs, make_doc
+    from spacy_negation.challenge import make_doc
+    from spacy_negation.challenge_output import gold_docs
 
     config = spacy.util.load_config(REPO / "configs" / "test" / "negation_cnn_tiny.cfg", interpolate=True)
     nlp = spacy.util.load_model_from_config(config, auto_fill=True, validate=True)

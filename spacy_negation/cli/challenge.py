@@ -9,7 +9,7 @@ from .probe import add_run_options, model_names
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The arguments of ``challenge``."""
     p.add_argument("models", nargs="+", metavar="MODEL", help="a negation pipeline (name or path)")
-    add_run_options(p, Path("results/challenge.json"), 20, ".md")
+    add_run_options(p, Path("challenge.json"), 20, ".md")
     p.add_argument("--host", default=None,
                    help="run MODEL as the 'negation' component of this host pipeline (a name, "
                         "a path or blank:LANG)")
@@ -27,7 +27,8 @@ def run(args: argparse.Namespace) -> int:
     and gender must not change the prediction). MODEL is a negation pipeline (with
     negation_cue and negation_scope) or a pipeline with the 'negation' component, as a
     package name or a path."""
-    from ..challenge import build_items, evaluate_pipeline, load_pipeline, write_gold, write_results
+    from ..challenge import build_items, evaluate_pipeline, load_pipeline
+    from ..challenge_output import write_gold, write_results
     from ..probe.report import load_results
 
     names = model_names(args.models, args.name)

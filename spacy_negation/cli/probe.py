@@ -10,7 +10,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     """The arguments of ``probe``."""
     p.add_argument("models", nargs="+", type=Path, metavar="MODEL_DIR",
                    help="a Hugging Face masked-LM folder (BERT [MASK] or RoBERTa <mask>)")
-    add_run_options(p, Path("results/probe.json"), 100, ".md and .png")
+    add_run_options(p, Path("probe.json"), 100, ".md and .png")
     p.add_argument("--ranks", type=int, nargs="+", default=[0, 50, 100, 200],
                    help="probability ranks of the ACT tokens (default 0 50 100 200)")
     p.add_argument("--batch-size", type=int, default=64, help="sentences per forward pass")

@@ -32,7 +32,6 @@ from spacy.tokens import Doc
 from spacy.training import Example, validate_get_examples
 from spacy.vocab import Vocab
 
-from ...alignment import CharIndex, project_parts
 from ...errors import Errors
 from ...corpora.docbin import read_docbin
 from ...ml.training_corpus import count_cue_words
@@ -113,10 +112,8 @@ def make_negation_cue(
     prefilter (bool): find cues only in sentences with a candidate cue (:mod:`.prefilter`).
     scorer (Optional[Callable]): the scoring method.
     """
-    flat = {
-        "affix_over_whole": affix_over_whole, "affix_threshold": affix_threshold, "multiword_cues": multiword_cues,
-        "multiword_min_precision": multiword_min_precision, "min_word_precision": min_word_precision,
-    }
+    flat = dict(affix_over_whole=affix_over_whole, affix_threshold=affix_threshold, multiword_cues=multiword_cues,
+                multiword_min_precision=multiword_min_precision, min_word_precision=min_word_precision)
     return NegationCue(
         nlp.vocab, model, name, lr_scale=lr_scale,
         decoder=with_flat_settings(name, decoder, flat, *FLAT_DECODER_SETTINGS["negation_cue"]),
@@ -190,22 +187,17 @@ class NegationCue(NegationPipe):
 
     @property
     def multiword(self) -> List[Dict[str, Any]]:
-        """The learned multiword lexicon (see ``MultiwordLexicon``); empty for models
-        trained before it existed."""
+        """The learned multiword lexicon (``MultiwordLexicon``); empty in older models."""
         return self.cfg.get("multiword", [])
 
     @property
     def words(self) -> Optional[Dict[str, List[int]]]:
-        """The learned word lexicon (see ``WordLexicon``); None for models trained
-        before it existed."""
+        """The learned word lexicon (``WordLexicon``); None in older models."""
         return self.cfg.get("words")
 
     @property
     def cue_patterns(self) -> List[Dict[str, Any]]:
-        """The entries of the user cue list (see :mod:`.patterns`); empty without one.
-
-        RETURNS (List[Dict[str, Any]]): The entries.
-        """
+        """The entries of the user cue list (see :mod:`.patterns`); empty without one."""
         return self.cfg.get("cue_patterns") or []
 
     def set_cue_patterns(self, entries: List[Dict[str, Any]]) -> None:
