@@ -5,6 +5,7 @@ settings that pipelines trained before the registered decoders existed keep on t
 component."""
 import json
 import warnings
+from importlib.metadata import entry_points
 from dataclasses import fields, is_dataclass, replace
 from itertools import islice
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, TypeVar, cast
@@ -250,6 +251,11 @@ def decoder_settings(name: str, section: Dict[str, Any]) -> Dict[str, Any]:
     RETURNS (Dict[str, Any]): the decoder block's settings, "@misc" included.
     """
     factory = section["factory"]
+    if not Language.has_factory(factory):
+        # a factory of an installed package is registered, with its meta, when its module
+        # is imported: what a Language instance does for every spacy_factories entry point
+        for entry_point in entry_points(group="spacy_factories", name=factory):
+            entry_point.load()
     default_block = dict((Language.get_factory_meta(factory).default_config or {}).get("decoder") or {})
     block = dict(section.get("decoder") or default_block)
     defaults, nullable = FLAT_DECODER_SETTINGS.get(factory, ({}, ()))

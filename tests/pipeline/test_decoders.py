@@ -251,3 +251,18 @@ def test_shared_loss_of_both_components(trained_cnn_dir):
     doc = nlp.make_doc(ref.text)
     set_negations(doc, [])
     assert scope.get_loss([Example(doc, ref)], []) == (0.0, [])
+
+
+@pytest.mark.parametrize("factory", ["negation_cue", "negation_scope", "negation_graph", "negation_scope_negbert"])
+def test_decoder_settings_before_any_pipeline_exists(factory):
+    """A script that reads a saved config before loading any pipeline (as
+    scripts/evaluate_model.py --set does) finds every factory's default decoder: the
+    factories of the entry points are imported on demand."""
+    import subprocess
+    import sys
+
+    code = ("from spacy_negation.pipeline.base import decoder_settings; "
+            f"print(decoder_settings({factory!r}, {{'factory': {factory!r}}})['@misc'])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().startswith("spacy-negation.") and out.stdout.strip().endswith("_decoder.v1")
