@@ -47,7 +47,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 from spacy.training import Example
 
-from bench_vs_rules import counts, entry, task_sentences
+from bench_vs_rules import SPLIT_NAMES, counts, entry, task_sentences
 from spacy_negation import register_extensions
 from spacy_negation.analysis.evaluation import blank_copy, tag_punct
 from spacy_negation.corpora.docbin import read_docbin
@@ -68,8 +68,6 @@ SETTINGS: Dict[str, Tuple[bool, bool, bool, int]] = {
 }
 #: The annotation convention of a split whose name is not one.
 SPLIT_CONVENTIONS = {"bioscope_clinical": "bioscope"}
-SPLIT_NAMES = {"cdsco": "CD-SCO", "bioscope": "BioScope abstracts", "sfu": "SFU Review",
-               "bioscope_clinical": "BioScope clinical"}
 
 
 def host(model: str, setting: str, convention: Optional[str] = None, sentencizer: bool = False) -> Language:
