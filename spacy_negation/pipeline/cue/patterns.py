@@ -10,7 +10,10 @@ match as a cue. ``negation_scope`` then resolves the scopes of all cues alike: a
 cue goes to the scope model exactly like a predicted cue. Afterwards the scope (and
 event) of a trigger cue is kept on its side only (after a ``preceding`` trigger, before
 a ``following`` one), and the scope of every cue, predicted or given, stops at the
-nearest termination on either side of the cue, as in ConText. The matches are stored in
+nearest termination on either side of the cue, as in ConText. A ``following`` or
+``bidirectional`` trigger that the scope model gave no scope (its convention has no
+subjects in scopes) takes ConText's: its clause before it, and for a bidirectional one
+also after it (:func:`context_scope`). The matches are stored in
 ``doc.spans["negation_patterns"]`` (one span per match, labelled with its kind in upper
 case), which is how ``negation_scope`` knows them.
 """
@@ -152,10 +155,45 @@ def constrain_scopes(doc: Doc, negations: List[Negation]) -> List[Negation]:
 
         scope = [part for part in neg.scope if keep(part)]
         event = [part for part in neg.event if keep(part)]
-        if len(scope) != len(neg.scope) or len(event) != len(neg.event):
+        if kind in ("following", "bidirectional") and not any(part.i not in ids for part in scope):
+            scope = context_scope(doc, first, last, lo, hi, backward_only=kind == "following")
+        if scope != list(neg.scope) or len(event) != len(neg.event):
             neg = Negation(doc, neg.cue, scope, event, id=neg.id)
         out.append(neg)
     return out
+
+
+#: Tokens that end a clause for the scope ConText gives a trigger (``context_scope``).
+CLAUSE_PUNCT = frozenset({",", ";"})
+
+
+def context_scope(doc: Doc, first: int, last: int, lo: int, hi: int, backward_only: bool) -> List[Part]:
+    """ConText's scope of a trigger cue (tokens ``first`` to ``last``), for a trigger the
+    scope model gave no scope on its side: the words from the trigger back to the nearest
+    clause boundary (the sentence start, a termination, a comma or semicolon), and for a
+    bidirectional trigger also forward to the next one (Harkema et al. 2009). Models of
+    conventions that leave subjects out of scopes (BioScope, SFU Review) give none before
+    *was ruled out* or *negative*, yet clinical use reads "Blood cultures were negative" as
+    the cultures negated.
+
+    doc (Doc): the doc.
+    first (int): the trigger's first token.
+    last (int): the trigger's last token.
+    lo (int): the first token the scope may take (sentence start or after a termination).
+    hi (int): the token after the last one the scope may take.
+    backward_only (bool): only the words before the trigger (a ``following`` trigger).
+    RETURNS (List[Part]): the scope, whole tokens without punctuation, in order.
+    """
+    start = lo
+    for i in range(first - 1, lo - 1, -1):
+        if doc[i].text in CLAUSE_PUNCT:
+            start = i + 1
+            break
+    indices = list(range(start, first))
+    if not backward_only:
+        end = next((i for i in range(last + 1, hi) if doc[i].text in CLAUSE_PUNCT), hi)
+        indices += list(range(last + 1, end))
+    return [Part.whole(doc[i]) for i in indices if not doc[i].is_punct]
 
 
 def copy_pattern_matches(source: Doc, target: Doc) -> None:

@@ -11,7 +11,7 @@ import spacy
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
-from spacy_negation import Negation, get_negations, set_negations
+from spacy_negation import Negation, get_negations, register_extensions, set_negations
 from spacy_negation.errors import NegationFormatError
 from spacy_negation.pipeline.cue.patterns import (
     KINDS, LISTS_DIR, PATTERNS_KEY, CuePatterns, constrain_scopes, load_cue_patterns, read_cue_patterns,
@@ -130,6 +130,44 @@ def test_constrain_scopes_by_direction_and_termination():
     assert constrain_scopes(doc, [neg]) == [neg]  # no patterns: unchanged
 
 
+def test_a_trigger_without_model_scope_on_its_side_takes_contexts_scope():
+    words = ["He", "coughs", ",", "blood", "cultures", "were", "negative", "today", "but", "fever", ",", "x", "."]
+    doc = Doc(spacy.blank("en").vocab, words=words)
+
+    def scope_of(kind: str, cue: Tuple[int, int], model_scope: List[int], terminations: List[int] = []) -> List[str]:
+        spans = [Span(doc, t, t + 1, label="TERMINATION") for t in terminations]
+        spans.append(Span(doc, cue[0], cue[1], label=kind.upper()))
+        doc.spans[PATTERNS_KEY] = SpanGroup(doc, name=PATTERNS_KEY, spans=spans)
+        neg = Negation(doc, [doc[i] for i in range(*cue)], [doc[i] for i in model_scope])
+        (out,) = constrain_scopes(doc, [neg])
+        return [doc[p.i].text for p in out.scope]
+
+    # BioScope and SFU models give no subject: back to the comma
+    assert scope_of("following", (5, 7), []) == ["blood", "cultures"]
+    assert scope_of("following", (5, 7), [7]) == ["blood", "cultures"]  # the model's scope after it is dropped
+    assert scope_of("following", (5, 7), [4]) == ["cultures"]  # the model's scope before it wins
+    assert scope_of("following", (5, 7), [], terminations=[4]) == []  # stops at a termination
+    assert scope_of("bidirectional", (6, 7), []) == ["blood", "cultures", "were", "today", "but", "fever"]
+    assert scope_of("bidirectional", (6, 7), [], terminations=[8]) == ["blood", "cultures", "were", "today"]
+    assert scope_of("preceding", (6, 7), []) == []  # a preceding trigger: the model's scope only
+    # the first word of the sentence: nothing before it
+    assert scope_of("following", (0, 1), []) == []
+
+
+def test_following_triggers_negate_the_entity_before_them():
+    register_extensions()
+    nlp = spacy.blank("en")
+    patterns = CuePatterns(nlp.vocab, load_cue_patterns("en_clinical", nlp.make_doc))
+    doc = nlp("Blood cultures were negative.")
+    doc.ents = [Span(doc, 0, 2, label="TEST")]
+    (cue,) = patterns.apply(doc, [])  # writes the matches to doc.spans
+    set_negations(doc, constrain_scopes(doc, [Negation(doc, cue, [])]))  # a BioScope model: no scope
+    assert [(n.cue_text, n.scope_text) for n in get_negations(doc)] == [("were negative", "Blood cultures")]
+    assert doc.ents[0]._.negated
+    doc = nlp("Allergies: none.")
+    assert [(m.start, m.end, m.kind) for m in patterns.find(doc)] == [(1, 3, "following")]
+
+
 def test_matches_stay_within_sentences_and_longest_wins():
     nlp = spacy.blank("en")
     patterns = CuePatterns(nlp.vocab, load_cue_patterns(
@@ -159,7 +197,7 @@ def test_en_clinical_is_shipped_with_a_source_for_every_entry():
     lines = (LISTS_DIR / "en_clinical.jsonl").read_text(encoding="utf-8").splitlines()
     raw = [json.loads(line) for line in lines]
     assert all(entry["kind"] in KINDS and "et al." in entry["source"] for entry in raw)
-    assert len(raw) == 108  # the README's count
+    assert len(raw) == 109  # the README's count
     assert set(entry["kind"] for entry in raw) == set(KINDS)
     phrases = {entry["pattern"]: entry["kind"] for entry in raw if isinstance(entry["pattern"], str)}
     for phrase, kind in [("denies", "preceding"), ("denied", "preceding"), ("denying", "preceding"),
