@@ -163,14 +163,16 @@ def constrain_scopes(doc: Doc, negations: List[Negation]) -> List[Negation]:
     return out
 
 
-#: Tokens that end a clause for the scope ConText gives a trigger (``context_scope``).
-CLAUSE_PUNCT = frozenset({",", ";"})
+#: Tokens that end a clause for the scope ConText gives a trigger (``context_scope``); the
+#: sentence ends count for text given without sentence boundaries.
+CLAUSE_PUNCT = frozenset({",", ";", ".", "!", "?"})
 
 
 def context_scope(doc: Doc, first: int, last: int, lo: int, hi: int, backward_only: bool) -> List[Part]:
     """ConText's scope of a trigger cue (tokens ``first`` to ``last``), for a trigger the
     scope model gave no scope on its side: the words from the trigger back to the nearest
-    clause boundary (the sentence start, a termination, a comma or semicolon), and for a
+    clause boundary (the sentence start, a termination, a comma, a semicolon or a
+    sentence-final mark), and for a
     bidirectional trigger also forward to the next one (Harkema et al. 2009). Models of
     conventions that leave subjects out of scopes (BioScope, SFU Review) give none before
     *was ruled out* or *negative*, yet clinical use reads "Blood cultures were negative" as

@@ -152,6 +152,9 @@ def test_a_trigger_without_model_scope_on_its_side_takes_contexts_scope():
     assert scope_of("preceding", (6, 7), []) == []  # a preceding trigger: the model's scope only
     # the first word of the sentence: nothing before it
     assert scope_of("following", (0, 1), []) == []
+    # text without sentence boundaries: a full stop ends the clause too
+    doc = Doc(doc.vocab, words=["Exam", ":", "negative", ".", "Lungs", "clear", "."])
+    assert scope_of("bidirectional", (2, 3), []) == ["Exam"]
 
 
 def test_following_triggers_negate_the_entity_before_them():
