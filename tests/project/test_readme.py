@@ -110,3 +110,28 @@ def test_readme_clinical_claims_quote_results_clinical():
     nis = report["starsem"]["clinical"]["bioscope_clinical"]["neg_nis_tok_f"]
     assert (f"| `en_negation_clinical` (mean ± sd of {len(clinical['seeds'])} seeds) | - | "
             in readme and f"{nis['mean']:.2f} ± {nis['sd']:.2f} |" in readme)
+
+
+def test_readme_claim_cue_list_negates_concepts_before_following_triggers():
+    """The README: with the en_clinical list, a cue after the concept negates it. The
+    sentences it quotes, through the list's matches and the scope rule of a trigger that
+    the model gave no scope (a BioScope/SFU model: no subject in scope)."""
+    import spacy
+    from spacy.tokens import Span
+
+    from spacy_negation import Negation, register_extensions, set_negations
+    from spacy_negation.pipeline.cue.patterns import CuePatterns, constrain_scopes, load_cue_patterns
+
+    readme = " ".join(README.read_text(encoding="utf-8").split())
+    quoted = re.search(r'a cue after the concept negates it too: "([^"]+)", "([^"]+)"', readme)
+    assert quoted is not None and '"cue_patterns": "en_clinical"' in readme
+    register_extensions()
+    nlp = spacy.blank("en")
+    patterns = CuePatterns(nlp.vocab, load_cue_patterns("en_clinical", nlp.make_doc))
+    for text in quoted.groups():
+        doc = nlp(text)
+        concept = doc[: next(t.i for t in doc if t.lower_ in ("were", ":"))]
+        doc.ents = [Span(doc, concept.start, concept.end, label="CONCEPT")]
+        (cue,) = patterns.apply(doc, [])
+        set_negations(doc, constrain_scopes(doc, [Negation(doc, cue, [])]))
+        assert doc.ents[0]._.negated, text
