@@ -3,7 +3,7 @@ training at a time (the ``systems`` workflow).
 
 python scripts/systems_run.py [--corpora cdsco bioscope sfu] [--systems bilstm_tagger
     negbert dp_direct dp_nested punct_baseline] [--seeds 0 1 2] [--out-dir training/systems]
-    [--dry-run]
+    [--backbone all-mpnet-base-v2] [--dry-run]
 
 Run from the project folder (the configs name ``corpus/...``). Each run folder
 ``OUT/{corpus}/{system}/seed{N}`` gets ``model-best``, ``train.log``, ``train_seconds`` and
@@ -18,6 +18,11 @@ Resumable: a run whose ``test.json`` exists is not trained again (only its missi
 evaluations run); a run folder without it is removed and redone. ``model-last`` is
 removed after training (the evaluations use ``model-best``). ``--dry-run`` prints the
 commands and changes nothing.
+
+``--backbone NAME`` trains the systems on another transformer backbone (every
+``spacy-negation.TransformerModel.v1`` block of the system's config gets ``name = NAME``,
+as command-line overrides) into ``OUT/{corpus}/{system}@{label}/seed{N}``, the label
+``mpnet`` for ``all-mpnet-base-v2`` (installed by ``spacy project run install-mpnet``).
 """
 import argparse
 import shlex
@@ -26,13 +31,16 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from spacy_negation.errors import Errors
 from spacy_negation.util import atomic_write_text
 
 from systems_lib import (CORPORA, PUNCT, RUN_FAILED, SYSTEMS, UNTAGGED, evaluations, gold_file, run_dir,
                          split_file, train_config)
+
+#: Short labels of backbones in run folder names (``negbert@mpnet``).
+BACKBONE_LABELS = {"all-mpnet-base-v2": "mpnet"}
 
 SCRIPTS = Path(__file__).resolve().parent
 
@@ -68,14 +76,42 @@ def write_gold(corpus: str, out: Path) -> None:
     write_starsem_docs(docs, out)
 
 
-def run_commands(corpus: str, system: str, seed: int, folder: Path, done: bool
-                 ) -> List[Tuple[str, List[str]]]:
+def backbone_overrides(config: str, backbone: str) -> List[str]:
+    """``spacy train`` overrides that put every transformer of a config on a backbone:
+    ``--PATH.name NAME`` for each block of ``spacy-negation.TransformerModel.v1``."""
+    from thinc.api import Config
+
+    found: List[str] = []
+
+    def walk(node: Dict[str, Any], path: List[str]) -> None:
+        if node.get("@architectures") == "spacy-negation.TransformerModel.v1":
+            found.extend([f"--{'.'.join(path + ['name'])}", backbone])
+        for key, value in node.items():
+            if isinstance(value, dict):
+                walk(value, path + [key])
+
+    path = Path(config) if Path(config).exists() else SCRIPTS.parent / config  # the project's own
+    walk(Config().from_disk(path, interpolate=False), [])
+    return found
+
+
+def system_dir(system: str, backbone: Optional[str]) -> str:
+    """The folder name of a system's runs: ``SYSTEM`` or ``SYSTEM@LABEL`` on another backbone."""
+    if backbone is None or system == PUNCT:
+        return system
+    return f"{system}@{BACKBONE_LABELS.get(backbone, backbone)}"
+
+
+def run_commands(corpus: str, system: str, seed: int, folder: Path, done: bool,
+                 backbone: Optional[str] = None) -> List[Tuple[str, List[str]]]:
     """The commands of one run that are still to do, in order, each with the name of its
     log file: the training unless the run is finished, then each evaluation whose JSON is
     missing (the in-domain test last of the in-domain ones: it marks the run finished)."""
     commands: List[Tuple[str, List[str]]] = []
     if system != PUNCT and not done:
         config, overrides = train_config(corpus, system)
+        if backbone is not None:
+            overrides = overrides + backbone_overrides(config, backbone)
         commands.append(("train", [sys.executable, "-m", "spacy", "train", config, "--output", str(folder),
                                    "--system.seed", str(seed), *overrides]))
     for name, test, gold_cues in evaluations(corpus, system):
@@ -99,6 +135,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--systems", nargs="+", choices=SYSTEMS, default=list(SYSTEMS))
     parser.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2])
     parser.add_argument("--out-dir", type=Path, default=Path("training/systems"))
+    parser.add_argument("--backbone", default=None, help="train on this backbone (e.g. all-mpnet-base-v2)")
     parser.add_argument("--dry-run", action="store_true", help="print the commands, change nothing")
     args = parser.parse_args(argv)
     needed = sorted({split_file(c, s) for c in args.corpora for s in ("train", "dev", "test")}
@@ -120,9 +157,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         for corpus in args.corpora:
             for system in args.systems:
                 for seed in ([0] if system == PUNCT else args.seeds):
-                    folder = run_dir(args.out_dir, corpus, system, seed)
+                    folder = run_dir(args.out_dir, corpus, system_dir(system, args.backbone), seed)
                     done = (folder / "test.json").exists()
-                    commands = run_commands(corpus, system, seed, folder, done)
+                    commands = run_commands(corpus, system, seed, folder, done, args.backbone)
                     if args.dry_run:
                         state = "finished" if done else ("unfinished: redone" if folder.exists() else "new")
                         print(f"# {folder} ({state})")

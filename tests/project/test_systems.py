@@ -328,6 +328,22 @@ def dry_run(run_script: RunScript, cwd: Path, *args: str) -> List[str]:
     return str(proc.stdout).splitlines()
 
 
+def test_dry_run_on_another_backbone(tmp_path: Path, run_script: RunScript) -> None:
+    """--backbone: every transformer of the system's config on it, runs in SYSTEM@LABEL."""
+    lines = dry_run(run_script, tmp_path, "--corpora", "cdsco", "--systems", "negbert", "bilstm_tagger",
+                    "punct_baseline", "--seeds", "0", "--backbone", "all-mpnet-base-v2")
+    trains = [line for line in lines if " -m spacy train " in line]
+    assert len(trains) == 2
+    (negbert,) = [line for line in trains if "configs/negbert.cfg" in line]
+    assert "--output runs/cdsco/negbert@mpnet/seed0 " in negbert
+    # the shared transformer and NegBERT's own copy
+    assert ("--components.transformer.model.name all-mpnet-base-v2 "
+            "--components.negation_scope_negbert.model.transformer.name all-mpnet-base-v2") in negbert
+    (bilstm,) = [line for line in trains if "configs/negation_trf.cfg" in line]
+    assert bilstm.count("all-mpnet-base-v2") == 1 and "runs/cdsco/bilstm_tagger@mpnet/seed0" in bilstm
+    assert any("runs/cdsco/punct_baseline/seed0/" in line for line in lines)  # no backbone, no label
+
+
 def test_dry_run_prints_the_grid(tmp_path: Path, run_script: RunScript) -> None:
     lines = dry_run(run_script, tmp_path, "--corpora", "cdsco", "bioscope", "--seeds", "0", "1")
     assert not (tmp_path / "runs").exists()  # nothing written
