@@ -16,9 +16,10 @@ with the backbone's tokenizer, sorts them by length and runs them in batches of 
 - ``ort-fused-int8``: the same after ONNX Runtime's transformer optimizer fused attention,
   layer normalization and GELU (``onnxruntime.transformers.optimizer``).
 
-It prints (and writes to OUT/speed_backends.{json,md}) word pieces per second (the real
-pieces, padding not counted; fastest of ``--repeat`` runs) and each backend's largest and
-mean absolute difference of the last hidden states from ``torch-fp32``. Speed does not
+It prints (and writes to OUT/speed_backends.{json,md}; ``--out-name`` for another name)
+word pieces per second (the real pieces, padding not counted; fastest of ``--repeat``
+runs) and each backend's largest and mean absolute difference of the last hidden states
+from ``torch-fp32``. Speed does not
 depend on the weights, so the backbone package's own weights are used (no trained model is
 needed). ONNX Runtime and onnx are not dependencies of the package: without them, the
 ``ort-*`` rows are left out and the script says so.
@@ -180,6 +181,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--bucket-pieces", type=int, default=4096)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--out-dir", type=Path, default=Path("."))
+    parser.add_argument("--out-name", default="speed_backends", help="the output files' name (.json, .md)")
     args = parser.parse_args(argv)
     folder = resolve_backbone(args.backbone)
     if folder is None:
@@ -201,9 +203,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             print(f"{split}: {len(words)} sentences, {pieces} pieces in {len(data)} batches", file=sys.stderr)
             results[split] = measure(runs, data, pieces, args.repeat)
     args.out_dir.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(args.out_dir / "speed_backends.json", json.dumps(results, indent=2) + "\n")
+    atomic_write_text(args.out_dir / f"{args.out_name}.json", json.dumps(results, indent=2) + "\n")
     text = render(results)
-    atomic_write_text(args.out_dir / "speed_backends.md", text)
+    atomic_write_text(args.out_dir / f"{args.out_name}.md", text)
     print(text)
     return 0
 
