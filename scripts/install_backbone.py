@@ -25,7 +25,6 @@ that still matches its manifest is kept as it is.
 python scripts/install_backbone.py configs/backbones/all-mpnet-base-v2.json
 """
 import argparse
-import hashlib
 import json
 import os
 import shutil
@@ -38,18 +37,11 @@ from typing import Any, Dict, List, Optional, Sequence
 
 from spacy_negation.errors import Errors
 from spacy_negation.ml.transformer import backbones_dir
-
-
-def sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+from spacy_negation.util import file_sha256
 
 
 def check(path: Path, want: str, manifest: Path) -> None:
-    got = sha256(path)
+    got = file_sha256(path)
     if got != want:
         raise SystemExit(f"error: {Errors.E347.format(path=path, got=got, want=want, manifest=manifest)}")
 

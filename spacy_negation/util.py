@@ -1,4 +1,5 @@
 """Small shared helpers: atomic file writing, UTF-8 reading, lenient reading."""
+import hashlib
 import os
 import re
 import stat
@@ -125,6 +126,15 @@ def atomic_write_bytes(path: Union[str, Path], data: bytes) -> None:
         f.write(data)
 
     atomic_write(path, write)
+
+
+def file_sha256(path: Union[str, Path]) -> str:
+    """The sha256 of a file's bytes, read in blocks (hex digest)."""
+    digest = hashlib.sha256()
+    with Path(path).open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def read_bytes(path: Union[str, Path]) -> bytes:

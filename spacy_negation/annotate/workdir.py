@@ -19,19 +19,11 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
 from ..errors import Errors, NegationFormatError, Warnings
-from ..util import atomic_write_bytes, atomic_write_text
+from ..util import atomic_write_bytes, atomic_write_text, file_sha256
 from .sources import Shard
 
 MANIFEST = "manifest.json"
 VERSION = 2
-
-
-def _sha256_file(path: Path) -> str:
-    sha = hashlib.sha256()
-    with path.open("rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            sha.update(chunk)
-    return sha.hexdigest()
 
 
 def model_identity(model: str) -> str:
@@ -144,7 +136,7 @@ class WorkDir:
         size = path.stat().st_size
         if info.get("bytes") != size:
             return f"the file has {size} bytes, its record says {info.get('bytes')!r}"
-        if info.get("sha256") != _sha256_file(path):
+        if info.get("sha256") != file_sha256(path):
             return "the file's SHA-256 differs from its record's"
         return None
 
