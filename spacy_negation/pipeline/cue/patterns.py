@@ -172,11 +172,10 @@ def context_scope(doc: Doc, first: int, last: int, lo: int, hi: int, backward_on
     """ConText's scope of a trigger cue (tokens ``first`` to ``last``), for a trigger the
     scope model gave no scope on its side: the words from the trigger back to the nearest
     clause boundary (the sentence start, a termination, a comma, a semicolon or a
-    sentence-final mark), and for a
-    bidirectional trigger also forward to the next one (Harkema et al. 2009). Models of
-    conventions that leave subjects out of scopes (BioScope, SFU Review) give none before
-    *was ruled out* or *negative*, yet clinical use reads "Blood cultures were negative" as
-    the cultures negated.
+    sentence-final mark), and for a bidirectional trigger also forward to the next one
+    (Harkema et al. 2009). Models of conventions that leave subjects out of scopes
+    (BioScope, SFU Review) give none before *was ruled out* or *negative*, yet clinical
+    use reads "Blood cultures were negative" as the cultures negated.
 
     doc (Doc): the doc.
     first (int): the trigger's first token.
