@@ -4,7 +4,8 @@ The ``negation`` component spends most of its time in the transformer (``bench_s
 measures the component; this script measures the backbone alone, on the same sentences).
 For each English test split it takes every sentence's words, cuts them into word pieces
 with the backbone's tokenizer, sorts them by length and runs them in batches of at most
-``--bucket-pieces`` padded pieces (as the component's length buckets do), through:
+``--bucket-pieces`` padded pieces (the component's budget; unlike its buckets, a batch
+is not also cut where lengths jump), through:
 
 - ``torch-fp32``: the Hugging Face model in PyTorch, float32;
 - ``torch-int8``: the same with int8 dynamically quantized linear layers

@@ -57,9 +57,8 @@ class Clock:
 def instrument(nlp: Any) -> Dict[str, Clock]:
     """Wrap the forward of every transformer module of the model and spacy-transformers'
     tokenization."""
-    from spacy_transformers.layers.hf_shim import HFShim
-
     from spacy_transformers.layers import transformer_model
+    from spacy_transformers.layers.hf_shim import HFShim
 
     clocks = {"transformer": Clock(), "tokenizer": Clock()}
     # the module's global, which its forward calls: word pieces, offsets and piece strings

