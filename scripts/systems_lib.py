@@ -9,7 +9,9 @@ A run folder is ``ROOT/{corpus}/{system}/seed{N}`` with ``model-best``, ``train.
 on the other corpora's test splits (Sineva et al. 2021, Table 3) and
 ``gold_cues_test.*`` (scope resolution on gold cues) for the systems with a separate
 scope component. The punctuation baseline (gold cues, no training) has one folder,
-``seed0``, per corpus. A run counts as finished when its ``test.json`` exists.
+``seed0``, per corpus. A run counts as finished when its ``test.json`` exists. A trained
+system on another backbone (``systems_run.py --backbone``) is the system
+``{system}@{label}`` (BACKBONE_LABELS), with folders and summaries of its own.
 
 Significance: the best system of a corpus (highest mean dev NIS_tok F1 over its seeds,
 end-to-end systems only) against each other end-to-end system on the test split, by the
@@ -76,7 +78,54 @@ PUBLISHED_NAMES: Dict[str, str] = {
 PUBLISHED_COLUMNS: Dict[str, str] = {"cues_b_f": "cues_b_f", "scm_b_f": "scm_b_f",
                                      "st_f": "st_f", "nis_tok_f": "nis_tok_f"}
 SUMMARY_VERSION = 1
+#: The project folder (the configs' paths are relative to it).
+PROJECT = Path(__file__).resolve().parent.parent
 _SEED_DIR = re.compile(r"seed(\d+)")
+#: The optional backbones (``scripts/systems_run.py --backbone NAME``) -> their label in
+#: system names: a trained system on another backbone is ``SYSTEM@LABEL``
+#: (``negbert@mpnet``), its own row beside the system on the default backbone.
+BACKBONE_LABELS: Dict[str, str] = {"all-mpnet-base-v2": "mpnet"}
+#: Every system name of the grid, in the order of the tables: the systems on the default
+#: backbone, then each trained system on each other backbone.
+ALL_SYSTEMS: Tuple[str, ...] = SYSTEMS + tuple(f"{system}@{label}" for label in BACKBONE_LABELS.values()
+                                               for system in TRAINED)
+
+
+def split_system(name: str) -> Tuple[str, Optional[str]]:
+    """The system and backbone label of a system name of ALL_SYSTEMS (``negbert@mpnet`` ->
+    ``("negbert", "mpnet")``, ``negbert`` -> ``("negbert", None)``)."""
+    system, _, label = name.partition("@")
+    return system, label or None
+
+
+def backbone_name(label: str) -> str:
+    """The backbone of a label of BACKBONE_LABELS (``mpnet`` -> ``all-mpnet-base-v2``)."""
+    return next(name for name, known in BACKBONE_LABELS.items() if known == label)
+
+
+def backbone_overrides(config: str, backbone: str, project: Path) -> List[str]:
+    """``spacy train`` overrides that put every transformer of a config on a backbone:
+    ``--PATH.name NAME`` for each block of ``spacy-negation.TransformerModel.v1``.
+
+    config (str): the config's path, relative to the project folder or the working folder.
+    backbone (str): the backbone's name (as ``resolve_backbone`` takes it).
+    project (Path): the project folder.
+    RETURNS (List[str]): the overrides, in the config's order.
+    """
+    from thinc.api import Config
+
+    found: List[str] = []
+
+    def walk(node: Dict[str, Any], path: List[str]) -> None:
+        if node.get("@architectures") == "spacy-negation.TransformerModel.v1":
+            found.extend([f"--{'.'.join(path + ['name'])}", backbone])
+        for key, value in node.items():
+            if isinstance(value, dict):
+                walk(value, path + [key])
+
+    path = Path(config) if Path(config).exists() else project / config
+    walk(Config().from_disk(path, interpolate=False), [])
+    return found
 
 
 def train_config(corpus: str, system: str) -> Tuple[str, List[str]]:
@@ -128,9 +177,10 @@ def evaluations(corpus: str, system: str) -> List[Tuple[str, str, bool]]:
     the in-domain ones (it marks the run finished).
 
     corpus (str): the training corpus.
-    system (str): the system.
+    system (str): the system (of ALL_SYSTEMS: a backbone does not change the evaluations).
     RETURNS (List[Tuple[str, str, bool]]): the evaluations.
     """
+    system = split_system(system)[0]
     out = [("dev", corpus, False), ("test", corpus, False)]
     if system == PUNCT:
         return out
@@ -269,7 +319,7 @@ def summarize_run(folder: Path, corpus: str, system: str, seed: int,
 
     folder (Path): the run folder (its ``test.json`` exists).
     corpus (str): the training corpus.
-    system (str): the system.
+    system (str): the system, of ALL_SYSTEMS.
     seed (int): the seed.
     gold_dir (Path): the folder of the gold test files (:func:`gold_file`).
     RETURNS (Dict[str, Any]): the summary (see :func:`read_summary`).
@@ -298,8 +348,11 @@ def summarize_run(folder: Path, corpus: str, system: str, seed: int,
         raise ValueError(NO_GOLD_FILE.format(path=gold, corpus=corpus))
     pairs = read_pairs(gold, folder / "test.txt")
     config = None
-    if system != PUNCT:
-        config_path, overrides = train_config(corpus, system)
+    base, label = split_system(system)
+    if base != PUNCT:
+        config_path, overrides = train_config(corpus, base)
+        if label is not None:
+            overrides = overrides + backbone_overrides(config_path, backbone_name(label), PROJECT)
         config = " ".join([config_path] + overrides)
     return {"version": SUMMARY_VERSION, "corpus": corpus, "system": system, "seed": seed,
             "config": config, "train_seconds": seconds, "words_per_second": speed,
@@ -343,7 +396,7 @@ def read_summary(path: Path) -> Dict[str, Any]:
             raise ValueError(f"'test_scope_outcomes' is not counts of {', '.join(SCOPE_OUTCOMES)}")
     except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError) as err:
         raise ValueError(BAD_RUN_SUMMARY.format(path=path, reason=f"{type(err).__name__}: {err}")) from None
-    if key[0] not in CORPORA or key[1] not in SYSTEMS or not isinstance(key[2], int) \
+    if key[0] not in CORPORA or key[1] not in ALL_SYSTEMS or not isinstance(key[2], int) \
             or summary_name(*key) != path.name:
         raise ValueError(BAD_RUN_SUMMARY.format(path=path, reason=f"it holds the run {key!r}"))
     return doc
@@ -359,7 +412,7 @@ def find_runs(root: Path) -> List[Tuple[str, str, int, Path]]:
     """
     out = []
     for corpus in CORPORA:
-        for system in SYSTEMS:
+        for system in ALL_SYSTEMS:
             parent = root / corpus / system
             if not parent.is_dir():
                 continue
@@ -369,7 +422,7 @@ def find_runs(root: Path) -> List[Tuple[str, str, int, Path]]:
                     raise ValueError(BAD_SEED_FOLDER.format(path=folder, name=folder.name))
                 if (folder / "test.json").exists():
                     out.append((corpus, system, int(match.group(1)), folder))
-    return sorted(out, key=lambda r: (CORPORA.index(r[0]), SYSTEMS.index(r[1]), r[2]))
+    return sorted(out, key=lambda r: (CORPORA.index(r[0]), ALL_SYSTEMS.index(r[1]), r[2]))
 
 
 def _cell(runs: Sequence[Mapping[str, Any]], part: str) -> Optional[Dict[str, Any]]:
@@ -485,8 +538,13 @@ def build_report(summaries: Sequence[Mapping[str, Any]], *, samples: int = 10000
         OUTCOME: mean gold instances}}} (:func:`scope_outcome_counts`), "significance": {CORPUS: {"best",
         "chosen_by", "dev_nis_tok_f", "comparisons": [...]}}, "goal": {CORPUS: {"system",
         "seeds", "measures": the best system against the best published numbers
-        (:func:`goal_rows`)}}, "published": ...}; values are fractions, a missing cell is
-        absent.
+        (:func:`goal_rows`)}}, "backbones": {CORPUS: {SYSTEM@LABEL: {"against": SYSTEM,
+        "seeds", "comparisons": [...] (B = SYSTEM@LABEL against A = SYSTEM on the default
+        backbone, the seeds pooled as in "significance"; empty without SYSTEM's runs),
+        "measures": against the best published numbers (:func:`goal_rows`)}}},
+        "published": ...}; values are fractions, a missing cell is absent. The best system of
+        "significance" and "goal" is chosen among the systems on the default backbone; the
+        systems on other backbones are compared with their own system in "backbones".
     """
     by_cell: Dict[Tuple[str, str], List[Mapping[str, Any]]] = {}
     for s in sorted(summaries, key=lambda s: s["seed"]):
@@ -494,9 +552,10 @@ def build_report(summaries: Sequence[Mapping[str, Any]], *, samples: int = 10000
     doc: Dict[str, Any] = {c: {} for c in CORPORA}
     extra: Dict[str, Dict[str, Any]] = {k: {} for k in ("cross_domain", "scope_only", "dev", "speed",
                                                        "train_seconds", "configs", "cue_types",
-                                                       "scope_outcomes", "significance", "goal")}
+                                                       "scope_outcomes", "significance", "goal",
+                                                       "backbones")}
     for (corpus, system), runs in sorted(by_cell.items(),
-                                         key=lambda kv: (CORPORA.index(kv[0][0]), SYSTEMS.index(kv[0][1]))):
+                                         key=lambda kv: (CORPORA.index(kv[0][0]), ALL_SYSTEMS.index(kv[0][1]))):
         cells = {"test": _cell(runs, "test"), "dev": _cell(runs, "dev"),
                  "scope_only": _cell(runs, "gold_cues_test")}
         doc[corpus][system] = cells["test"]
@@ -540,6 +599,20 @@ def build_report(summaries: Sequence[Mapping[str, Any]], *, samples: int = 10000
         extra["goal"][corpus] = {"system": best, "seeds": [r["seed"] for r in by_cell[(corpus, best)]],
                                  "measures": goal_rows(by_cell[(corpus, best)], corpus,
                                                        samples=samples, seed=seed)}
+    for (corpus, name), runs in sorted(by_cell.items(),
+                                       key=lambda kv: (CORPORA.index(kv[0][0]), ALL_SYSTEMS.index(kv[0][1]))):
+        system = split_system(name)[0]
+        if name == system:
+            continue
+        entry = {"against": system, "seeds": [r["seed"] for r in runs], "comparisons": [],
+                 "measures": goal_rows(runs, corpus, samples=samples, seed=seed)}
+        if (corpus, system) in by_cell:
+            tables = [(s, pooled_counts(by_cell[(corpus, s)], corpus, s)) for s in (system, name)]
+            entry["comparisons"] = [c.as_dict() for c in compare(
+                tables, [metric for _, metric in MEASURES.values()], samples=samples, ar_samples=ar_samples,
+                seed=seed)]
+            entry.update({"samples": samples, "ar_samples": ar_samples, "seed": seed})
+        extra["backbones"].setdefault(corpus, {})[name] = entry
     return {**doc, **extra, "published": published_rows()}
 
 

@@ -13,7 +13,9 @@ are taken from their committed summaries, so the report rebuilds from the summar
 when ``training/`` is absent. The JSON's shape (fractions):
 ``{CORPUS: {SYSTEM: {"seeds", "mean", "sd"}}, "cross_domain": {"TRAIN->TEST": ...},
 "published": ...}`` plus "scope_only", "dev", "speed", "train_seconds", "configs", "cue_types",
-"scope_outcomes", "significance" and "goal" (:func:`systems_lib.build_report`), and
+"scope_outcomes", "significance", "goal" and "backbones" (:func:`systems_lib.build_report`;
+a system trained on another backbone, folder ``RUNS/{corpus}/{system}@{label}``, is a
+system of its own, compared with the same system on the default backbone), and
 with ``--speed`` "speed_one_run": the systems' speed measured in one run of
 ``bench/bench_systems.py --json`` (:func:`systems_lib.read_speed_bench`).
 All inputs are read and checked before the first file is written; each file is written
@@ -29,8 +31,9 @@ from spacy_negation.errors import NegationFormatError
 from spacy_negation.metrics.core import pct
 from spacy_negation.util import atomic_write_text
 
-from systems_lib import (CORPORA, CUE_TYPES, MEASURES, SCOPE_COMPONENT, SCOPE_OUTCOMES, SYSTEMS, TRAINED,
-                         build_report, find_runs, read_speed_bench, read_summary, summarize_run, summary_name)
+from systems_lib import (ALL_SYSTEMS, BACKBONE_LABELS, CORPORA, CUE_TYPES, MEASURES, SCOPE_COMPONENT,
+                         SCOPE_OUTCOMES, SYSTEMS, TRAINED, build_report, find_runs, read_speed_bench, read_summary,
+                         split_system, summarize_run, summary_name)
 
 CORPUS_NAMES = {"cdsco": "CD-SCO", "bioscope": "BioScope abstracts", "sfu": "SFU Review"}
 SYSTEM_NAMES = {"punct_baseline": "Punct-BL (gold cues)", "bilstm_tagger": "BiLSTM-Tagger",
@@ -39,6 +42,17 @@ SYSTEM_NAMES = {"punct_baseline": "Punct-BL (gold cues)", "bilstm_tagger": "BiLS
 PUBLISHED_LABELS = {"punct_baseline": "Punct-BL"}
 MEASURE_NAMES = {"cues_b_f": "Cues-B F1", "scm_b_f": "SCM-B F1", "st_f": "Scope-tokens F1",
                  "nis_tok_f": "NIS_tok F1", "nis_ex_f": "NIS_ex F1"}
+
+
+def system_name(name: str) -> str:
+    """The printed name of a system of ALL_SYSTEMS (``negbert@mpnet`` -> ``NegBERT@mpnet``)."""
+    system, label = split_system(name)
+    return SYSTEM_NAMES[system] + ("" if label is None else f"@{label}")
+
+
+def _present(systems: Sequence[str], *cells: Mapping[str, Any]) -> List[str]:
+    """The systems of the default backbone, then those on other backbones that have a cell."""
+    return [s for s in systems if split_system(s)[1] is None or any(s in c for c in cells)]
 
 
 def collect(runs_dir: Path, gold_dir: Path, summaries_dir: Path
@@ -58,7 +72,7 @@ def collect(runs_dir: Path, gold_dir: Path, summaries_dir: Path
         for corpus in CORPORA:
             if (runs_dir / corpus).is_dir():
                 for path in sorted((runs_dir / corpus).iterdir()):
-                    if path.name not in SYSTEMS:
+                    if path.name not in ALL_SYSTEMS:
                         print(f"note: {path} is not a system of the grid; not read", file=sys.stderr)
     fresh = [summarize_run(folder, corpus, system, seed, gold_dir)
              for corpus, system, seed, folder in (find_runs(runs_dir) if runs_dir.is_dir() else [])]
@@ -85,7 +99,7 @@ def _rows(cells: Mapping[str, Any], published: Mapping[str, Mapping[str, float]]
         seeds = "-" if cell is None else f"{len(cell['seeds'])}"
         more = list((extra or {}).get(system, []))
         width = len(more)
-        lines.append("| " + " | ".join([SYSTEM_NAMES[system], seeds] + [_mean_sd(cell, k) for k in MEASURES]
+        lines.append("| " + " | ".join([system_name(system), seeds] + [_mean_sd(cell, k) for k in MEASURES]
                                        + more) + " |")
     for system, values in published.items():
         row = [f"{PUBLISHED_LABELS.get(system, SYSTEM_NAMES[system])} (published)", ""]
@@ -111,7 +125,7 @@ def _cue_type_lines(cue_types: Mapping[str, Any]) -> List[str]:
             continue
         lines += [f"### {CORPUS_NAMES[corpus]}", "", head, "|---|---|" + "---|---|" * len(CUE_TYPES)]
         for system, cell in cells.items():
-            row = [SYSTEM_NAMES[system], str(len(cell["seeds"]))]
+            row = [system_name(system), str(len(cell["seeds"]))]
             for t in CUE_TYPES:
                 c = cell[t]
                 recall = "" if not c["gold"] else f" ({100 * c['found'] / c['gold']:.1f}%)"
@@ -144,7 +158,7 @@ def _scope_outcome_lines(outcomes: Mapping[str, Any]) -> List[str]:
         if not cells:
             continue
         for system, cell in cells.items():
-            row = [CORPUS_NAMES[corpus], SYSTEM_NAMES[system], str(len(cell["seeds"]))]
+            row = [CORPUS_NAMES[corpus], system_name(system), str(len(cell["seeds"]))]
             row += [f"{cell[o]:.1f}" for o in SCOPE_OUTCOMES]
             lines.append("| " + " | ".join(row) + " |")
     return lines + [""]
@@ -175,6 +189,40 @@ def _speed_lines(speed: Optional[Mapping[str, Any]]) -> List[str]:
     return lines + [""]
 
 
+def _backbone_lines(backbones: Mapping[str, Any]) -> List[str]:
+    """The section on the systems trained on other backbones (none without runs)."""
+    if not backbones:
+        return []
+    labels = ", ".join(f"*{label}*: {name}" for name, label in BACKBONE_LABELS.items())
+    lines = ["## Other backbones", "",
+             f"Each system trained on another backbone ({labels}) against the same system on the "
+             "default backbone, on the test split: the paired tests of *Significance* (A: the "
+             "default backbone, B: the other; each system's seeds pooled), then its mean over "
+             "seeds against the best published numbers as in the section above.", ""]
+    for corpus in CORPORA:
+        for name, entry in backbones.get(corpus, {}).items():
+            lines += [f"### {CORPUS_NAMES[corpus]}: {system_name(name)} ({len(entry['seeds'])} seed(s)) "
+                      f"against {system_name(entry['against'])}", ""]
+            if entry["comparisons"]:
+                lines += [f"{entry['samples']} bootstrap samples, {entry['ar_samples']} shuffles, "
+                          f"seed {entry['seed']}.", "",
+                          "| metric | A (%) | B (%) | B-A | CI low | CI high | p boot | p AR |",
+                          "|---|---|---|---|---|---|---|---|"]
+                for c in entry["comparisons"]:
+                    lines.append(f"| {c['metric']} | {100 * c['value_a']:.2f} | {100 * c['value_b']:.2f} | "
+                                 f"{100 * c['diff']:+.2f} | {100 * c['ci_low']:+.2f} | {100 * c['ci_high']:+.2f} | "
+                                 f"{c['p_bootstrap']:.4f} | {c['p_ar']:.4f} |")
+            else:
+                lines.append(f"{system_name(entry['against'])} has no run on {CORPUS_NAMES[corpus]}.")
+            lines += ["", "| measure | published best | ours | difference | 95% CI of ours |", "|---|---|---|---|---|"]
+            for key, row in entry["measures"].items():
+                lines.append(f"| {MEASURE_NAMES[key]} | {100 * row['published']:.1f} "
+                             f"({SYSTEM_NAMES[row['published_system']]}) | {100 * row['mean']:.2f} | "
+                             f"{100 * row['diff']:+.2f} | {100 * row['ci']['low']:.2f}-{100 * row['ci']['high']:.2f} |")
+            lines.append("")
+    return lines
+
+
 def render_markdown(report: Mapping[str, Any]) -> str:
     """The report as Markdown (percent, mean ± sample sd over seeds)."""
     head = "| System | seeds | " + " | ".join(MEASURE_NAMES.values())
@@ -188,7 +236,9 @@ def render_markdown(report: Mapping[str, Any]) -> str:
         "seeds, in percent (`systems.json` holds fractions); *seeds* is the number of runs, `-` "
         "where there is none (a single run has no sd). Punct-BL uses gold cues and is not "
         "trained (one run). Written by `scripts/systems_report.py`; reproduce with `spacy "
-        "project run systems` (docs/systems.md).",
+        "project run systems` (docs/systems.md). A row *SYSTEM@LABEL* is the same system "
+        "on another backbone (`scripts/systems_run.py --backbone`; *mpnet*: all-mpnet-base-v2, "
+        "MPNet-base), compared with its own row in *Other backbones*.",
         "",
         "*words/s*: the annotation speed of `scripts/evaluate_model.py` on the test split "
         "(gold tokens, mean over seeds, CPU shared with other jobs, so not comparable across "
@@ -198,10 +248,11 @@ def render_markdown(report: Mapping[str, Any]) -> str:
         f"Published rows: {pub['citation']} Their NIS_ex column is not printed (`-`).",
         "",
     ]
+    trained = [s for s in ALL_SYSTEMS if split_system(s)[0] in TRAINED]
     for corpus in CORPORA:
         cells = report[corpus]
         extra = {}
-        for system in SYSTEMS:
+        for system in _present(ALL_SYSTEMS, cells):
             dev = report["dev"].get(corpus, {}).get(system)
             wps = report["speed"].get(corpus, {}).get(system)
             secs = report["train_seconds"].get(corpus, {}).get(system)
@@ -210,7 +261,7 @@ def render_markdown(report: Mapping[str, Any]) -> str:
         lines += [f"## {CORPUS_NAMES[corpus]}, test, in domain", "",
                   head + " | dev NIS_tok F1 | words/s | train min |",
                   "|---|---|" + "---|" * (len(MEASURES) + 3)]
-        lines += _rows(cells, pub["in_domain"].get(corpus, {}), SYSTEMS, extra)
+        lines += _rows(cells, pub["in_domain"].get(corpus, {}), _present(ALL_SYSTEMS, cells), extra)
         lines.append("")
     lines += _cue_type_lines(report.get("cue_types", {}))
     lines += _scope_outcome_lines(report.get("scope_outcomes", {}))
@@ -220,7 +271,8 @@ def render_markdown(report: Mapping[str, Any]) -> str:
     for corpus in CORPORA:
         cells = report["scope_only"].get(corpus, {})
         lines += [f"### {CORPUS_NAMES[corpus]}", "", head + " |", "|---|---|" + "---|" * len(MEASURES)]
-        lines += _rows(cells, {}, SCOPE_COMPONENT)
+        lines += _rows(cells, {}, _present([s for s in ALL_SYSTEMS if split_system(s)[0] in SCOPE_COMPONENT],
+                                            cells))
         lines.append("")
     lines += _speed_lines(report.get("speed_one_run"))
     lines += ["## Cross-domain (Table 3)", "",
@@ -233,7 +285,7 @@ def render_markdown(report: Mapping[str, Any]) -> str:
             cells = report["cross_domain"].get(pair, {})
             lines += [f"### Trained on {CORPUS_NAMES[train]}, tested on {CORPUS_NAMES[test]}", "",
                       head + " |", "|---|---|" + "---|" * len(MEASURES)]
-            lines += _rows(cells, pub["cross_domain"].get(pair, {}), TRAINED)
+            lines += _rows(cells, pub["cross_domain"].get(pair, {}), _present(trained, cells))
             lines.append("")
     lines += ["## Significance", "",
               "Per corpus, the best system (highest mean dev NIS_tok F1 over its seeds, end-to-end "
@@ -257,7 +309,7 @@ def render_markdown(report: Mapping[str, Any]) -> str:
                   "| metric | B | A (%) | B (%) | B-A | CI low | CI high | p boot | p AR |",
                   "|---|---|---|---|---|---|---|---|---|"]
         for c in entry["comparisons"]:
-            lines.append(f"| {c['metric']} | {SYSTEM_NAMES[c['b']]} | {100 * c['value_a']:.2f} | "
+            lines.append(f"| {c['metric']} | {system_name(c['b'])} | {100 * c['value_a']:.2f} | "
                          f"{100 * c['value_b']:.2f} | {100 * c['diff']:+.2f} | {100 * c['ci_low']:+.2f} | "
                          f"{100 * c['ci_high']:+.2f} | {c['p_bootstrap']:.4f} | {c['p_ar']:.4f} |")
         lines.append("")
@@ -278,12 +330,13 @@ def render_markdown(report: Mapping[str, Any]) -> str:
             lines.append(f"| {CORPUS_NAMES[corpus]} | {MEASURE_NAMES[key]} | {100 * row['published']:.1f} "
                          f"({SYSTEM_NAMES[row['published_system']]}) | {100 * row['mean']:.2f} ({ours}) | "
                          f"{100 * row['diff']:+.2f} | {100 * row['ci']['low']:.2f}-{100 * row['ci']['high']:.2f} |")
-    lines += ["", "## Training configs", "", "| corpus | system | config and overrides |", "|---|---|---|"]
+    lines += [""] + _backbone_lines(report.get("backbones", {}))
+    lines += ["## Training configs", "", "| corpus | system | config and overrides |", "|---|---|---|"]
     for corpus in CORPORA:
-        for system in TRAINED:
+        for system in trained:
             config = report["configs"].get(corpus, {}).get(system)
             if config is not None:
-                lines.append(f"| {CORPUS_NAMES[corpus]} | {SYSTEM_NAMES[system]} | `{config}` |")
+                lines.append(f"| {CORPUS_NAMES[corpus]} | {system_name(system)} | `{config}` |")
     lines.append("")
     return "\n".join(lines)
 

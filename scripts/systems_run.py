@@ -31,16 +31,13 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 from spacy_negation.errors import Errors
 from spacy_negation.util import atomic_write_text
 
-from systems_lib import (CORPORA, PUNCT, RUN_FAILED, SYSTEMS, UNTAGGED, evaluations, gold_file, run_dir,
-                         split_file, train_config)
-
-#: Short labels of backbones in run folder names (``negbert@mpnet``).
-BACKBONE_LABELS = {"all-mpnet-base-v2": "mpnet"}
+from systems_lib import (BACKBONE_LABELS, CORPORA, PUNCT, RUN_FAILED, SYSTEMS, UNTAGGED, backbone_overrides,
+                         evaluations, gold_file, run_dir, split_file, train_config)
 
 SCRIPTS = Path(__file__).resolve().parent
 
@@ -76,30 +73,11 @@ def write_gold(corpus: str, out: Path) -> None:
     write_starsem_docs(docs, out)
 
 
-def backbone_overrides(config: str, backbone: str) -> List[str]:
-    """``spacy train`` overrides that put every transformer of a config on a backbone:
-    ``--PATH.name NAME`` for each block of ``spacy-negation.TransformerModel.v1``."""
-    from thinc.api import Config
-
-    found: List[str] = []
-
-    def walk(node: Dict[str, Any], path: List[str]) -> None:
-        if node.get("@architectures") == "spacy-negation.TransformerModel.v1":
-            found.extend([f"--{'.'.join(path + ['name'])}", backbone])
-        for key, value in node.items():
-            if isinstance(value, dict):
-                walk(value, path + [key])
-
-    path = Path(config) if Path(config).exists() else SCRIPTS.parent / config  # the project's own
-    walk(Config().from_disk(path, interpolate=False), [])
-    return found
-
-
 def system_dir(system: str, backbone: Optional[str]) -> str:
     """The folder name of a system's runs: ``SYSTEM`` or ``SYSTEM@LABEL`` on another backbone."""
     if backbone is None or system == PUNCT:
         return system
-    return f"{system}@{BACKBONE_LABELS.get(backbone, backbone)}"
+    return f"{system}@{BACKBONE_LABELS[backbone]}"
 
 
 def run_commands(corpus: str, system: str, seed: int, folder: Path, done: bool,
@@ -111,7 +89,7 @@ def run_commands(corpus: str, system: str, seed: int, folder: Path, done: bool,
     if system != PUNCT and not done:
         config, overrides = train_config(corpus, system)
         if backbone is not None:
-            overrides = overrides + backbone_overrides(config, backbone)
+            overrides = overrides + backbone_overrides(config, backbone, SCRIPTS.parent)
         commands.append(("train", [sys.executable, "-m", "spacy", "train", config, "--output", str(folder),
                                    "--system.seed", str(seed), *overrides]))
     for name, test, gold_cues in evaluations(corpus, system):
@@ -135,7 +113,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--systems", nargs="+", choices=SYSTEMS, default=list(SYSTEMS))
     parser.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2])
     parser.add_argument("--out-dir", type=Path, default=Path("training/systems"))
-    parser.add_argument("--backbone", default=None, help="train on this backbone (e.g. all-mpnet-base-v2)")
+    parser.add_argument("--backbone", default=None, choices=sorted(BACKBONE_LABELS),
+                        help="train on this backbone (its runs are the systems SYSTEM@LABEL of the report)")
     parser.add_argument("--dry-run", action="store_true", help="print the commands, change nothing")
     args = parser.parse_args(argv)
     needed = sorted({split_file(c, s) for c in args.corpora for s in ("train", "dev", "test")}

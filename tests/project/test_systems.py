@@ -90,7 +90,9 @@ def built(tmp_path_factory: Any, run_script: RunScript) -> Dict[str, Any]:
 def test_report_shape(built: Dict[str, Any]) -> None:
     doc = built["doc"]
     assert set(doc) == {"cdsco", "bioscope", "sfu", "cross_domain", "published", "scope_only", "dev",
-                        "speed", "train_seconds", "configs", "cue_types", "scope_outcomes", "significance", "goal"}
+                        "speed", "train_seconds", "configs", "cue_types", "scope_outcomes", "significance", "goal",
+                        "backbones"}
+    assert doc["backbones"] == {}  # no system on another backbone
     assert set(doc["cdsco"]) == {"punct_baseline", "bilstm_tagger", "negbert", "dp_nested"}
     for cell in doc["cdsco"].values():
         assert set(cell) == {"seeds", "mean", "sd"}
@@ -228,6 +230,74 @@ def test_a_run_folder_overrides_its_summary_and_others_are_kept(built: Dict[str,
     doc = json.loads((root / "results" / "systems.json").read_text(encoding="utf-8"))
     assert doc["cdsco"]["negbert"]["mean"]["nis_tok_f"] == 0.75
     assert doc["cdsco"]["dp_nested"]["seeds"] == [0, 1]
+
+
+@pytest.fixture(scope="module")
+def with_backbone(built: Dict[str, Any], tmp_path_factory: Any, run_script: RunScript) -> Dict[str, Any]:
+    """The grid of ``built`` plus NegBERT on MPNet (two seeds, SYS_B: better than NegBERT's
+    SYS_A) and BiLSTM-Tagger on MPNet on SFU, where the grid has no BiLSTM-Tagger run."""
+    root = tmp_path_factory.mktemp("backbone")
+    shutil.copytree(built["root"] / "training", root / "training")
+    runs = root / "training" / "systems"
+    for seed in (0, 1):
+        make_run(runs, "cdsco", "negbert@mpnet", seed, same(0.8 + 0.1 * seed), same(0.97), SYS_B,
+                 ("cross_bioscope", "cross_sfu", "gold_cues_test"))
+    (runs / "gold" / "sfu_test.txt").write_text(starsem_text(GOLD), encoding="utf-8")
+    make_run(runs, "sfu", "bilstm_tagger@mpnet", 0, same(0.6), same(0.6), SYS_A)
+    proc = report(run_script, root)
+    assert proc.returncode == 0, proc.stderr
+    out = root / "results"
+    return {"root": root, "doc": json.loads((out / "systems.json").read_text(encoding="utf-8")),
+            "md": (out / "systems.md").read_text(encoding="utf-8"), "stderr": proc.stderr}
+
+
+def test_a_system_on_another_backbone_is_a_row_of_its_own(with_backbone: Dict[str, Any]) -> None:
+    doc, md = with_backbone["doc"], with_backbone["md"]
+    assert "not a system of the grid" not in with_backbone["stderr"]
+    cell = doc["cdsco"]["negbert@mpnet"]
+    assert cell["seeds"] == [0, 1] and cell["mean"]["nis_tok_f"] == pytest.approx(0.85)
+    assert cell["sd"]["nis_tok_f"] == pytest.approx(0.1 / 2 ** 0.5)
+    assert doc["cdsco"]["negbert"]["seeds"] == [0]  # the default backbone's row is unchanged
+    assert doc["cross_domain"]["cdsco->sfu"]["negbert@mpnet"]["seeds"] == [0, 1]
+    assert doc["scope_only"]["cdsco"]["negbert@mpnet"]["seeds"] == [0, 1]
+    # the config of the run: the system's, with every transformer on the backbone
+    assert doc["configs"]["cdsco"]["negbert@mpnet"] == (
+        doc["configs"]["cdsco"]["negbert"] + " --components.transformer.model.name all-mpnet-base-v2"
+        " --components.negation_scope_negbert.model.transformer.name all-mpnet-base-v2")
+    assert "| NegBERT@mpnet | 2 | 85.00 ± 7.07 |" in md
+    assert "| DP-nested@mpnet |" not in md  # no row for a backbone without runs
+    # the best system is chosen among the default backbone's (NegBERT@mpnet's dev is higher)
+    assert doc["significance"]["cdsco"]["best"] == "negbert" and doc["goal"]["cdsco"]["system"] == "negbert"
+    names = sorted(p.name for p in (with_backbone["root"] / "results" / "systems" / "runs").iterdir())
+    assert "cdsco__negbert@mpnet__seed1.json" in names and "sfu__bilstm_tagger@mpnet__seed0.json" in names
+    summary = read_summary(with_backbone["root"] / "results" / "systems" / "runs" / "cdsco__negbert@mpnet__seed0.json")
+    assert summary["system"] == "negbert@mpnet"
+
+
+def test_a_system_on_another_backbone_is_tested_against_its_default(with_backbone: Dict[str, Any]) -> None:
+    """Paired tests of NegBERT@mpnet (SYS_B twice) against NegBERT (SYS_A): B's value is the
+    score of SYS_B, A's that of SYS_A (NIS_tok 2/3)."""
+    entry = with_backbone["doc"]["backbones"]["cdsco"]["negbert@mpnet"]
+    assert entry["against"] == "negbert" and entry["seeds"] == [0, 1]
+    assert [c["metric"] for c in entry["comparisons"]] == [m for _, m in MEASURES.values()]
+    assert {c["a"] for c in entry["comparisons"]} == {"negbert"}
+    assert {c["b"] for c in entry["comparisons"]} == {"negbert@mpnet"}
+    nis = next(c for c in entry["comparisons"] if c["metric"] == "nis.nis_tok.f")
+    assert nis["value_a"] == pytest.approx(2 / 3)
+    assert nis["ci_low"] <= nis["diff"] <= nis["ci_high"] and 0 < nis["p_bootstrap"] <= 1
+    assert entry["measures"]["nis_tok_f"]["mean"] == pytest.approx(0.85)
+    assert entry["measures"]["nis_tok_f"]["published"] == pytest.approx(0.882)
+    md = with_backbone["md"]
+    assert "### CD-SCO: NegBERT@mpnet (2 seed(s)) against NegBERT" in md
+    assert "| NIS_tok F1 | 88.2 (BiLSTM-Tagger) | 85.00 | -3.20 |" in md
+    # without a run of the default backbone's system there is nothing to test against
+    sfu = with_backbone["doc"]["backbones"]["sfu"]["bilstm_tagger@mpnet"]
+    assert sfu["comparisons"] == [] and "BiLSTM-Tagger has no run on SFU Review." in md
+
+
+def test_an_unknown_backbone_is_refused(tmp_path: Path, run_script: RunScript) -> None:
+    proc = run_script("systems_run.py", "--dry-run", "--out-dir", "runs", "--backbone", "bert-base", cwd=tmp_path)
+    assert proc.returncode == 2 and "invalid choice: 'bert-base'" in proc.stderr
 
 
 def test_sparse_counts_round_trip(tmp_path: Path) -> None:
