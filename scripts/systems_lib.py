@@ -78,6 +78,8 @@ PUBLISHED_NAMES: Dict[str, str] = {
 PUBLISHED_COLUMNS: Dict[str, str] = {"cues_b_f": "cues_b_f", "scm_b_f": "scm_b_f",
                                      "st_f": "st_f", "nis_tok_f": "nis_tok_f"}
 SUMMARY_VERSION = 1
+#: The file of a run folder with the config and overrides of its ``spacy train`` command.
+TRAIN_CONFIG = "train_config"
 #: The project folder (the configs' paths are relative to it).
 PROJECT = Path(__file__).resolve().parent.parent
 _SEED_DIR = re.compile(r"seed(\d+)")
@@ -349,7 +351,9 @@ def summarize_run(folder: Path, corpus: str, system: str, seed: int,
     pairs = read_pairs(gold, folder / "test.txt")
     config = None
     base, label = split_system(system)
-    if base != PUNCT:
+    if (folder / TRAIN_CONFIG).exists():
+        config = (folder / TRAIN_CONFIG).read_text(encoding="utf-8").strip()
+    elif base != PUNCT:  # a run of before the file was written: the grid's training
         config_path, overrides = train_config(corpus, base)
         if label is not None:
             overrides = overrides + backbone_overrides(config_path, backbone_name(label), PROJECT)

@@ -3,10 +3,11 @@ training at a time (the ``systems`` workflow).
 
 python scripts/systems_run.py [--corpora cdsco bioscope sfu] [--systems bilstm_tagger
     negbert dp_direct dp_nested punct_baseline] [--seeds 0 1 2] [--out-dir training/systems]
-    [--backbone all-mpnet-base-v2] [--dry-run]
+    [--backbone all-mpnet-base-v2] [--max-steps N] [--dry-run]
 
 Run from the project folder (the configs name ``corpus/...``). Each run folder
-``OUT/{corpus}/{system}/seed{N}`` gets ``model-best``, ``train.log``, ``train_seconds`` and
+``OUT/{corpus}/{system}/seed{N}`` gets ``train_config`` (the config and overrides of its
+training), ``model-best``, ``train.log``, ``train_seconds`` and
 the evaluations of ``scripts/evaluate_model.py``: ``dev`` and ``test`` in domain,
 ``cross_{corpus}`` on each other corpus's test split and, for the systems with a separate
 scope component, ``gold_cues_test`` (scope resolution on gold cues); BioScope and SFU are
@@ -23,6 +24,7 @@ commands and changes nothing.
 ``spacy-negation.TransformerModel.v1`` block of the system's config gets ``name = NAME``,
 as command-line overrides) into ``OUT/{corpus}/{system}@{label}/seed{N}``, the label
 ``mpnet`` for ``all-mpnet-base-v2`` (installed by ``spacy project run install-mpnet``).
+``--max-steps N`` trains N steps instead of the system's (the schedule's decay follows).
 """
 import argparse
 import shlex
@@ -36,8 +38,8 @@ from typing import List, Optional, Sequence, Tuple
 from spacy_negation.errors import Errors
 from spacy_negation.util import atomic_write_text
 
-from systems_lib import (BACKBONE_LABELS, CORPORA, PUNCT, RUN_FAILED, SYSTEMS, UNTAGGED, backbone_overrides,
-                         evaluations, gold_file, run_dir, split_file, train_config)
+from systems_lib import (BACKBONE_LABELS, CORPORA, PUNCT, RUN_FAILED, SYSTEMS, TRAIN_CONFIG, UNTAGGED,
+                         backbone_overrides, evaluations, gold_file, run_dir, split_file, train_config)
 
 SCRIPTS = Path(__file__).resolve().parent
 
@@ -80,16 +82,30 @@ def system_dir(system: str, backbone: Optional[str]) -> str:
     return f"{system}@{BACKBONE_LABELS[backbone]}"
 
 
+def training_overrides(corpus: str, system: str, backbone: Optional[str] = None,
+                       max_steps: Optional[int] = None) -> Tuple[str, List[str]]:
+    """The config of a system's training and its overrides (besides ``--output`` and
+    ``--system.seed``): the system's (``train_config``), every transformer on the backbone,
+    and ``--training.max_steps`` replaced by max_steps."""
+    config, overrides = train_config(corpus, system)
+    if max_steps is not None:
+        if "--training.max_steps" in overrides:
+            at = overrides.index("--training.max_steps")
+            overrides = overrides[:at] + overrides[at + 2:]
+        overrides = overrides + ["--training.max_steps", str(max_steps)]
+    if backbone is not None:
+        overrides = overrides + backbone_overrides(config, backbone, SCRIPTS.parent)
+    return config, overrides
+
+
 def run_commands(corpus: str, system: str, seed: int, folder: Path, done: bool,
-                 backbone: Optional[str] = None) -> List[Tuple[str, List[str]]]:
+                 backbone: Optional[str] = None, max_steps: Optional[int] = None) -> List[Tuple[str, List[str]]]:
     """The commands of one run that are still to do, in order, each with the name of its
     log file: the training unless the run is finished, then each evaluation whose JSON is
     missing (the in-domain test last of the in-domain ones: it marks the run finished)."""
     commands: List[Tuple[str, List[str]]] = []
     if system != PUNCT and not done:
-        config, overrides = train_config(corpus, system)
-        if backbone is not None:
-            overrides = overrides + backbone_overrides(config, backbone, SCRIPTS.parent)
+        config, overrides = training_overrides(corpus, system, backbone, max_steps)
         commands.append(("train", [sys.executable, "-m", "spacy", "train", config, "--output", str(folder),
                                    "--system.seed", str(seed), *overrides]))
     for name, test, gold_cues in evaluations(corpus, system):
@@ -115,8 +131,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--out-dir", type=Path, default=Path("training/systems"))
     parser.add_argument("--backbone", default=None, choices=sorted(BACKBONE_LABELS),
                         help="train on this backbone (its runs are the systems SYSTEM@LABEL of the report)")
+    parser.add_argument("--max-steps", type=int, default=None,
+                        help="train this many steps instead of the system's (its learning-rate schedule follows)")
     parser.add_argument("--dry-run", action="store_true", help="print the commands, change nothing")
     args = parser.parse_args(argv)
+    if args.max_steps is not None and args.max_steps < 1:
+        parser.error(f"--max-steps must be at least 1, got {args.max_steps}")
     needed = sorted({split_file(c, s) for c in args.corpora for s in ("train", "dev", "test")}
                     | {split_file(c, "test") for c in CORPORA if set(args.systems) - {PUNCT}})
     if not args.dry_run:
@@ -138,7 +158,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                 for seed in ([0] if system == PUNCT else args.seeds):
                     folder = run_dir(args.out_dir, corpus, system_dir(system, args.backbone), seed)
                     done = (folder / "test.json").exists()
-                    commands = run_commands(corpus, system, seed, folder, done, args.backbone)
+                    commands = run_commands(corpus, system, seed, folder, done, args.backbone, args.max_steps)
                     if args.dry_run:
                         state = "finished" if done else ("unfinished: redone" if folder.exists() else "new")
                         print(f"# {folder} ({state})")
@@ -152,6 +172,9 @@ def main(argv: Optional[List[str]] = None) -> int:
                             print(f"removing the unfinished run {folder}", file=sys.stderr)
                             shutil.rmtree(folder)
                         folder.mkdir(parents=True)
+                        if system != PUNCT:
+                            config, overrides = training_overrides(corpus, system, args.backbone, args.max_steps)
+                            atomic_write_text(folder / TRAIN_CONFIG, shlex.join([config] + overrides) + "\n")
                     for name, command in commands:
                         start = time.perf_counter()
                         _call(command, folder / f"{name}.log", folder)

@@ -295,6 +295,34 @@ def test_a_system_on_another_backbone_is_tested_against_its_default(with_backbon
     assert sfu["comparisons"] == [] and "BiLSTM-Tagger has no run on SFU Review." in md
 
 
+def test_max_steps_replaces_the_systems_step_count(tmp_path: Path, run_script: RunScript) -> None:
+    lines = dry_run(run_script, tmp_path, "--corpora", "cdsco", "--systems", "negbert", "dp_nested", "--seeds", "0",
+                    "--max-steps", "1200")
+    trains = [line for line in lines if " -m spacy train " in line]
+    (negbert,) = [line for line in trains if "configs/negbert.cfg" in line]
+    assert negbert.count("--training.max_steps") == 1 and "--training.max_steps 1200 " in negbert
+    (dp_nested,) = [line for line in trains if "configs/dp_nested.cfg" in line]
+    assert "--training.max_steps 1200 " in dp_nested  # added where the system sets none
+    proc = run_script("systems_run.py", "--dry-run", "--out-dir", "runs", "--max-steps", "0", cwd=tmp_path)
+    assert proc.returncode == 2 and "--max-steps must be at least 1" in proc.stderr
+
+
+def test_a_runs_own_training_config_is_its_summarys(with_backbone: Dict[str, Any], tmp_path: Path,
+                                                    run_script: RunScript) -> None:
+    """A run folder's train_config (written by systems_run.py) is the config its summary
+    records; runs without the file get the grid's."""
+    root = tmp_path / "copy"
+    shutil.copytree(with_backbone["root"], root)
+    folder = root / "training" / "systems" / "cdsco" / "negbert@mpnet" / "seed1"
+    (folder / "train_config").write_text("configs/negbert.cfg --training.max_steps 1200\n", encoding="utf-8")
+    proc = report(run_script, root)
+    assert proc.returncode == 0, proc.stderr
+    runs = root / "results" / "systems" / "runs"
+    assert read_summary(runs / "cdsco__negbert@mpnet__seed1.json")["config"] == (
+        "configs/negbert.cfg --training.max_steps 1200")
+    assert "--training.max_steps 2400" in read_summary(runs / "cdsco__negbert@mpnet__seed0.json")["config"]
+
+
 def test_an_unknown_backbone_is_refused(tmp_path: Path, run_script: RunScript) -> None:
     proc = run_script("systems_run.py", "--dry-run", "--out-dir", "runs", "--backbone", "bert-base", cwd=tmp_path)
     assert proc.returncode == 2 and "invalid choice: 'bert-base'" in proc.stderr
