@@ -115,6 +115,25 @@ SETTINGS["general_l3"] = {
 }
 
 
+#: The 3-layer general model distilled from a 6-layer one (Hinton et al. 2015): the training
+#: sentences read as for "general", with the teacher's distributions attached
+#: (spacy-negation.DistilledCorpus.v1); the teacher is the installed default model unless
+#: --paths.teacher names another.
+COPIES["general_l3_distil"] = COPIES["general"]
+SETTINGS["general_l3_distil"] = {
+    **{key: value for key, value in SETTINGS["general_l3"].items() if not key.startswith("corpora.train.")},
+    "paths.teacher": "en_negation_general",
+    "corpora.train": {
+        "@readers": "spacy-negation.DistilledCorpus.v1", "teacher": "${paths.teacher}", "weight": 0.5,
+        "components": None, "batch_size": 64,
+        "corpus": {"@readers": "spacy-negation.SentenceCorpus.v1", "path": "${paths.train}", "limit": 0,
+                   "gold_tokens": False, "shuffle": False,
+                   **{key.rpartition(".")[2]: value for key, value in SETTINGS["general_l3"].items()
+                      if key.startswith("corpora.train.")}},
+    },
+}
+
+
 #: The other systems' CD-SCO configs, from which their BioScope and SFU configs are derived.
 SYSTEM_BASES: Dict[str, str] = {
     "negbert": "configs/negbert.cfg",
