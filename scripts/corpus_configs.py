@@ -125,7 +125,7 @@ SETTINGS["general_l3_distil"] = {
     "paths.teacher": "en_negation_general",
     "corpora.train": {
         "@readers": "spacy-negation.DistilledCorpus.v1", "teacher": "${paths.teacher}", "weight": 0.5,
-        "components": None, "batch_size": 64,
+        "unlabelled": False, "components": None, "batch_size": 64,
         "corpus": {"@readers": "spacy-negation.SentenceCorpus.v1", "path": "${paths.train}", "limit": 0,
                    "gold_tokens": False, "shuffle": False,
                    **{key.rpartition(".")[2]: value for key, value in SETTINGS["general_l3"].items()

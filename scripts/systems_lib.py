@@ -536,7 +536,7 @@ def build_report(summaries: Sequence[Mapping[str, Any]], *, samples: int = 10000
         domain), "cross_domain": {"TRAIN->TEST": {SYSTEM: ...}}, "scope_only": {CORPUS:
         {SYSTEM: ...}} (gold cues, test), "dev": {CORPUS: {SYSTEM: ...}}, "speed": {CORPUS:
         {SYSTEM: mean words/s on test}}, "train_seconds": {CORPUS: {SYSTEM: mean}},
-        "configs": {CORPUS: {SYSTEM: config}}, "cue_types": {CORPUS: {SYSTEM: {"seeds",
+        "configs": {CORPUS: {SYSTEM: config}} (the seeds' distinct configs joined by "; "), "cue_types": {CORPUS: {SYSTEM: {"seeds",
         TYPE: {"gold", "found", "spurious"}}}} (test cues by type, counts averaged over the
         seeds, :func:`cue_type_counts`), "scope_outcomes": {CORPUS: {SYSTEM: {"seeds",
         OUTCOME: mean gold instances}}} (:func:`scope_outcome_counts`), "significance": {CORPUS: {"best",
@@ -572,7 +572,8 @@ def build_report(summaries: Sequence[Mapping[str, Any]], *, samples: int = 10000
                 extra["cross_domain"].setdefault(f"{corpus}->{other}", {})[system] = cell
         extra["speed"].setdefault(corpus, {})[system] = _mean([r["words_per_second"] for r in runs])
         extra["train_seconds"].setdefault(corpus, {})[system] = _mean([r["train_seconds"] for r in runs])
-        extra["configs"].setdefault(corpus, {})[system] = runs[0]["config"]
+        configs = list(dict.fromkeys(r["config"] for r in runs if r["config"] is not None))
+        extra["configs"].setdefault(corpus, {})[system] = "; ".join(configs) if configs else None
         typed = [r["test_cue_types"] for r in runs if r.get("test_cue_types") is not None]
         if typed:
             extra["cue_types"].setdefault(corpus, {})[system] = {

@@ -24,7 +24,8 @@ commands and changes nothing.
 ``spacy-negation.TransformerModel.v1`` block of the system's config gets ``name = NAME``,
 as command-line overrides) into ``OUT/{corpus}/{system}@{label}/seed{N}``, the label
 ``mpnet`` for ``all-mpnet-base-v2`` (installed by ``spacy project run install-mpnet``).
-``--max-steps N`` trains N steps instead of the system's (the schedule's decay follows).
+``--max-steps N`` (with ``--backbone``) trains N steps instead of the system's (the
+schedule's decay follows; its warm-up does not).
 """
 import argparse
 import shlex
@@ -137,6 +138,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     args = parser.parse_args(argv)
     if args.max_steps is not None and args.max_steps < 1:
         parser.error(f"--max-steps must be at least 1, got {args.max_steps}")
+    if args.max_steps is not None and args.backbone is None:
+        # the grid's own folders hold the systems' runs at their own step counts: a
+        # shorter run there would be pooled with them in the report
+        parser.error("--max-steps needs --backbone (the grid's runs keep each system's step count)")
     needed = sorted({split_file(c, s) for c in args.corpora for s in ("train", "dev", "test")}
                     | {split_file(c, "test") for c in CORPORA if set(args.systems) - {PUNCT}})
     if not args.dry_run:

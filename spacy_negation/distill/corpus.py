@@ -9,20 +9,20 @@ from spacy.util import registry
 
 from ..errors import Errors
 from ..negation import get_convention, get_negations
-from .targets import _key, _store, attach_teacher_targets, shared_components
+from .targets import TeacherTargets, _key, _store, attach_teacher_targets, shared_components
 
-#: What identifies an example's targets: its predicted words, its gold text, convention and negations.
-CacheKey = Tuple[Tuple[str, ...], str, Optional[str], str]
+#: What identifies an example's targets: its predicted words and sentence starts, its gold
+#: text, convention and negations.
+CacheKey = Tuple[Tuple[str, ...], Tuple[bool, ...], str, Optional[str], str]
 
 
 @registry.readers("spacy-negation.DistilledCorpus.v1")
 def create_distilled_corpus(corpus: Callable[[Language], Iterable[Example]], teacher: str, weight: float = 0.5,
-                            components: Optional[List[str]] = None,
+                            unlabelled: bool = False, components: Optional[List[str]] = None,
                             batch_size: int = 64) -> Callable[[Language], Iterator[Example]]:
     """Another reader's examples with the soft targets of a teacher pipeline attached: the
     student's negation components then learn from ``(1 - weight) * CE(gold) + weight *
-    CE(teacher)`` (Hinton et al. 2015, temperature 1; rows without a gold label from the
-    teacher alone). The teacher is a trained negation pipeline whose negation components
+    CE(teacher)`` (Hinton et al. 2015, temperature 1). The teacher is a trained negation pipeline whose negation components
     have the student's names, labels and conventions, e.g. the same config on a larger
     backbone. It is loaded on the first read and runs on every example once: the targets
     are kept (per words, convention and gold negations) for later reads, so spaCy's
@@ -32,6 +32,10 @@ def create_distilled_corpus(corpus: Callable[[Language], Iterable[Example]], tea
         ``spacy-negation.SentenceCorpus.v1``.
     teacher (str): the teacher pipeline, a package name or a path.
     weight (float): the teacher's weight, from 0 (gold only) to 1 (teacher only).
+    unlabelled (bool): rows without a gold label learn from the teacher alone: in a model
+        of several conventions, a cue component's tokens of the sentences of the other
+        conventions (each component learns from its own convention's sentences only
+        otherwise, as without a teacher).
     components (Optional[List[str]]): the negation components to distil (None: every one
         that the teacher and the student share).
     batch_size (int): the examples per teacher call.
@@ -41,7 +45,8 @@ def create_distilled_corpus(corpus: Callable[[Language], Iterable[Example]], tea
         raise ValueError(Errors.E367.format(key="weight", value=weight, bounds="from 0 to 1"))
     if batch_size < 1:
         raise ValueError(Errors.E367.format(key="batch_size", value=batch_size, bounds="at least 1"))
-    return DistilledCorpus(corpus, teacher, weight=weight, components=components, batch_size=batch_size)
+    return DistilledCorpus(corpus, teacher, weight=weight, unlabelled=unlabelled, components=components,
+                           batch_size=batch_size)
 
 
 class DistilledCorpus:
@@ -49,14 +54,15 @@ class DistilledCorpus:
     :func:`create_distilled_corpus`)."""
 
     def __init__(self, corpus: Callable[[Language], Iterable[Example]], teacher: str, *, weight: float = 0.5,
-                 components: Optional[List[str]] = None, batch_size: int = 64) -> None:
+                 unlabelled: bool = False, components: Optional[List[str]] = None, batch_size: int = 64) -> None:
         self.corpus = corpus
         self.teacher = teacher
         self.weight = weight
+        self.unlabelled = unlabelled
         self.components = components
         self.batch_size = batch_size
         self._teacher_nlp: Optional[Language] = None
-        self._cache: Dict[CacheKey, Dict[str, object]] = {}
+        self._cache: Dict[CacheKey, Dict[str, TeacherTargets]] = {}
 
     def _load_teacher(self) -> Language:
         if self._teacher_nlp is None:
@@ -76,7 +82,7 @@ class DistilledCorpus:
             keys = [_cache_key(eg) for eg in batch]
             todo = [eg for eg, key in zip(batch, keys) if key not in self._cache]
             if todo:
-                attach_teacher_targets(teacher, self.teacher, todo, names, self.weight)
+                attach_teacher_targets(teacher, self.teacher, todo, names, self.weight, self.unlabelled)
                 for eg in todo:
                     self._cache[_cache_key(eg)] = {name: _store(eg.reference)[_key(name)] for name in names}
             for eg, key in zip(batch, keys):
@@ -86,6 +92,9 @@ class DistilledCorpus:
 
 
 def _cache_key(eg: Example) -> CacheKey:
-    """The words of an example's predicted doc, its convention and its gold negations."""
+    """The words and sentence starts of an example's predicted doc, its gold text,
+    convention and negations."""
     negations = repr([(n.cue, n.scope, n.event) for n in get_negations(eg.reference)])
-    return tuple(t.text for t in eg.predicted), eg.reference.text, get_convention(eg.reference), negations
+    starts = tuple(bool(t.is_sent_start) for t in eg.predicted) if eg.predicted.has_annotation("SENT_START") else ()
+    return (tuple(t.text for t in eg.predicted), starts, eg.reference.text, get_convention(eg.reference),
+            negations)

@@ -1,7 +1,7 @@
 """The loss of a student against gold labels and a teacher's distributions, on plain
 arrays: with weight ``w``, ``(1 - w) * CE(gold) + w * CE(teacher)`` summed over the rows
-(Hinton et al. 2015, at temperature 1), where a row without a gold label (unknown)
-learns from the teacher alone. The value reported is what thinc reports for its
+(Hinton et al. 2015, at temperature 1); a row without a gold label (unknown) learns
+nothing, or, with ``unlabelled``, from the teacher alone. The value reported is what thinc reports for its
 cross-entropy, the sum of the squared gradient, so that training logs compare with and
 without a teacher."""
 from typing import List, Optional, Sequence, Tuple
@@ -10,7 +10,7 @@ import numpy
 from thinc.types import Floats2d
 
 def distilled_loss(scores: Sequence[Floats2d], gold: Sequence[Sequence[Optional[int]]],
-                   soft: Sequence[Floats2d], weight: float) -> Tuple[float, List[Floats2d]]:
+                   soft: Sequence[Floats2d], weight: float, unlabelled: bool = False) -> Tuple[float, List[Floats2d]]:
     """The loss and its gradient with respect to the softmax's input, per sequence.
 
     scores (Sequence[Floats2d]): the student's label distributions, one (rows, labels)
@@ -19,9 +19,11 @@ def distilled_loss(scores: Sequence[Floats2d], gold: Sequence[Sequence[Optional[
         unknown).
     soft (Sequence[Floats2d]): the teacher's distributions, the same shapes as ``scores``.
     weight (float): the teacher's weight ``w``, from 0 (gold only) to 1 (teacher only).
+    unlabelled (bool): rows without a gold label learn from the teacher (gradient ``w *
+        (p - q)``); else they learn nothing (zero gradient), as without a teacher.
     RETURNS (Tuple[float, List[Floats2d]]): the loss value (the summed squared gradient)
-        and the gradient ``(1 - w) * (p - onehot)`` (rows with a gold label) ``+ w * (p -
-        q)`` per sequence.
+        and the gradient ``(1 - w) * (p - onehot) + w * (p - q)`` (rows with a gold label)
+        per sequence.
     """
     loss = 0.0
     grads: List[Floats2d] = []
@@ -37,6 +39,8 @@ def distilled_loss(scores: Sequence[Floats2d], gold: Sequence[Sequence[Optional[
         target[rows, cols] = 1.0
         d = weight * (p_np - q_np)
         d[known] += (1.0 - weight) * (p_np[known] - target[known])
+        if not unlabelled:
+            d[~known] = 0.0
         loss += float((d ** 2).sum())
         grads.append(d.astype(p_np.dtype))
     return loss, grads

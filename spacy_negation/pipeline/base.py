@@ -167,15 +167,16 @@ class NegationPipe(TrainablePipe):
         return float(loss), d_scores
 
     def _distilled_loss(self, truths: Sequence[Sequence[Optional[str]]], scores: List[Floats2d], weight: float,
-                        soft: List[Floats2d]) -> Tuple[float, List[Floats2d]]:
+                        unlabelled: bool, soft: List[Floats2d]) -> Tuple[float, List[Floats2d]]:
         """The loss against the gold labels and a teacher's distributions
         (:func:`spacy_negation.distill.loss.distilled_loss`) and its gradient."""
-        if len(soft) != len(scores) or len(truths) != len(scores) or any(
-                q.shape != s.shape for q, s in zip(soft, scores)):
+        if len(truths) != len(scores):
+            raise ValueError(Errors.E310.format(n_scores=len(scores), n_truths=len(truths)))
+        if len(soft) != len(scores) or any(q.shape != s.shape for q, s in zip(soft, scores)):
             raise ValueError(Errors.E368.format(name=self.name, n_soft=len(soft), n_scores=len(scores)))
         index = {label: i for i, label in enumerate(self.labels)}
         gold = [[index.get(t) if t is not None else None for t in seq] for seq in truths]
-        loss, grads = distilled_loss(scores, gold, soft, weight)
+        loss, grads = distilled_loss([self.model.ops.to_numpy(s) for s in scores], gold, soft, weight, unlabelled)
         if self.model.ops.xp.isnan(loss):
             raise ValueError(SpacyErrors.E910.format(name=self.name))
         return loss, [self.model.ops.asarray2f(g) for g in grads]

@@ -18,8 +18,11 @@ from spacy_negation.distill import corpus as corpus_module
 from spacy_negation.distill import targets as targets_module
 from spacy_negation.distill.targets import _key, shared_components, teacher_targets
 from spacy_negation.negation import set_convention
+from spacy_negation.pipeline import base as base_module
 
-from util import CNN_TINY, load_test_nlp, make_examples, overfit
+from util import CNN_TINY, CONFIGS, load_test_nlp, make_examples, overfit
+
+GRAPH_TINY = CONFIGS / "test" / "graph_cnn_tiny.cfg"
 
 
 def test_loss_by_hand() -> None:
@@ -28,17 +31,51 @@ def test_loss_by_hand() -> None:
     q = numpy.array([[0.5, 0.5, 0.0], [0.2, 0.2, 0.6]], dtype="float32")
     gold: List[List[Any]] = [[0, None]]
     loss, (d,) = distilled_loss([p], gold, [q], 0.25)
-    # gold part on row 0 only: 0.75 * (p - onehot(0)); teacher part on both rows: 0.25 * (p - q)
-    expected = 0.25 * (p - q)
-    expected[0] += 0.75 * (p[0] - numpy.array([1.0, 0.0, 0.0]))
-    numpy.testing.assert_allclose(d, expected, rtol=1e-6)
+    # row 0: 0.75 * (p - onehot(0)) + 0.25 * (p - q); row 1 (no gold label): nothing
+    expected = numpy.zeros_like(p)
+    expected[0] = 0.75 * (p[0] - numpy.array([1.0, 0.0, 0.0])) + 0.25 * (p[0] - q[0])
+    numpy.testing.assert_allclose(d, expected, rtol=1e-6, atol=1e-7)
     # the value thinc reports for its cross-entropy: the summed squared gradient
     assert loss == pytest.approx(float((expected ** 2).sum()), rel=1e-5)
-    # weight 0: the plain cross-entropy (nothing for the unknown row); weight 1: the teacher alone
+    # with unlabelled rows learning from the teacher, row 1 gets 0.25 * (p - q)
+    _, (du,) = distilled_loss([p], gold, [q], 0.25, unlabelled=True)
+    numpy.testing.assert_allclose(du[1], 0.25 * (p[1] - q[1]), rtol=1e-6)
+    numpy.testing.assert_allclose(du[0], expected[0], rtol=1e-6)
+    # weight 0: the plain cross-entropy; weight 1: the teacher alone
     _, (d0,) = distilled_loss([p], gold, [q], 0.0)
     numpy.testing.assert_allclose(d0, [[-0.3, 0.2, 0.1], [0.0, 0.0, 0.0]], atol=1e-6)
-    _, (d1,) = distilled_loss([p], gold, [q], 1.0)
+    _, (d1,) = distilled_loss([p], gold, [q], 1.0, unlabelled=True)
     numpy.testing.assert_allclose(d1, p - q, atol=1e-6)
+
+
+def test_gradient_is_that_of_the_cross_entropy_in_the_logits() -> None:
+    """Finite differences of L(z) = (1 - w) CE(onehot, softmax(z)) + w CE(q, softmax(z)),
+    summed over the rows (unknown rows: the teacher term only, with ``unlabelled``)."""
+    rng = numpy.random.default_rng(0)
+    z = rng.normal(size=(4, 5))
+    q = rng.dirichlet(numpy.ones(5), size=4)
+    gold: List[Any] = [2, None, 0, 4]
+    w = 0.3
+
+    def softmax(x: Any) -> Any:
+        e = numpy.exp(x - x.max(axis=1, keepdims=True))
+        return e / e.sum(axis=1, keepdims=True)
+
+    def objective(x: Any) -> float:
+        log_p = numpy.log(softmax(x))
+        gold_term = -sum(log_p[r, g] for r, g in enumerate(gold) if g is not None)
+        return float((1 - w) * gold_term - w * (q * log_p).sum())
+
+    _, (d,) = distilled_loss([softmax(z).astype("float32")], [gold], [q.astype("float32")], w, unlabelled=True)
+    numeric = numpy.zeros_like(z)
+    eps = 1e-5
+    for i in range(z.shape[0]):
+        for j in range(z.shape[1]):
+            up, down = z.copy(), z.copy()
+            up[i, j] += eps
+            down[i, j] -= eps
+            numeric[i, j] = (objective(up) - objective(down)) / (2 * eps)
+    numpy.testing.assert_allclose(d, numeric, atol=1e-4)
 
 
 @pytest.fixture(scope="module")
@@ -68,8 +105,8 @@ def test_targets_follow_the_students_sequences(teacher_dir: Path) -> None:
     for name in names:
         pipe = student.get_pipe(name)
         inputs, truths = pipe._inputs_and_truths(examples)
-        weight, soft = teacher_targets(examples, pipe)
-        assert weight == 0.3 and len(soft) == len(truths) > 0
+        weight, unlabelled, soft = teacher_targets(examples, pipe)
+        assert weight == 0.3 and not unlabelled and len(soft) == len(truths) > 0
         assert [len(a) for a in soft] == [len(t) for t in truths]
         assert all(a.shape[1] == len(pipe.labels) for a in soft)
         # they are the teacher model's scores on the same inputs, normalized
@@ -139,20 +176,35 @@ def test_the_reader_attaches_targets_once_per_example(teacher_dir: Path, tmp_pat
     for eg in second:
         for name in ("negation_cue", "negation_scope"):
             targets = eg.reference.user_data[_key(name)]
-            assert targets.weight == 0.4 and targets.teacher == str(teacher_dir)
+            assert targets["weight"] == 0.4 and targets["teacher"] == str(teacher_dir)
+    # the targets are plain values: the reference docs still serialize
+    docs = list(DocBin(docs=[eg.reference for eg in second], store_user_data=True).get_docs(student.vocab))
+    assert len(docs) == len(second)
     losses: Dict[str, float] = {}
     student.update(second, losses=losses)
     assert losses["negation_cue"] > 0
 
 
-def test_spacy_train_with_a_teacher(teacher_dir: Path, tmp_path: Path) -> None:
+def test_spacy_train_with_a_teacher(teacher_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = _docbin(load_test_nlp(CNN_TINY), tmp_path / "train.spacy")
     overrides = {"paths.train": str(path), "paths.dev": str(path), "training.max_steps": 6,
                  "training.eval_frequency": 3,
                  "corpora.train": {"@readers": "spacy-negation.DistilledCorpus.v1", "teacher": str(teacher_dir),
                                    "weight": 0.5, "components": None, "batch_size": 8,
                                    "corpus": {"@readers": "spacy-negation.SentenceCorpus.v1", "path": str(path)}}}
+    used: List[str] = []
+    real = base_module.teacher_targets
+
+    def counting(examples: Any, pipe: Any) -> Any:
+        found = real(examples, pipe)
+        if found is not None:
+            used.append(pipe.name)
+        return found
+
+    monkeypatch.setattr(base_module, "teacher_targets", counting)
     train(CNN_TINY, tmp_path / "out", overrides=overrides)
+    # every update of both components learned from the teacher's targets
+    assert used.count("negation_cue") == used.count("negation_scope") >= 6  # max_steps
     meta = json.loads((tmp_path / "out" / "model-best" / "meta.json").read_text())
     assert 0.0 <= meta["performance"]["neg_cue_f"] <= 1.0
     config = spacy.util.load_config(tmp_path / "out" / "model-best" / "config.cfg")
@@ -183,14 +235,14 @@ def test_errors(teacher_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         student.update(examples[:3])
     # the teacher's labels are not the student's
     for eg in examples[:2]:
-        eg.reference.user_data[_key("negation_cue")].labels = ("O", "X")
+        eg.reference.user_data[_key("negation_cue")]["labels"] = ["O", "X"]
     with pytest.raises(ValueError, match=r"\[NEG-E363\]"):
         student.update(examples[:2])
     # targets of other shapes than the scores
     for eg in examples[:2]:
         targets = eg.reference.user_data[_key("negation_cue")]
-        targets.labels = tuple(student.get_pipe("negation_cue").labels)
-        targets.arrays = [a[:-1] for a in targets.arrays]
+        targets["labels"] = list(student.get_pipe("negation_cue").labels)
+        targets["arrays"] = [a[:-1] for a in targets["arrays"]]
     with pytest.raises(ValueError, match=r"\[NEG-E368\]"):
         student.update(examples[:2])
 
@@ -207,5 +259,41 @@ def test_convention_marks_are_kept(teacher_dir: Path) -> None:
     attach_teacher_targets(teacher, "tiny", examples[:2], ["negation_scope"], 0.5)
     pipe = student.get_pipe("negation_scope")
     _, truths = pipe._inputs_and_truths(examples[:2])
-    assert examples[1].reference.user_data[_key("negation_scope")].arrays == []
-    assert len(teacher_targets(examples[:2], pipe)[1]) == len(truths)
+    assert examples[1].reference.user_data[_key("negation_scope")]["arrays"] == []
+    assert len(teacher_targets(examples[:2], pipe)[2]) == len(truths)
+
+
+def test_other_conventions_rows_learn_from_the_teacher_only_when_asked(teacher_dir: Path) -> None:
+    """The cue component scores every sentence; those of another convention have no gold
+    label: no gradient from them by default, the teacher's with ``unlabelled``."""
+    teacher = spacy.load(teacher_dir)
+    teacher.get_pipe("negation_cue").convention = "cdsco"
+    student, examples = _student()
+    pipe = student.get_pipe("negation_cue")
+    pipe.convention = "cdsco"
+    set_convention(examples[0].reference, "cdsco")
+    set_convention(examples[1].reference, "sfu")
+    batch = examples[:2]
+    inputs, truths = pipe._inputs_and_truths(batch)
+    assert all(t is None for t in truths[1]) and any(t is not None for t in truths[0])
+    scores = pipe.model.predict(inputs)
+    scores = [numpy.exp(s) / numpy.exp(s).sum(axis=1, keepdims=True) for s in scores]
+    for unlabelled in (False, True):
+        attach_teacher_targets(teacher, "tiny", batch, ["negation_cue"], 0.5, unlabelled)
+        weight, flag, soft = teacher_targets(batch, pipe)
+        assert flag is unlabelled
+        _, grads = pipe._distilled_loss(truths, scores, weight, flag, soft)
+        if unlabelled:
+            numpy.testing.assert_allclose(grads[1], 0.5 * (scores[1] - soft[1]), rtol=1e-5, atol=1e-7)
+            assert numpy.abs(grads[1]).sum() > 0
+        else:
+            assert not grads[1].any()
+
+
+def test_a_graph_teacher_is_refused(tmp_path: Path) -> None:
+    """A graph parser scores arcs, not labels per token: no distributions to learn from."""
+    nlp = load_test_nlp(GRAPH_TINY)
+    examples = make_examples(nlp)
+    nlp.initialize(lambda: examples)
+    with pytest.raises(ValueError, match=r"\[NEG-E369\]"):
+        shared_components(nlp, nlp, None)

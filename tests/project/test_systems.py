@@ -297,14 +297,18 @@ def test_a_system_on_another_backbone_is_tested_against_its_default(with_backbon
 
 def test_max_steps_replaces_the_systems_step_count(tmp_path: Path, run_script: RunScript) -> None:
     lines = dry_run(run_script, tmp_path, "--corpora", "cdsco", "--systems", "negbert", "dp_nested", "--seeds", "0",
-                    "--max-steps", "1200")
+                    "--max-steps", "1200", "--backbone", "all-mpnet-base-v2")
     trains = [line for line in lines if " -m spacy train " in line]
     (negbert,) = [line for line in trains if "configs/negbert.cfg" in line]
     assert negbert.count("--training.max_steps") == 1 and "--training.max_steps 1200 " in negbert
     (dp_nested,) = [line for line in trains if "configs/dp_nested.cfg" in line]
     assert "--training.max_steps 1200 " in dp_nested  # added where the system sets none
-    proc = run_script("systems_run.py", "--dry-run", "--out-dir", "runs", "--max-steps", "0", cwd=tmp_path)
+    proc = run_script("systems_run.py", "--dry-run", "--out-dir", "runs", "--max-steps", "0", "--backbone",
+                      "all-mpnet-base-v2", cwd=tmp_path)
     assert proc.returncode == 2 and "--max-steps must be at least 1" in proc.stderr
+    # the grid's own folders keep each system's step count
+    proc = run_script("systems_run.py", "--dry-run", "--out-dir", "runs", "--max-steps", "1200", cwd=tmp_path)
+    assert proc.returncode == 2 and "--max-steps needs --backbone" in proc.stderr
 
 
 def test_a_runs_own_training_config_is_its_summarys(with_backbone: Dict[str, Any], tmp_path: Path,
@@ -321,6 +325,10 @@ def test_a_runs_own_training_config_is_its_summarys(with_backbone: Dict[str, Any
     assert read_summary(runs / "cdsco__negbert@mpnet__seed1.json")["config"] == (
         "configs/negbert.cfg --training.max_steps 1200")
     assert "--training.max_steps 2400" in read_summary(runs / "cdsco__negbert@mpnet__seed0.json")["config"]
+    # the report's config cell lists the seeds' distinct configs
+    doc = json.loads((root / "results" / "systems.json").read_text(encoding="utf-8"))
+    cell = doc["configs"]["cdsco"]["negbert@mpnet"].split("; ")
+    assert len(cell) == 2 and cell[1] == "configs/negbert.cfg --training.max_steps 1200"
 
 
 def test_an_unknown_backbone_is_refused(tmp_path: Path, run_script: RunScript) -> None:
