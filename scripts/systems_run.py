@@ -3,7 +3,7 @@ training at a time (the ``systems`` workflow).
 
 python scripts/systems_run.py [--corpora cdsco bioscope sfu] [--systems bilstm_tagger
     negbert dp_direct dp_nested punct_baseline] [--seeds 0 1 2] [--out-dir training/systems]
-    [--backbone all-mpnet-base-v2] [--max-steps N] [--dry-run]
+    [--backbone all-mpnet-base-v2] [--max-steps N] [--learn-rate X] [--dry-run]
 
 Run from the project folder (the configs name ``corpus/...``). Each run folder
 ``OUT/{corpus}/{system}/seed{N}`` gets ``train_config`` (the config and overrides of its
@@ -24,8 +24,9 @@ commands and changes nothing.
 ``spacy-negation.TransformerModel.v1`` block of the system's config gets ``name = NAME``,
 as command-line overrides) into ``OUT/{corpus}/{system}@{label}/seed{N}``, the label
 ``mpnet`` for ``all-mpnet-base-v2`` (installed by ``spacy project run install-mpnet``).
-``--max-steps N`` (with ``--backbone``) trains N steps instead of the system's (the
-schedule's decay follows; its warm-up does not).
+``--max-steps N`` and ``--learn-rate X`` (with ``--backbone``) train N steps, and from the
+initial learning rate X, instead of the system's (the schedule's decay follows the steps;
+its warm-up does not).
 """
 import argparse
 import shlex
@@ -84,29 +85,33 @@ def system_dir(system: str, backbone: Optional[str]) -> str:
 
 
 def training_overrides(corpus: str, system: str, backbone: Optional[str] = None,
-                       max_steps: Optional[int] = None) -> Tuple[str, List[str]]:
+                       max_steps: Optional[int] = None, learn_rate: Optional[float] = None) -> Tuple[str, List[str]]:
     """The config of a system's training and its overrides (besides ``--output`` and
     ``--system.seed``): the system's (``train_config``), every transformer on the backbone,
-    and ``--training.max_steps`` replaced by max_steps."""
+    and ``--training.max_steps`` and the schedule's ``initial_rate`` replaced by
+    max_steps and learn_rate."""
     config, overrides = train_config(corpus, system)
-    if max_steps is not None:
-        if "--training.max_steps" in overrides:
-            at = overrides.index("--training.max_steps")
+    replaced = {"--training.max_steps": max_steps, "--training.optimizer.learn_rate.initial_rate": learn_rate}
+    for key, value in replaced.items():
+        if value is None:
+            continue
+        if key in overrides:
+            at = overrides.index(key)
             overrides = overrides[:at] + overrides[at + 2:]
-        overrides = overrides + ["--training.max_steps", str(max_steps)]
+        overrides = overrides + [key, str(value)]
     if backbone is not None:
         overrides = overrides + backbone_overrides(config, backbone, SCRIPTS.parent)
     return config, overrides
 
 
-def run_commands(corpus: str, system: str, seed: int, folder: Path, done: bool,
-                 backbone: Optional[str] = None, max_steps: Optional[int] = None) -> List[Tuple[str, List[str]]]:
+def run_commands(corpus: str, system: str, seed: int, folder: Path, done: bool, backbone: Optional[str] = None,
+                 max_steps: Optional[int] = None, learn_rate: Optional[float] = None) -> List[Tuple[str, List[str]]]:
     """The commands of one run that are still to do, in order, each with the name of its
     log file: the training unless the run is finished, then each evaluation whose JSON is
     missing (the in-domain test last of the in-domain ones: it marks the run finished)."""
     commands: List[Tuple[str, List[str]]] = []
     if system != PUNCT and not done:
-        config, overrides = training_overrides(corpus, system, backbone, max_steps)
+        config, overrides = training_overrides(corpus, system, backbone, max_steps, learn_rate)
         commands.append(("train", [sys.executable, "-m", "spacy", "train", config, "--output", str(folder),
                                    "--system.seed", str(seed), *overrides]))
     for name, test, gold_cues in evaluations(corpus, system):
@@ -134,14 +139,18 @@ def main(argv: Optional[List[str]] = None) -> int:
                         help="train on this backbone (its runs are the systems SYSTEM@LABEL of the report)")
     parser.add_argument("--max-steps", type=int, default=None,
                         help="train this many steps instead of the system's (its learning-rate schedule follows)")
+    parser.add_argument("--learn-rate", type=float, default=None,
+                        help="the schedule's initial learning rate instead of the system's")
     parser.add_argument("--dry-run", action="store_true", help="print the commands, change nothing")
     args = parser.parse_args(argv)
     if args.max_steps is not None and args.max_steps < 1:
         parser.error(f"--max-steps must be at least 1, got {args.max_steps}")
-    if args.max_steps is not None and args.backbone is None:
-        # the grid's own folders hold the systems' runs at their own step counts: a
-        # shorter run there would be pooled with them in the report
-        parser.error("--max-steps needs --backbone (the grid's runs keep each system's step count)")
+    if args.learn_rate is not None and not args.learn_rate > 0:
+        parser.error(f"--learn-rate must be positive, got {args.learn_rate}")
+    if (args.max_steps is not None or args.learn_rate is not None) and args.backbone is None:
+        # the grid's own folders hold the systems' runs at their own settings: a run with
+        # others there would be pooled with them in the report
+        parser.error("--max-steps and --learn-rate need --backbone (the grid's runs keep each system's settings)")
     needed = sorted({split_file(c, s) for c in args.corpora for s in ("train", "dev", "test")}
                     | {split_file(c, "test") for c in CORPORA if set(args.systems) - {PUNCT}})
     if not args.dry_run:
@@ -163,7 +172,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                 for seed in ([0] if system == PUNCT else args.seeds):
                     folder = run_dir(args.out_dir, corpus, system_dir(system, args.backbone), seed)
                     done = (folder / "test.json").exists()
-                    commands = run_commands(corpus, system, seed, folder, done, args.backbone, args.max_steps)
+                    commands = run_commands(corpus, system, seed, folder, done, args.backbone, args.max_steps,
+                                            args.learn_rate)
                     if args.dry_run:
                         state = "finished" if done else ("unfinished: redone" if folder.exists() else "new")
                         print(f"# {folder} ({state})")
@@ -178,7 +188,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                             shutil.rmtree(folder)
                         folder.mkdir(parents=True)
                         if system != PUNCT:
-                            config, overrides = training_overrides(corpus, system, args.backbone, args.max_steps)
+                            config, overrides = training_overrides(corpus, system, args.backbone, args.max_steps,
+                                                                   args.learn_rate)
                             atomic_write_text(folder / TRAIN_CONFIG, shlex.join([config] + overrides) + "\n")
                     for name, command in commands:
                         start = time.perf_counter()

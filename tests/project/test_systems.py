@@ -306,9 +306,13 @@ def test_max_steps_replaces_the_systems_step_count(tmp_path: Path, run_script: R
     proc = run_script("systems_run.py", "--dry-run", "--out-dir", "runs", "--max-steps", "0", "--backbone",
                       "all-mpnet-base-v2", cwd=tmp_path)
     assert proc.returncode == 2 and "--max-steps must be at least 1" in proc.stderr
-    # the grid's own folders keep each system's step count
+    # the grid's own folders keep each system's settings
     proc = run_script("systems_run.py", "--dry-run", "--out-dir", "runs", "--max-steps", "1200", cwd=tmp_path)
-    assert proc.returncode == 2 and "--max-steps needs --backbone" in proc.stderr
+    assert proc.returncode == 2 and "--max-steps and --learn-rate need --backbone" in proc.stderr
+    lines = dry_run(run_script, tmp_path, "--corpora", "cdsco", "--systems", "negbert", "--seeds", "0",
+                    "--learn-rate", "2e-05", "--backbone", "all-mpnet-base-v2")
+    (negbert,) = [line for line in lines if " -m spacy train " in line]
+    assert "--training.optimizer.learn_rate.initial_rate 2e-05 " in negbert
 
 
 def test_a_runs_own_training_config_is_its_summarys(with_backbone: Dict[str, Any], tmp_path: Path,
