@@ -164,13 +164,15 @@ def render(results: Dict[str, Any]) -> str:
              f"{meta['repeat']} runs. Words per second of the `negation` component alone (one doc per "
              "sentence) and end to end (`spacy.blank(\"en\")` + `sentencizer` + `negation` on the running "
              "text); F1 of \"is this word negated?\" (default convention) and NIS_tok F1 (the split's "
-             "own convention), with their change against the baseline in points."]
+             "own convention), with their change against the baseline (without it: the first "
+             "setting measured) in points."]
     if meta.get("variants"):
         lines.append("Rows below the settings: other models at the combined setting ("
                      + ", ".join(f"`{name}` = `{ref}`" for name, ref in meta["variants"].items()) + ").")
     lines.append("")
     for split in (name for name in meta["splits"] if name in results):
-        base = results[split]["baseline"]
+        # the reference of the changes: the baseline, else the first setting measured
+        base = results[split].get("baseline") or next(iter(results[split].values()))
         lines += [f"## {SPLIT_NAMES.get(split, split)} test", "",
                   "| setting | words/s | × | end to end words/s | × | F1 | ΔF1 | NIS_tok F1 | ΔNIS_tok |",
                   "|---|---|---|---|---|---|---|---|---|"]

@@ -70,3 +70,17 @@ def test_profile_on_a_tiny_model(tmp_path: Path, gold_path: Path, trained_cnn_di
     assert r["transformer_share"] == 0.0 and r["tokenizer_share"] == 0.0 and r["rest_share"] == pytest.approx(1.0)
     assert 0.0 < r["passing_share"] <= 1.0 and r["words_per_second"] > 0 and r["transformer_only_wps"] is None
     assert "| SFU Review |" in (out / "speed_profile.md").read_text()
+
+
+def test_speed_table_without_the_baseline_setting():
+    """`--setting combined --variant ...` alone: the changes are taken against the first
+    setting measured (the run used to stop with a KeyError)."""
+    speed = _bench("bench_speed")
+    row = {"words_per_second": 1000.0, "e2e_words_per_second": 500.0, "f": 0.8, "p": 0.8, "r": 0.8,
+           "nis_tok_f": 0.9}
+    results = {"meta": {"model": "m", "machine": "2 CPU cores", "torch_threads": 2, "repeat": 1,
+                        "splits": ["cdsco"], "variants": {"small": "path"}},
+               "cdsco": {"combined": row, "small": {**row, "words_per_second": 1500.0, "f": 0.79}}}
+    text = speed.render(results)
+    assert "| combined | 1,000 | 1.00 |" in text
+    assert "| small | 1,500 | 1.50 | 500 | 1.00 | 79.00 | -1.00 | 90.00 | +0.00 |" in text
