@@ -536,9 +536,9 @@ def build_report(summaries: Sequence[Mapping[str, Any]], *, samples: int = 10000
         domain), "cross_domain": {"TRAIN->TEST": {SYSTEM: ...}}, "scope_only": {CORPUS:
         {SYSTEM: ...}} (gold cues, test), "dev": {CORPUS: {SYSTEM: ...}}, "speed": {CORPUS:
         {SYSTEM: mean words/s on test}}, "train_seconds": {CORPUS: {SYSTEM: mean}},
-        "configs": {CORPUS: {SYSTEM: config}} (the seeds' distinct configs joined by "; "), "cue_types": {CORPUS: {SYSTEM: {"seeds",
-        TYPE: {"gold", "found", "spurious"}}}} (test cues by type, counts averaged over the
-        seeds, :func:`cue_type_counts`), "scope_outcomes": {CORPUS: {SYSTEM: {"seeds",
+        "configs": {CORPUS: {SYSTEM: config}} (the seeds' distinct configs joined by "; "),
+        "cue_types": {CORPUS: {SYSTEM: {"seeds", TYPE: {"gold", "found", "spurious"}}}} (test
+        cues by type, counts averaged over the seeds, :func:`cue_type_counts`), "scope_outcomes": {CORPUS: {SYSTEM: {"seeds",
         OUTCOME: mean gold instances}}} (:func:`scope_outcome_counts`), "significance": {CORPUS: {"best",
         "chosen_by", "dev_nis_tok_f", "comparisons": [...]}}, "goal": {CORPUS: {"system",
         "seeds", "measures": the best system against the best published numbers

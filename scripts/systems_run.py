@@ -104,14 +104,15 @@ def training_overrides(corpus: str, system: str, backbone: Optional[str] = None,
     return config, overrides
 
 
-def run_commands(corpus: str, system: str, seed: int, folder: Path, done: bool, backbone: Optional[str] = None,
-                 max_steps: Optional[int] = None, learn_rate: Optional[float] = None) -> List[Tuple[str, List[str]]]:
+def run_commands(corpus: str, system: str, seed: int, folder: Path, done: bool,
+                 training: Optional[Tuple[str, List[str]]] = None) -> List[Tuple[str, List[str]]]:
     """The commands of one run that are still to do, in order, each with the name of its
-    log file: the training unless the run is finished, then each evaluation whose JSON is
-    missing (the in-domain test last of the in-domain ones: it marks the run finished)."""
+    log file: the training (its config and overrides: ``training``, by default the
+    system's) unless the run is finished, then each evaluation whose JSON is missing (the
+    in-domain test last of the in-domain ones: it marks the run finished)."""
     commands: List[Tuple[str, List[str]]] = []
     if system != PUNCT and not done:
-        config, overrides = training_overrides(corpus, system, backbone, max_steps, learn_rate)
+        config, overrides = training or training_overrides(corpus, system)
         commands.append(("train", [sys.executable, "-m", "spacy", "train", config, "--output", str(folder),
                                    "--system.seed", str(seed), *overrides]))
     for name, test, gold_cues in evaluations(corpus, system):
@@ -172,8 +173,9 @@ def main(argv: Optional[List[str]] = None) -> int:
                 for seed in ([0] if system == PUNCT else args.seeds):
                     folder = run_dir(args.out_dir, corpus, system_dir(system, args.backbone), seed)
                     done = (folder / "test.json").exists()
-                    commands = run_commands(corpus, system, seed, folder, done, args.backbone, args.max_steps,
-                                            args.learn_rate)
+                    training = None if system == PUNCT else training_overrides(
+                        corpus, system, args.backbone, args.max_steps, args.learn_rate)
+                    commands = run_commands(corpus, system, seed, folder, done, training)
                     if args.dry_run:
                         state = "finished" if done else ("unfinished: redone" if folder.exists() else "new")
                         print(f"# {folder} ({state})")
@@ -187,10 +189,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                             print(f"removing the unfinished run {folder}", file=sys.stderr)
                             shutil.rmtree(folder)
                         folder.mkdir(parents=True)
-                        if system != PUNCT:
-                            config, overrides = training_overrides(corpus, system, args.backbone, args.max_steps,
-                                                                   args.learn_rate)
-                            atomic_write_text(folder / TRAIN_CONFIG, shlex.join([config] + overrides) + "\n")
+                        if training is not None:
+                            atomic_write_text(folder / TRAIN_CONFIG, shlex.join([training[0]] + training[1]) + "\n")
                     for name, command in commands:
                         start = time.perf_counter()
                         _call(command, folder / f"{name}.log", folder)

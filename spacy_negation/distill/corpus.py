@@ -22,9 +22,9 @@ def create_distilled_corpus(corpus: Callable[[Language], Iterable[Example]], tea
                             batch_size: int = 64) -> Callable[[Language], Iterator[Example]]:
     """Another reader's examples with the soft targets of a teacher pipeline attached: the
     student's negation components then learn from ``(1 - weight) * CE(gold) + weight *
-    CE(teacher)`` (Hinton et al. 2015, temperature 1). The teacher is a trained negation pipeline whose negation components
-    have the student's names, labels and conventions, e.g. the same config on a larger
-    backbone. It is loaded on the first read and runs on every example once: the targets
+    CE(teacher)`` (Hinton et al. 2015, temperature 1). The teacher is a trained negation
+    pipeline whose negation components have the student's names, labels and conventions,
+    e.g. the same config on a larger backbone. It is loaded on the first read and runs on every example once: the targets
     are kept (per words, convention and gold negations) for later reads, so spaCy's
     ``initialize`` and training share them.
 
@@ -80,11 +80,12 @@ class DistilledCorpus:
             if not batch:
                 return
             keys = [_cache_key(eg) for eg in batch]
-            todo = [eg for eg, key in zip(batch, keys) if key not in self._cache]
+            todo = [(eg, key) for eg, key in zip(batch, keys) if key not in self._cache]
             if todo:
-                attach_teacher_targets(teacher, self.teacher, todo, names, self.weight, self.unlabelled)
-                for eg in todo:
-                    self._cache[_cache_key(eg)] = {name: _store(eg.reference)[_key(name)] for name in names}
+                attach_teacher_targets(teacher, self.teacher, [eg for eg, _ in todo], names, self.weight,
+                                       self.unlabelled)
+                for eg, key in todo:
+                    self._cache[key] = {name: _store(eg.reference)[_key(name)] for name in names}
             for eg, key in zip(batch, keys):
                 for name, targets in self._cache[key].items():
                     _store(eg.reference)[_key(name)] = targets

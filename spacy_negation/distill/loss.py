@@ -1,13 +1,14 @@
 """The loss of a student against gold labels and a teacher's distributions, on plain
 arrays: with weight ``w``, ``(1 - w) * CE(gold) + w * CE(teacher)`` summed over the rows
 (Hinton et al. 2015, at temperature 1); a row without a gold label (unknown) learns
-nothing, or, with ``unlabelled``, from the teacher alone. The value reported is what thinc reports for its
-cross-entropy, the sum of the squared gradient, so that training logs compare with and
-without a teacher."""
+nothing, or, with ``unlabelled``, from the teacher alone. The value reported is what thinc
+reports for its cross-entropy, the sum of the squared gradient, so that training logs
+compare with and without a teacher."""
 from typing import List, Optional, Sequence, Tuple
 
 import numpy
 from thinc.types import Floats2d
+
 
 def distilled_loss(scores: Sequence[Floats2d], gold: Sequence[Sequence[Optional[int]]],
                    soft: Sequence[Floats2d], weight: float, unlabelled: bool = False) -> Tuple[float, List[Floats2d]]:
@@ -30,17 +31,12 @@ def distilled_loss(scores: Sequence[Floats2d], gold: Sequence[Sequence[Optional[
     for p, labels, q in zip(scores, gold, soft):
         p_np = numpy.asarray(p, dtype="float32")
         q_np = numpy.asarray(q, dtype="float32")
-        gold_rows = [(r, i) for r, i in enumerate(labels) if i is not None]
-        rows = numpy.array([r for r, _ in gold_rows], dtype="int64")
-        cols = numpy.array([i for _, i in gold_rows], dtype="int64")
-        known = numpy.zeros(len(labels), dtype=bool)
-        known[rows] = True
-        target = numpy.zeros_like(p_np)
-        target[rows, cols] = 1.0
         d = weight * (p_np - q_np)
-        d[known] += (1.0 - weight) * (p_np[known] - target[known])
         if not unlabelled:
-            d[~known] = 0.0
+            d[[i is None for i in labels]] = 0.0
+        rows = [r for r, i in enumerate(labels) if i is not None]
+        d[rows] += (1.0 - weight) * p_np[rows]
+        d[rows, [labels[r] for r in rows]] -= 1.0 - weight
         loss += float((d ** 2).sum())
-        grads.append(d.astype(p_np.dtype))
+        grads.append(d)
     return loss, grads

