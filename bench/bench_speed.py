@@ -16,8 +16,10 @@ transformer in float32, no prefilter, 64 docs per batch: the component as it was
 ``convention`` (only the components of the convention that annotates the docs run),
 ``prefilter`` (the cue components' sentence prefilter: only sentences with a candidate cue
 reach the network), ``int8`` (the transformers' linear layers quantized,
-``spacy_negation.ml.quantize``), ``batch`` (1,000 docs per batch: fuller length buckets)
-and ``combined`` (all four: the component's and the packaged model's defaults). Every
+``spacy_negation.ml.quantize``), ``int8_lstm`` (the taggers' bidirectional LSTMs
+quantized, ``quantize_lstms``: not a default of the component), ``batch`` (1,000 docs per
+batch: fuller length buckets) and ``combined`` (all but ``int8_lstm``: the component's and
+the packaged model's defaults). Every
 setting is measured in the same process, one after the other, ``--repeat`` times (the
 fastest run counts, as ``timeit`` advises); the accuracy of each setting is computed once.
 
@@ -40,7 +42,7 @@ import platform
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 import spacy
 from spacy.language import Language
@@ -51,20 +53,30 @@ from bench_vs_rules import SPLIT_NAMES, counts, entry, task_sentences
 from spacy_negation import register_extensions
 from spacy_negation.analysis.evaluation import blank_copy, tag_punct
 from spacy_negation.corpora.docbin import read_docbin
-from spacy_negation.ml.quantize import quantize_transformers
+from spacy_negation.ml.quantize import quantize_lstms, quantize_transformers
 from spacy_negation.pipeline.cue import NegationCue
 from spacy_negation.pipeline.negation import NegationResolver
 from spacy_negation.scoring.scorers import score_negations
 from spacy_negation.util import atomic_write_text
 
-#: Lever settings: name -> (run only the convention's components, prefilter, int8, docs per batch).
-SETTINGS: Dict[str, Tuple[bool, bool, bool, int]] = {
-    "baseline": (False, False, False, 64),
-    "convention": (True, False, False, 64),
-    "prefilter": (False, True, False, 64),
-    "int8": (False, False, True, 64),
-    "batch": (False, False, False, 1000),
-    "combined": (True, True, True, 1000),
+class Levers(NamedTuple):
+    """A lever setting."""
+    convention: bool  # run only the components of the docs' convention
+    prefilter: bool  # the cue components' sentence prefilter
+    int8: bool  # the transformers' linear layers in int8
+    int8_lstm: bool  # the taggers' LSTMs in int8
+    batch_size: int  # docs per batch
+
+
+#: Lever settings by name.
+SETTINGS: Dict[str, Levers] = {
+    "baseline": Levers(False, False, False, False, 64),
+    "convention": Levers(True, False, False, False, 64),
+    "prefilter": Levers(False, True, False, False, 64),
+    "int8": Levers(False, False, True, False, 64),
+    "int8_lstm": Levers(False, False, False, True, 64),
+    "batch": Levers(False, False, False, False, 1000),
+    "combined": Levers(True, True, True, False, 1000),
 }
 #: The annotation convention of a split whose name is not one.
 SPLIT_CONVENTIONS = {"bioscope_clinical": "bioscope"}
@@ -73,22 +85,24 @@ SPLIT_CONVENTIONS = {"bioscope_clinical": "bioscope"}
 def host(model: str, setting: str, convention: Optional[str] = None, sentencizer: bool = False) -> Language:
     """``spacy.blank("en")`` (+ ``sentencizer``) + ``negation`` with the model, set up as the
     lever setting says (the model's ``prefilter`` is set on every cue component)."""
-    only_convention, prefilter, int8, batch_size = SETTINGS[setting]
+    levers = SETTINGS[setting]
     nlp = spacy.blank("en")
     if sentencizer:
         nlp.add_pipe("sentencizer")
     resolver = nlp.add_pipe("negation", config={"model": model, "convention": convention, "quantize": False,
-                                                "batch_size": batch_size})
+                                                "batch_size": levers.batch_size})
     assert isinstance(resolver, NegationResolver)
     inner = resolver.negation_nlp
-    if not only_convention:
+    if not levers.convention:
         for name in list(inner.disabled):
             inner.enable_pipe(name)
     for _, pipe in inner.pipeline:
         if isinstance(pipe, NegationCue):
-            pipe.prefilter = prefilter
-    if int8:
+            pipe.prefilter = levers.prefilter
+    if levers.int8:
         quantize_transformers(inner)
+    if levers.int8_lstm:
+        quantize_lstms(inner)
     return nlp
 
 

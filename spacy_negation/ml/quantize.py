@@ -8,19 +8,22 @@ BERT-style encoder the linear layers (attention projections and the feed-forward
 hold nearly all of the computation, so the transformer runs faster on CPUs with 8-bit
 integer instructions, at a small cost in accuracy (``results/speed.md`` measures both).
 
-Only the transformers are quantized (spacy-transformers' ``HFShim``: the shared
-backbone and NegBERT's own), never the components' own heads. The change is in place and
+:func:`quantize_transformers` quantizes the transformers (spacy-transformers' ``HFShim``:
+the shared backbone and NegBERT's own); :func:`quantize_lstms` the bidirectional LSTMs of
+the taggers (``spacy_negation.ml.bilstm``: PyTorch's dynamically quantized LSTM keeps its
+input-to-hidden and hidden-to-hidden weights in int8). The other layers of the components'
+heads (embeddings, the softmax layers) stay in float32. The change is in place and
 for prediction only: a quantized pipeline cannot be trained or saved with ``to_disk``
 (its weights no longer match the architecture's). The ``negation`` component quantizes
 the model it loads (its ``quantize`` setting) and never saves the model.
 """
 import warnings
-from typing import Any, Set
+from typing import Any, Iterator, Set
 
 from spacy.language import Language
 from thinc.api import Model
 
-__all__ = ["quantize_transformers"]
+__all__ = ["quantize_lstms", "quantize_transformers"]
 
 
 def quantize_transformers(nlp: Language) -> int:
@@ -33,8 +36,29 @@ def quantize_transformers(nlp: Language) -> int:
     import torch
     from spacy_transformers.layers.hf_shim import HFShim
 
+    return _quantize(_modules(nlp, HFShim), {torch.nn.Linear})
+
+
+def quantize_lstms(nlp: Language) -> int:
+    """Quantize the bidirectional LSTMs of the taggers of a pipeline (the PyTorch modules
+    of ``spacy_negation.ml.bilstm``) to int8, in place.
+
+    nlp (Language): the pipeline (its weights loaded).
+    RETURNS (int): the number of LSTM modules quantized (0: the pipeline has none, e.g. a
+        NegBERT or graph model; quantizing twice is a no-op).
+    """
+    import torch
+    from thinc.shims import PyTorchShim
+
+    from .bilstm import CueBiLSTMModule
+
+    modules = (m for m in _modules(nlp, PyTorchShim) if isinstance(m, CueBiLSTMModule))
+    return _quantize(modules, {torch.nn.LSTM})
+
+
+def _modules(nlp: Language, shim_type: type) -> Iterator[Any]:
+    """The PyTorch modules of the pipeline's shims of a type, each once."""
     seen: Set[int] = set()
-    done = 0
     for _, pipe in nlp.pipeline:
         model = getattr(pipe, "model", None)
         if not isinstance(model, Model):
@@ -42,16 +66,26 @@ def quantize_transformers(nlp: Language) -> int:
         for node in model.walk():
             for shim in node.shims:
                 module: Any = getattr(shim, "_model", None)
-                if not isinstance(shim, HFShim) or module is None or id(module) in seen:
-                    continue
-                seen.add(id(module))
-                if getattr(module, "_spacy_negation_quantized", False):
-                    continue
-                with warnings.catch_warnings():
-                    # torch's own notice that its quantized tensor constructors are deprecated
-                    warnings.filterwarnings("ignore", message=r"torch\.quantize_per_tensor", category=UserWarning)
-                    torch.ao.quantization.quantize_dynamic(module, {torch.nn.Linear}, dtype=torch.qint8,
-                                                           inplace=True)
-                module._spacy_negation_quantized = True
-                done += 1
+                if isinstance(shim, shim_type) and module is not None and id(module) not in seen:
+                    seen.add(id(module))
+                    yield module
+
+
+def _quantize(modules: Iterator[Any], layer_types: Set[type]) -> int:
+    """Quantize the layers of these types in each module not yet quantized, in place;
+    RETURNS the number of modules quantized."""
+    import torch
+
+    done = 0
+    for module in modules:
+        if getattr(module, "_spacy_negation_quantized", False):
+            continue
+        with warnings.catch_warnings():
+            # torch's own notices that its quantized tensor constructors and eager-mode
+            # quantization are deprecated
+            warnings.filterwarnings("ignore", message=r"torch\.quantize_per_tensor", category=UserWarning)
+            warnings.filterwarnings("ignore", message=r"torch\.ao\.quantization is deprecated", category=DeprecationWarning)
+            torch.ao.quantization.quantize_dynamic(module, layer_types, dtype=torch.qint8, inplace=True)
+        module._spacy_negation_quantized = True
+        done += 1
     return done

@@ -8,7 +8,7 @@ import pytest
 import spacy
 
 from util import TRF_TINY, load_test_nlp, make_examples, negation_key
-from spacy_negation.ml.quantize import quantize_transformers
+from spacy_negation.ml.quantize import quantize_lstms, quantize_transformers
 
 TEXTS = ["I did not see it .", "He was unhappy .", "No one came to the party .", ""]
 
@@ -46,6 +46,32 @@ def test_quantize_transformers_replaces_every_linear_layer_once(tiny_trf_dir: Pa
     assert quantize_transformers(nlp) == 0  # quantizing twice is a no-op
     # the scope model's own layers are not the transformer's: they stay as they are
     assert [negation_key(d) for d in nlp.pipe(TEXTS)] is not None
+
+
+def _lstm_kinds(nlp: spacy.Language) -> dict:
+    import torch
+
+    kinds = {"float": 0, "int8": 0}
+    for node in nlp.get_pipe("negation_scope").model.walk():
+        for shim in node.shims:
+            for module in shim._model.modules():
+                if isinstance(module, torch.ao.nn.quantized.dynamic.LSTM):
+                    kinds["int8"] += 1
+                elif isinstance(module, torch.nn.LSTM):
+                    kinds["float"] += 1
+    return kinds
+
+
+def test_quantize_lstms_replaces_the_scope_taggers_lstm_once(tiny_trf_dir: Path) -> None:
+    nlp = spacy.load(tiny_trf_dir)
+    expected = [negation_key(d) for d in nlp.pipe(TEXTS)]
+    assert _lstm_kinds(nlp) == {"float": 1, "int8": 0}
+    assert quantize_lstms(nlp) == 1
+    assert _lstm_kinds(nlp) == {"float": 0, "int8": 1}
+    assert quantize_lstms(nlp) == 0  # quantizing twice is a no-op
+    assert _linear_kinds(nlp)["int8"] == 0  # the transformer is left as it is
+    keys = [negation_key(d) for d in nlp.pipe(TEXTS)]
+    assert len(keys) == len(expected)  # packed windows of every length still run
 
 
 def test_quantize_is_a_no_op_without_a_transformer(trained_cnn_dir: Path) -> None:
