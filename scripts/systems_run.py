@@ -86,18 +86,16 @@ def system_dir(system: str, backbone: Optional[str]) -> str:
 
 def training_overrides(corpus: str, system: str, backbone: Optional[str] = None,
                        max_steps: Optional[int] = None, learn_rate: Optional[float] = None,
-                       warmup_steps: Optional[int] = None,
-                       lr_scales: Optional[Dict[str, float]] = None) -> Tuple[str, List[str]]:
+                       settings: Optional[Dict[str, str]] = None) -> Tuple[str, List[str]]:
     """The config of a system's training and its overrides (besides ``--output`` and
     ``--system.seed``): the system's (``train_config``), every transformer on the backbone,
-    and ``--training.max_steps``, the schedule's ``initial_rate`` and ``warmup_steps`` and
-    the components' ``lr_scale`` replaced by max_steps, learn_rate, warmup_steps and
-    lr_scales (component name -> factor)."""
+    and ``--training.max_steps``, the schedule's ``initial_rate`` and any other setting
+    (``settings``: config path -> value, e.g. a component's ``lr_scale``) replaced by
+    max_steps, learn_rate and settings."""
     config, overrides = train_config(corpus, system)
     replaced: Dict[str, Any] = {"--training.max_steps": max_steps,
-                                "--training.optimizer.learn_rate.initial_rate": learn_rate,
-                                "--training.optimizer.learn_rate.warmup_steps": warmup_steps}
-    replaced.update({f"--components.{name}.lr_scale": factor for name, factor in (lr_scales or {}).items()})
+                                "--training.optimizer.learn_rate.initial_rate": learn_rate}
+    replaced.update({f"--{key}": value for key, value in (settings or {}).items()})
     for key, value in replaced.items():
         if value is None:
             continue
@@ -148,35 +146,26 @@ def main(argv: Optional[List[str]] = None) -> int:
                         help="train this many steps instead of the system's (its learning-rate schedule follows)")
     parser.add_argument("--learn-rate", type=float, default=None,
                         help="the schedule's initial learning rate instead of the system's")
-    parser.add_argument("--warmup-steps", type=int, default=None,
-                        help="the schedule's warm-up steps instead of the system's")
-    parser.add_argument("--lr-scale", action="append", default=[], metavar="COMPONENT=FACTOR",
-                        help="a component's lr_scale instead of the system's (e.g. a lower rate for "
-                             "NegBERT's own encoder); repeatable")
+    parser.add_argument("--set", action="append", default=[], metavar="SECTION.KEY=VALUE",
+                        help="another setting of the system's config, e.g. "
+                             "components.negation_scope_negbert.lr_scale=0.2; repeatable")
     parser.add_argument("--dry-run", action="store_true", help="print the commands, change nothing")
     args = parser.parse_args(argv)
-    lr_scales: Dict[str, float] = {}
-    for spec in args.lr_scale:
-        name, sep, value = spec.partition("=")
-        try:
-            factor = float(value) if sep and name else -1.0
-        except ValueError:
-            factor = -1.0
-        if not factor > 0:
-            parser.error(f"--lr-scale takes COMPONENT=FACTOR with a positive factor, got {spec!r}")
-        lr_scales[name] = factor
-    if args.warmup_steps is not None and args.warmup_steps < 0:
-        parser.error(f"--warmup-steps must be at least 0, got {args.warmup_steps}")
+    settings: Dict[str, str] = {}
+    for spec in args.set:
+        key, sep, value = spec.partition("=")
+        if not sep or not key or not value or key.startswith("-") or key in settings:
+            parser.error(f"--set takes SECTION.KEY=VALUE, each key once, got {spec!r}")
+        settings[key] = value
     if args.max_steps is not None and args.max_steps < 1:
         parser.error(f"--max-steps must be at least 1, got {args.max_steps}")
     if args.learn_rate is not None and not args.learn_rate > 0:
         parser.error(f"--learn-rate must be positive, got {args.learn_rate}")
-    if (args.max_steps is not None or args.learn_rate is not None or args.warmup_steps is not None
-            or lr_scales) and args.backbone is None:
+    if (args.max_steps is not None or args.learn_rate is not None or settings) and args.backbone is None:
         # the grid's own folders hold the systems' runs at their own settings: a run with
         # others there would be pooled with them in the report
-        parser.error("--max-steps, --learn-rate, --warmup-steps and --lr-scale need --backbone "
-                     "(the grid's runs keep each system's settings)")
+        parser.error("--max-steps, --learn-rate and --set need --backbone (the grid's runs keep each "
+                     "system's settings)")
     needed = sorted({split_file(c, s) for c in args.corpora for s in ("train", "dev", "test")}
                     | {split_file(c, "test") for c in CORPORA if set(args.systems) - {PUNCT}})
     if not args.dry_run:
@@ -199,8 +188,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                     folder = run_dir(args.out_dir, corpus, system_dir(system, args.backbone), seed)
                     done = (folder / "test.json").exists()
                     training = None if system == PUNCT else training_overrides(
-                        corpus, system, args.backbone, args.max_steps, args.learn_rate, args.warmup_steps,
-                        lr_scales)
+                        corpus, system, args.backbone, args.max_steps, args.learn_rate, settings)
                     commands = run_commands(corpus, system, seed, folder, done, training)
                     if args.dry_run:
                         state = "finished" if done else ("unfinished: redone" if folder.exists() else "new")

@@ -115,6 +115,7 @@ class ErrorsFrom500:
     E833 = ("The cue marker {marker!r} is not in the vocabulary of the transformer's "
             "tokenizer ({tokenizer}); choose unused vocabulary entries in the model's "
             "markers setting.")
+    E834 = ("classifier_lr_scale of the NegBERT scope model must be positive, got {value}.")
     # Annotation conventions (E900-E919)
     E900 = ("A convention is a non-empty string (or None for no mark), got {value}.")
     E901 = ("The negation model {model!r} has no components for the convention {convention!r}; "

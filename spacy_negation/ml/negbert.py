@@ -43,6 +43,7 @@ from ..errors import Errors
 from . import transformer as _transformer  # noqa: F401  (registers the backbone)
 from .bilstm import CUE_AFFIX, CUE_NONE
 from .models import CueWindow, ScopeInputs
+from .lr_scale import LR_SCALE_ATTR
 
 #: The default cue-type markers: whole-word cue, affixal cue, word of a multiword cue
 #: (unused entries of a BERT vocabulary).
@@ -50,6 +51,32 @@ DEFAULT_MARKERS = ("[unused0]", "[unused1]", "[unused2]")
 MARKER_WHOLE, MARKER_AFFIX, MARKER_MULTIWORD = 0, 1, 2
 #: Word pieces per window without [CLS] and [SEP] (as ``sent_windows``).
 DEFAULT_MAX_PIECES = _transformer.DEFAULT_MAX_PIECES
+
+
+@registry.architectures("spacy-negation.NegBERTScopeTagger.v2")
+def build_negbert_scope_tagger_v2(
+    transformer: Model,
+    markers: Sequence[str] = DEFAULT_MARKERS,
+    max_pieces: int = DEFAULT_MAX_PIECES,
+    dropout: float = 0.1,
+    classifier_lr_scale: float = 1.0,
+    nO: Optional[int] = None,
+) -> Model[ScopeInputs, List[Floats2d]]:
+    """``NegBERTScopeTagger.v1`` with a learning rate of its own for the classifier:
+    the output layer learns at ``classifier_lr_scale`` times the rate of the encoder (the
+    component's rate). Fine-tuning a base-size encoder wants a small rate, which leaves a
+    classifier that starts at zero slow to learn; the cue tagger on a shared transformer
+    has the same split through its component's ``lr_scale``.
+
+    classifier_lr_scale (float): the classifier's learning rate relative to the encoder's
+        (positive; 1.0 is v1).
+    The other settings and the output: as ``spacy-negation.NegBERTScopeTagger.v1``.
+    """
+    if not classifier_lr_scale > 0:
+        raise ValueError(Errors.E834.format(value=classifier_lr_scale))
+    model = build_negbert_scope_tagger(transformer, markers, max_pieces, dropout, nO)
+    model.get_ref("output_layer").attrs[LR_SCALE_ATTR] = float(classifier_lr_scale)
+    return model
 
 
 @registry.architectures("spacy-negation.NegBERTScopeTagger.v1")

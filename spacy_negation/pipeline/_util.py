@@ -1,7 +1,7 @@
 """Helpers shared by the negation components: sentence windows, affix ranges, and an
 optimizer proxy for per-component learning rates. Projecting parts between
 tokenizations is in :mod:`spacy_negation.alignment`."""
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy
 from spacy.tokens import Doc
@@ -100,18 +100,25 @@ def remainder(part: Part, text: str) -> Optional[Range]:
 
 class ScaledOptimizer:
     """An optimizer proxy that multiplies the learning rate of every update by a
-    factor (the component's learning rate relative to the shared backbone's).
+    factor (the component's learning rate relative to the shared backbone's), and that of
+    the parameters of some layers by a factor of their own.
 
     optimizer (Any): the thinc optimizer.
     scale (float): the factor.
+    layer_scales (Optional[Dict[Tuple[int, str], float]]): the optimizer's key of a
+        parameter (layer id, parameter name) -> its further factor
+        (``spacy_negation.ml.lr_scale``).
     """
 
-    def __init__(self, optimizer: Any, scale: float) -> None:
+    def __init__(self, optimizer: Any, scale: float,
+                 layer_scales: Optional[Dict[Tuple[int, str], float]] = None) -> None:
         self._optimizer = optimizer
         self._scale = scale
+        self._layer_scales = layer_scales or {}
 
     def __call__(self, key: Tuple[int, str], weights: Any, gradient: Any, *, lr_scale: float = 1.0) -> Any:
-        return self._optimizer(key, weights, gradient, lr_scale=lr_scale * self._scale)
+        scale = self._scale * self._layer_scales.get(key, 1.0)
+        return self._optimizer(key, weights, gradient, lr_scale=lr_scale * scale)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._optimizer, name)

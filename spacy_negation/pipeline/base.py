@@ -23,6 +23,7 @@ from ..distill.loss import distilled_loss
 from ..distill.targets import teacher_targets
 from ..errors import Errors, Warnings
 from ..negation import get_convention
+from ..ml.lr_scale import layer_lr_scales
 from ._util import ScaledOptimizer, one_hot
 
 D = TypeVar("D")
@@ -197,7 +198,11 @@ class NegationPipe(TrainablePipe):
 
         sgd (thinc.api.Optimizer): The optimizer.
         """
-        self.model.finish_update(sgd if self.lr_scale == 1.0 else cast(Optimizer, ScaledOptimizer(sgd, self.lr_scale)))
+        layers = layer_lr_scales(self.model)
+        if self.lr_scale == 1.0 and not layers:
+            self.model.finish_update(sgd)
+        else:
+            self.model.finish_update(cast(Optimizer, ScaledOptimizer(sgd, self.lr_scale, layers)))
 
 
 #: Per factory whose config keeps flat copies of its decoder's settings: their former

@@ -308,20 +308,23 @@ def test_max_steps_replaces_the_systems_step_count(tmp_path: Path, run_script: R
     assert proc.returncode == 2 and "--max-steps must be at least 1" in proc.stderr
     # the grid's own folders keep each system's settings
     proc = run_script("systems_run.py", "--dry-run", "--out-dir", "runs", "--max-steps", "1200", cwd=tmp_path)
-    assert proc.returncode == 2 and "--max-steps, --learn-rate, --warmup-steps and --lr-scale need --backbone" in proc.stderr
-    proc = run_script("systems_run.py", "--dry-run", "--out-dir", "runs", "--lr-scale", "negation_cue=10", cwd=tmp_path)
+    assert proc.returncode == 2 and "--max-steps, --learn-rate and --set need --backbone" in proc.stderr
+    proc = run_script("systems_run.py", "--dry-run", "--out-dir", "runs", "--set",
+                      "components.negation_cue.lr_scale=10", cwd=tmp_path)
     assert proc.returncode == 2 and "need --backbone" in proc.stderr
     lines = dry_run(run_script, tmp_path, "--corpora", "cdsco", "--systems", "negbert", "--seeds", "0",
-                    "--learn-rate", "2e-05", "--backbone", "all-mpnet-base-v2", "--warmup-steps", "120",
-                    "--lr-scale", "negation_scope_negbert=0.2")
+                    "--learn-rate", "2e-05", "--backbone", "all-mpnet-base-v2",
+                    "--set", "training.optimizer.learn_rate.warmup_steps=120",
+                    "--set", "components.negation_scope_negbert.lr_scale=0.2")
     (negbert,) = [line for line in lines if " -m spacy train " in line]
     assert "--training.optimizer.learn_rate.initial_rate 2e-05 " in negbert
     assert "--training.optimizer.learn_rate.warmup_steps 120 " in negbert
     assert "--components.negation_scope_negbert.lr_scale 0.2 " in negbert
-    for bad in ("negation_cue", "negation_cue=0", "negation_cue=x", "=2"):
+    for bad in (["x"], ["=2"], ["a.b="], ["a.b=1", "a.b=2"]):
+        args = [arg for spec in bad for arg in ("--set", spec)]
         proc = run_script("systems_run.py", "--dry-run", "--out-dir", "runs", "--backbone", "all-mpnet-base-v2",
-                          "--lr-scale", bad, cwd=tmp_path)
-        assert proc.returncode == 2 and "--lr-scale takes COMPONENT=FACTOR" in proc.stderr, bad
+                          *args, cwd=tmp_path)
+        assert proc.returncode == 2 and "--set takes SECTION.KEY=VALUE" in proc.stderr, bad
 
 
 def test_a_runs_own_training_config_is_its_summarys(with_backbone: Dict[str, Any], tmp_path: Path,

@@ -88,6 +88,46 @@ def test_the_factory_is_an_alias_of_negation_scope_with_the_negbert_model(tiny_b
     assert [negation_key(d) for d in scope.pipe(_with_gold_cues(alias, examples))] == expected
 
 
+class _Recorder:
+    """A stand-in optimizer: records each parameter's lr_scale, changes nothing."""
+
+    def __init__(self) -> None:
+        self.scales: Dict[Any, float] = {}
+
+    def __call__(self, key: Any, weights: Any, gradient: Any, *, lr_scale: float = 1.0) -> Any:
+        self.scales[key] = lr_scale
+        return weights, gradient
+
+
+def test_v2_the_classifier_learns_at_its_own_rate(tiny_bert_dir):
+    """NegBERTScopeTagger.v2: the output layer's parameters get classifier_lr_scale times
+    the component's lr_scale, every other parameter (the encoder's) the component's."""
+    from spacy_negation.pipeline.scope.negbert import DEFAULT_NEGBERT_MODEL
+
+    def v2(scale: float) -> Language:
+        model = DEFAULT_NEGBERT_MODEL.copy()
+        model["transformer"] = dict(model["transformer"], name=str(tiny_bert_dir))
+        model.update({"@architectures": "spacy-negation.NegBERTScopeTagger.v2", "classifier_lr_scale": scale})
+        nlp = spacy.blank("en")
+        nlp.add_pipe(NAME, config={"model": model})
+        return nlp
+
+    nlp = v2(5.0)
+    pipe = nlp.get_pipe(NAME)
+    pipe.lr_scale = 0.5
+    examples = make_examples(nlp)
+    nlp.initialize(lambda: examples)
+    recorder = _Recorder()
+    nlp.update(examples, sgd=recorder)
+    output = pipe.model.get_ref("output_layer")
+    classifier = {(output.id, name) for name in output.param_names}
+    assert classifier <= set(recorder.scales) and len(recorder.scales) > len(classifier)
+    assert {recorder.scales[key] for key in classifier} == {2.5}
+    assert {scale for key, scale in recorder.scales.items() if key not in classifier} == {0.5}
+    with pytest.raises(ValueError, match=r"\[NEG-E834\]"):
+        v2(0.0)
+
+
 def test_former_class_name_is_a_deprecated_alias():
     import spacy_negation.pipeline.scope.negbert as negbert
 
