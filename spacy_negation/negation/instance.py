@@ -200,6 +200,15 @@ def _normalize(doc: Doc, parts: Iterable[PartLike], role: str, id: int) -> Tuple
 
 
 def _to_parts(doc: Doc, obj: PartLike) -> List[Part]:
+    if type(obj) is Part and type(obj.i) is int and type(obj.start) is int and type(obj.end) is int:
+        # the common case, without the checks of numeric types below
+        if not 0 <= obj.i < len(doc):
+            raise ValueError(Errors.E002.format(i=obj.i, n=len(doc)))
+        text = doc[obj.i].text
+        if not 0 <= obj.start < obj.end <= len(text):
+            raise ValueError(Errors.E003.format(i=obj.i, text=text, start=obj.start, end=obj.end,
+                                                length=len(text)))
+        return [obj]
     if isinstance(obj, Token):
         if obj.doc is not doc:
             raise ValueError(Errors.E007)

@@ -17,9 +17,10 @@ or when it lies in a match of the component's user cue list (``cue_patterns``).
 Cue words that never occurred in training are then never found, which is the price of
 the speed: the fast English model documents it among its failure modes.
 """
-from typing import TYPE_CHECKING, AbstractSet, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, AbstractSet, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 import numpy
+from spacy.attrs import LOWER
 from spacy.tokens import Doc
 from spacy.util import get_lang_class
 from spacy.vocab import Vocab
@@ -56,6 +57,8 @@ class CuePrefilter:
         self.patterns = patterns if patterns is not None and len(patterns) else None
         self._seen: Set[str] = set()
         self._not: Set[str] = set()
+        #: lower-case text hash -> whether a candidate (a hash is the same in every vocab)
+        self._by_hash: Dict[int, bool] = {}
 
     @classmethod
     def of_component(cls, cue: "NegationCue", stop_words: Iterable[str]) -> "CuePrefilter":
@@ -102,11 +105,29 @@ class CuePrefilter:
         RETURNS (List[Tuple[int, int]]): the ranges, in order.
         """
         ranges, of_token = sentence_ranges(doc)
-        keep = [any(self.is_candidate(t.lower_) for t in doc[start:end]) for start, end in ranges]
+        flags = self._candidates(doc)
+        keep = [any(flags[start:end]) for start, end in ranges]
         if self.patterns is not None:
             for match in self.patterns.find(doc):
                 keep[int(of_token[match.start])] = True
         return [rng for rng, k in zip(ranges, keep) if k]
+
+
+    def _candidates(self, doc: Doc) -> List[bool]:
+        """Per token of the doc, whether it is a candidate (:meth:`is_candidate`), read
+        from the doc's lower-case hashes without making Token objects."""
+        cache = self._by_hash
+        strings = doc.vocab.strings
+        flags: List[bool] = []
+        for key in doc.to_array(LOWER).tolist():
+            found = cache.get(key)
+            if found is None:
+                found = self.is_candidate(strings[key])
+                if len(cache) > 100_000:
+                    cache.clear()
+                cache[key] = found
+            flags.append(found)
+        return flags
 
 
 def covering_words(patterns: Sequence[Sequence[str]], candidates: AbstractSet[str],
