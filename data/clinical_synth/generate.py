@@ -414,7 +414,7 @@ class Generator:
             n = s.neg()
             s.add(cap(test) if k == 0 else test, scope=n, concept=True)
             if self.rng.random() < 0.3:
-                s.add(":", space=False)
+                s.add(":", scope=n, space=False)  # inside the span from the test to the cue
             s.add(cue_word, cue=n)
 
     def without(self, s: Sentence) -> None:
@@ -485,9 +485,10 @@ class Generator:
     def bare_header(self, s: Sentence, kind: str, n: int) -> None:
         """A header and a bare cue after it ("ALLERGIES: None.", "ROS: Negative."): the cue
         negates what the header names, so the header is the scope, as BioScope puts the
-        subject of a negative predicate in the scope ("[Blood cultures were] negative")."""
+        subject of a negative predicate in the scope ("[Blood cultures were] negative"),
+        with the colon: a BioScope scope is the whole span from its first word to the cue."""
         s.add(self.one(HEADERS[kind]), scope=n, concept=True)
-        s.add(":", space=False)
+        s.add(":", scope=n, space=False)
         if kind == "review":
             s.add(self.one(["Negative", "negative", "Neg"]), cue=n)
         else:
