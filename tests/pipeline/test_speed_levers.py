@@ -2,6 +2,7 @@
 (``quantize``) and its setting's validation; the prefilter and the per-convention
 components are tested in test_prefilter.py and test_conventions.py."""
 import pickle
+from typing import Any
 from pathlib import Path
 
 import pytest
@@ -23,17 +24,22 @@ def tiny_trf_dir(tiny_bert_dir: Path, tmp_path_factory: pytest.TempPathFactory) 
     return out
 
 
+def _kinds(modules: Any, int8: type, fp32: type) -> dict:
+    """How many of the modules are of the quantized type and of the float type."""
+    kinds = {"float": 0, "int8": 0}
+    for module in modules:
+        if isinstance(module, int8):
+            kinds["int8"] += 1
+        elif isinstance(module, fp32):
+            kinds["float"] += 1
+    return kinds
+
+
 def _linear_kinds(nlp: spacy.Language) -> dict:
     import torch
 
     trf = nlp.get_pipe("transformer").model.layers[0].shims[0]._model
-    kinds = {"float": 0, "int8": 0}
-    for module in trf.modules():
-        if isinstance(module, torch.ao.nn.quantized.dynamic.Linear):
-            kinds["int8"] += 1
-        elif isinstance(module, torch.nn.Linear):
-            kinds["float"] += 1
-    return kinds
+    return _kinds(trf.modules(), torch.ao.nn.quantized.dynamic.Linear, torch.nn.Linear)
 
 
 def test_quantize_transformers_replaces_every_linear_layer_once(tiny_trf_dir: Path) -> None:
@@ -51,15 +57,9 @@ def test_quantize_transformers_replaces_every_linear_layer_once(tiny_trf_dir: Pa
 def _lstm_kinds(nlp: spacy.Language) -> dict:
     import torch
 
-    kinds = {"float": 0, "int8": 0}
-    for node in nlp.get_pipe("negation_scope").model.walk():
-        for shim in node.shims:
-            for module in shim._model.modules():
-                if isinstance(module, torch.ao.nn.quantized.dynamic.LSTM):
-                    kinds["int8"] += 1
-                elif isinstance(module, torch.nn.LSTM):
-                    kinds["float"] += 1
-    return kinds
+    modules = [m for node in nlp.get_pipe("negation_scope").model.walk() for shim in node.shims
+               for m in shim._model.modules()]
+    return _kinds(modules, torch.ao.nn.quantized.dynamic.LSTM, torch.nn.LSTM)
 
 
 def test_quantize_lstms_replaces_the_scope_taggers_lstm_once(tiny_trf_dir: Path) -> None:
