@@ -55,10 +55,13 @@ def _run(cmd: List[str]) -> None:
     subprocess.run(cmd, check=True, cwd=REPO)
 
 
-def bench(seeds: Sequence[int], version: str, default_convention: str, venv_dir: Optional[Path]) -> int:
+def bench(seeds: Sequence[int], version: str, default_convention: str, venv_dir: Optional[Path],
+          models: Sequence[str] = tuple(MODELS)) -> int:
     for seed in seeds:
         refs = {}
         for model, (training, metrics, name, options) in MODELS.items():
+            if model not in models:
+                continue
             best = REPO / training / f"seed{seed}" / "model-best"
             if not (best / "meta.json").is_file():
                 print(f"error: {best} is not trained", file=sys.stderr)
@@ -70,9 +73,11 @@ def bench(seeds: Sequence[int], version: str, default_convention: str, venv_dir:
                   "--version", version, *options, "--model-out", str(copy),
                   "--out", str(REPO / metrics / f"seed{seed}" / "package-meta.json")])
             refs[model] = copy
+        roles = (["--general", "general"] if "general" in refs else []) + (
+            ["--recommend", f"{SPLIT}=clinical"] if "clinical" in refs else [])
         cmd = [sys.executable, str(REPO / "bench" / "bench_vs_rules.py"), "--split", f"{SPLIT}={GOLD}",
                *(arg for model, ref in refs.items() for arg in ("--model", f"{model}={ref}")),
-               "--general", "general", "--recommend", f"{SPLIT}=clinical", "--rows",
+               *roles, "--rows",
                "--out-dir", str(REPO / "metrics" / "clinical" / "vs_rules" / f"seed{seed}")]
         if venv_dir is not None:
             cmd += ["--venv-dir", str(venv_dir)]
@@ -247,11 +252,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--version", default="0.1.0")
     parser.add_argument("--default-convention", default="sfu", help="the general package's default convention")
     parser.add_argument("--venv-dir", type=Path, default=None, help="the rule tools' virtualenvs (bench_vs_rules.py)")
+    parser.add_argument("--models", nargs="+", choices=list(MODELS), default=list(MODELS),
+                        help="bench: these models only (e.g. one retrained alone; its seeds' files are rewritten "
+                             "without the others)")
     parser.add_argument("--root", type=Path, default=REPO, help="report: the project folder to read metrics from")
     parser.add_argument("--out-dir", type=Path, default=REPO / "results")
     args = parser.parse_args(argv)
     if args.action == "bench":
-        return bench(args.seeds, args.version, args.default_convention, args.venv_dir)
+        return bench(args.seeds, args.version, args.default_convention, args.venv_dir, args.models)
     report = build(args.root)
     if not report["starsem"] and not report["word"]:
         print(f"error: no clinical or general seed evaluated under {args.root}/metrics", file=sys.stderr)

@@ -91,3 +91,25 @@ def test_report_without_metrics_fails(run_script, tmp_path):
     proc = run_script("clinical_report.py", "report", "--root", tmp_path, "--out-dir", tmp_path / "out")
     assert proc.returncode == 1 and "no clinical or general seed" in proc.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_bench_of_one_model_benches_only_its_seeds(tmp_path, monkeypatch):
+    """`bench --models clinical` (the clinical model retrained alone): its packaged copy per
+    seed and a bench_vs_rules run without the general model; a seed not trained stops it."""
+    from util import REPO, load_module
+
+    report = load_module(REPO / "scripts" / "clinical_report.py", "clinical_report_bench")
+    monkeypatch.setattr(report, "REPO", tmp_path)
+    (tmp_path / "training" / "clinical" / "seed0" / "model-best").mkdir(parents=True)
+    (tmp_path / "training" / "clinical" / "seed0" / "model-best" / "meta.json").write_text("{}")
+    calls = []
+    monkeypatch.setattr(report, "_run", calls.append)
+    assert report.bench([0], "0.1.0", "sfu", None, models=["clinical"]) == 0
+    card, vs_rules = calls
+    assert "--domain" in card and card[card.index("--domain") + 1] == "clinical"
+    assert "bench_vs_rules.py" in vs_rules[1] and "--general" not in vs_rules
+    assert [vs_rules[i + 1] for i, a in enumerate(vs_rules) if a == "--model"] == [
+        f"clinical={tmp_path / 'training' / 'clinical' / 'seed0' / 'model-package'}"]
+    assert vs_rules[vs_rules.index("--recommend") + 1] == "bioscope_clinical=clinical"
+    calls.clear()
+    assert report.bench([0], "0.1.0", "sfu", None) == 1 and calls == [calls[0]]  # the general seed 0 is missing
