@@ -414,7 +414,7 @@ class Generator:
             n = s.neg()
             s.add(cap(test) if k == 0 else test, scope=n, concept=True)
             if self.rng.random() < 0.3:
-                s.add(":", scope=n, space=False)  # inside the span from the test to the cue
+                s.add(":", space=False)
             s.add(cue_word, cue=n)
 
     def without(self, s: Sentence) -> None:
@@ -435,8 +435,7 @@ class Generator:
         s.items(words, "or", scope=n, negated=True)
 
     def header(self, s: Sentence) -> None:
-        """A section header before a negated list (the header is outside the scope), or a
-        header with a bare cue after it (the header is the scope: :meth:`bare_header`)."""
+        """A section header before a negated list: the header is outside the scope."""
         n = s.neg()
         kind = self.rng.random()
         if kind < 0.4:
@@ -456,13 +455,11 @@ class Generator:
             s.add("No" if self.rng.random() < 0.7 else "no", cue=n)
             s.items(self.pick(SIGNS + IMAGING, self.rng.choice([1, 2, 3])), self.one(["or", "and"]),
                     scope=n, negated=True)
-        elif kind < 0.95:
+        else:
             s.add(self.one(HEADERS["history"]))
             s.add(":", space=False)
             s.add(self.one(["Denies", "Denied"]), cue=n)
             s.items(self.pick(DIAGNOSES + SYMPTOMS, self.rng.choice([1, 2, 3])), "or", scope=n, negated=True)
-        else:
-            self.bare_header(s, self.one(["allergies", "allergies", "meds", "review"]), n)
 
     def preceding_clause(self, s: Sentence) -> None:
         """"SITE DESCR, no A": the scope does not reach back over the preceding clause."""
@@ -482,18 +479,6 @@ class Generator:
             s.add(site.lower(), concept=False)
             s.add(self.one(normals))
 
-    def bare_header(self, s: Sentence, kind: str, n: int) -> None:
-        """A header and a bare cue after it ("ALLERGIES: None.", "ROS: Negative."): the cue
-        negates what the header names, so the header is the scope, as BioScope puts the
-        subject of a negative predicate in the scope ("[Blood cultures were] negative"),
-        with the colon: a BioScope scope is the whole span from its first word to the cue."""
-        s.add(self.one(HEADERS[kind]), scope=n, concept=True)
-        s.add(":", scope=n, space=False)
-        if kind == "review":
-            s.add(self.one(["Negative", "negative", "Neg"]), cue=n)
-        else:
-            s.add(self.one(["None", "none", "None"]), cue=n)
-
     def run_on(self, s: Sentence) -> None:
         """A run-on report line of several sections; a negation of one section does not
         reach the concepts of another."""
@@ -503,20 +488,21 @@ class Generator:
         for k, kind in enumerate(kinds):
             if k and sep.strip():
                 s.add(sep.strip(), space=False)
+            s.add(self.one(HEADERS[kind]))
+            s.add(":", space=False)
             if k == negated_at:
                 n = s.neg()
                 form = self.rng.random()
-                if (kind in ("allergies", "meds", "history") and form < 0.6) or (kind == "review" and form < 0.5):
-                    self.bare_header(s, kind, n)
-                    continue
-                s.add(self.one(HEADERS[kind]))
-                s.add(":", space=False)
-                if kind == "allergies":
+                if kind in ("allergies", "meds", "history") and form < 0.6:
+                    s.add(self.one(["None", "none", "None"]), cue=n)  # a cue without scope
+                elif kind == "allergies":
                     s.add("No", cue=n)
                     s.add(self.one(["known allergies", "known drug allergies", "drug allergies"]), scope=n)
                 elif kind == "meds":
                     s.add(self.one(["No", "no"]), cue=n)
                     s.add(self.one(["current medications", "home medications", "regular medications"]), scope=n)
+                elif kind == "review" and form < 0.5:
+                    s.add("Negative", cue=n)  # a cue without scope
                 elif kind == "review":
                     s.add("Negative", cue=n)
                     s.add("for", scope=n)
@@ -525,10 +511,7 @@ class Generator:
                     s.add("No" if self.rng.random() < 0.6 else "no", cue=n)
                     pool = DIAGNOSES if kind == "history" else SIGNS + SYMPTOMS + IMAGING
                     s.items(self.pick(pool, self.rng.choice([1, 2])), "or", scope=n, negated=True)
-                continue
-            s.add(self.one(HEADERS[kind]))
-            s.add(":", space=False)
-            if kind in ("allergies", "meds"):
+            elif kind in ("allergies", "meds"):
                 s.items(self.pick(MEDICATIONS, self.rng.choice([1, 2, 3])), "and", negated=False)
             else:
                 pool = DIAGNOSES if kind == "history" else SIGNS + SYMPTOMS + IMAGING
