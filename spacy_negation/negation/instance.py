@@ -200,15 +200,6 @@ def _normalize(doc: Doc, parts: Iterable[PartLike], role: str, id: int) -> Tuple
 
 
 def _to_parts(doc: Doc, obj: PartLike) -> List[Part]:
-    if type(obj) is Part and type(obj.i) is int and type(obj.start) is int and type(obj.end) is int:
-        # the common case, without the checks of numeric types below
-        if not 0 <= obj.i < len(doc):
-            raise ValueError(Errors.E002.format(i=obj.i, n=len(doc)))
-        text = doc[obj.i].text
-        if not 0 <= obj.start < obj.end <= len(text):
-            raise ValueError(Errors.E003.format(i=obj.i, text=text, start=obj.start, end=obj.end,
-                                                length=len(text)))
-        return [obj]
     if isinstance(obj, Token):
         if obj.doc is not doc:
             raise ValueError(Errors.E007)
@@ -219,17 +210,20 @@ def _to_parts(doc: Doc, obj: PartLike) -> List[Part]:
         return [Part.whole(t) for t in obj]
     if isinstance(obj, Part) or (isinstance(obj, tuple) and len(obj) == 3):
         values = (obj.i, obj.start, obj.end) if isinstance(obj, Part) else obj
-        if any(isinstance(x, bool) or not isinstance(x, numbers.Integral) for x in values):
-            if any(isinstance(x, bool) for x in values):
-                raise ValueError(Errors.E014.format(obj=obj))
-            raise ValueError(Errors.E005.format(obj=obj, type=type(obj).__name__))
-        part = Part(*(int(x) for x in values))
+        if type(obj) is Part and all(type(x) is int for x in values):
+            part = obj  # the common case: no checks of numeric types
+        else:
+            if any(isinstance(x, bool) or not isinstance(x, numbers.Integral) for x in values):
+                if any(isinstance(x, bool) for x in values):
+                    raise ValueError(Errors.E014.format(obj=obj))
+                raise ValueError(Errors.E005.format(obj=obj, type=type(obj).__name__))
+            part = Part(*(int(x) for x in values))
         if not 0 <= part.i < len(doc):
             raise ValueError(Errors.E002.format(i=part.i, n=len(doc)))
-        length = len(doc[part.i].text)
-        if not 0 <= part.start < part.end <= length:
-            raise ValueError(Errors.E003.format(i=part.i, text=doc[part.i].text,
-                                                start=part.start, end=part.end, length=length))
+        text = doc[part.i].text
+        if not 0 <= part.start < part.end <= len(text):
+            raise ValueError(Errors.E003.format(i=part.i, text=text, start=part.start, end=part.end,
+                                                length=len(text)))
         return [part]
     raise ValueError(Errors.E005.format(obj=obj, type=type(obj).__name__))
 

@@ -55,8 +55,6 @@ class CuePrefilter:
         self.words: FrozenSet[str] = frozenset(words)
         self.affixes = affixes if affixes is not None and any(affixes.counts.values()) else None
         self.patterns = patterns if patterns is not None and len(patterns) else None
-        self._seen: Set[str] = set()
-        self._not: Set[str] = set()
         #: lower-case text hash -> whether a candidate (a hash is the same in every vocab)
         self._by_hash: Dict[int, bool] = {}
 
@@ -85,17 +83,7 @@ class CuePrefilter:
         """
         if lower in self.words:
             return True
-        if self.affixes is None:
-            return False
-        if lower in self._seen:
-            return True
-        if lower in self._not:
-            return False
-        found = bool(self.affixes.fitting_kinds(lower))
-        (self._seen if found else self._not).add(lower)
-        if len(self._not) > 100_000:
-            self._not.clear()
-        return found
+        return self.affixes is not None and bool(self.affixes.fitting_kinds(lower))
 
     def sentences(self, doc: Doc) -> List[Range]:
         """The token ranges of the doc's sentences that contain a candidate (the whole
