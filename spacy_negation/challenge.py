@@ -8,14 +8,16 @@ corpus annotates ``which would not come``), ``nor`` with its clause (``does he l
 ACT``), ``not`` of "Many people, but not NAME, like to ACT" with ``NAME like to ACT`` (as
 "the noun but not the plural" in the corpus), and the affix ``un`` of "Unlike NAME" with
 ``like`` and ``NAME`` (as "not unlike some huge moth" in the corpus). Events are not
-annotated.
+annotated. In the BioScope and SFU Review conventions (:func:`expected_negations`) the
+expected negations differ where those corpora annotate differently.
 
 A pipeline's prediction of an item is checked with these questions (each failed one is an
 error of the item):
 
 - ``cue``: exactly the expected cues (token and character range);
 - ``act_in_scope``: every ACT of an expected negation lies in the scope of the predicted
-  negation with the same cue;
+  negation with the same cue (for "but not NAME" in the BioScope and SFU Review
+  conventions: NAME);
 - ``scope_in_sentence``: no predicted scope leaves the sentence of its cue;
 - ``unnegated_kept``: no token of the later sentences outside the expected negations
   ("Of course, many people like to ACT", "However, he does like to MASK", "Cleopatra does
@@ -42,7 +44,8 @@ _PUNCT = {".", ","}
 
 @dataclass
 class Expected:
-    """One expected negation: its cue and scope parts, and the ACT tokens of its scope."""
+    """One expected negation: its cue and scope parts, and the tokens its predicted scope
+    must hold (``acts``: the ACT tokens of the scope; see :func:`expected_negations`)."""
 
     cue: List[PartKey]
     scope: List[PartKey]
@@ -220,12 +223,32 @@ def _cue_key(item: Item, neg: Any, convention: str) -> Tuple[PartKey, ...]:
 
 
 def expected_negations(item: Item, convention: str = "cdsco") -> List[Expected]:
-    """The item's expected negations in an annotation convention (CONVENTIONS)."""
+    """The item's expected negations in an annotation convention (CONVENTIONS).
+
+    BioScope and SFU Review have no affixal cues (no negation of "Unlike"), and both scope
+    "but not X" as X alone (SFU Review: "..., but not enough" → *enough*; BioScope:
+    "but not in Jurkat T cells" → *in Jurkat T cells*): there "Many people, but not NAME,
+    like to ACT" must have NAME in the scope of *not*, and *like to ACT* may be in it (the
+    CD-SCO scope stays the widest accepted, for ``unnegated_kept``).
+    """
     if convention not in CONVENTIONS:
         raise ValueError(Errors.E622.format(convention=convention, known=", ".join(CONVENTIONS)))
     if convention == "cdsco":
         return list(item.expected)
-    return [e for e in item.expected if all(end - start == len(item.words[i]) for i, start, end in e.cue)]
+    out = []
+    for e in item.expected:
+        if not all(end - start == len(item.words[i]) for i, start, end in e.cue):
+            continue
+        i = e.cue[0][0]
+        if len(e.cue) == 1 and item.words[i] == "not" and i >= 1 and item.words[i - 1] == "but":
+            names = []
+            for j in range(i + 1, len(item.words)):
+                if item.slots[j] != "NAME":
+                    break
+                names.append(j)
+            e = Expected(cue=list(e.cue), scope=list(e.scope), acts=names)
+        out.append(e)
+    return out
 
 
 def check_item(item: Item, predicted: Sequence[Any], convention: str = "cdsco") -> Dict[str, bool]:

@@ -193,3 +193,33 @@ def test_conventions_sfu_whole_word_cue_and_no_affixal_cue():
         expected_negations(cleo, "negex")
     res = evaluate_pipeline(nlp, [it, cleo], convention="sfu")
     assert res["convention"] == "sfu" and res["overall"]["checks"]["cue"] == 0
+
+
+def _but_not_name_only(doc: Doc) -> Doc:
+    """As ``_who_to_sentence_end``, and every "not" after "but" a cue with the next token
+    alone as its scope (as SFU Review and BioScope annotate "but not X")."""
+    negs = list(_who_to_sentence_end(doc)._.negations)
+    negs += [{"cue": [t], "scope": [doc[t.i + 1]]} for t in doc if t.text == "not" and doc[t.i - 1].text == "but"]
+    set_negations(doc, negs)
+    return doc
+
+
+def test_but_not_name_scope_follows_the_convention():
+    from spacy_negation.challenge import check_item, expected_negations
+
+    it = build_item(T["e2_m_MP_but_none"], "Peter", "an architect", ["swim"], "read")
+    nlp = _fake_nlp(_but_not_name_only)
+    doc = nlp(make_doc(nlp.vocab, it))
+    assert [(n.cue_text, n.scope_text) for n in doc._.negations][1] == ("not", "Peter")
+    # CD-SCO scopes "Peter like to swim": the ACT is missing
+    failed = check_item(it, doc._.negations)
+    assert not failed["cue"] and failed["act_in_scope"]
+    for convention in ("sfu", "bioscope"):
+        but_not = [e for e in expected_negations(it, convention) if it.words[e.cue[0][0]] == "not"]
+        assert [[it.words[i] for i in e.acts] for e in but_not] == [["Peter"]]
+        failed = check_item(it, doc._.negations, convention)
+        assert not any(failed[c] for c in ("cue", "act_in_scope", "scope_in_sentence", "unnegated_kept"))
+    # a scope without the name fails there too
+    set_negations(doc, [n if n.cue_text != "not" else {"cue": n.cue, "scope": [doc[n.cue[0].i + 3]]}
+                        for n in doc._.negations])
+    assert check_item(it, doc._.negations, "sfu")["act_in_scope"]
