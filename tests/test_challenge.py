@@ -223,3 +223,29 @@ def test_but_not_name_scope_follows_the_convention():
     set_negations(doc, [n if n.cue_text != "not" else {"cue": n.cue, "scope": [doc[n.cue[0].i + 3]]}
                         for n in doc._.negations])
     assert check_item(it, doc._.negations, "sfu")["act_in_scope"]
+
+
+def _joined_not_nor(doc: Doc) -> Doc:
+    """ "n't" and "nor" of a sentence as one cue, scoped over the rest of the sentence."""
+    for sent in doc.sents:
+        cue = [t for t in sent if t.text in ("n't", "nor")]
+        if len(cue) == 2:
+            set_negations(doc, [{"cue": cue, "scope": [t for t in sent[cue[0].i - sent.start + 1:]
+                                                       if t.text not in {".", ","} and t not in cue]}])
+    return doc
+
+
+def test_bioscope_accepts_not_nor_as_one_cue():
+    from spacy_negation.challenge import check_item
+
+    it = build_item(T["e1_m_2_not_contr_does"], "Peter", "an architect", ["swim", "fish"], "read")
+    nlp = _fake_nlp(_joined_not_nor)
+    doc = nlp(make_doc(nlp.vocab, it))
+    assert [n.cue_text for n in doc._.negations] == ["n't nor"]
+    failed = check_item(it, doc._.negations, "bioscope")
+    assert not failed["cue"] and not failed["act_in_scope"]
+    assert check_item(it, doc._.negations, "sfu")["cue"] and check_item(it, doc._.negations)["cue"]
+    # the scope must still hold both ACTs
+    neg = doc._.negations[0]
+    set_negations(doc, [{"cue": neg.cue, "scope": [t for t in neg.scope_tokens if t.text != "swim"]}])
+    assert check_item(it, doc._.negations, "bioscope")["act_in_scope"]
