@@ -86,9 +86,22 @@ def set_negations(doc: Doc, negations: Iterable[Union[Negation, Dict[str, Iterab
         if scope_outside_cue:
             _check_scope_outside_cue(doc, neg)
         checked.append(neg)
+    store_trusted(doc, checked)
+
+
+def store_trusted(doc: Doc, negations: Sequence[Negation]) -> None:
+    """Replace the negations of a doc with instances already checked against it (their
+    parts in range of its tokens, numbered in order): what :func:`set_negations` stores
+    after its checks, for callers whose parts are valid by construction (the
+    ``negation`` component copying the negations of a sentence doc onto the same
+    tokens of its host doc).
+
+    doc (Doc): the doc.
+    negations (Sequence[Negation]): the instances, ``id`` = position.
+    """
     spans: List[Span] = []
     mirror: Dict[Tuple[int, int], List[str]] = {}
-    for neg in checked:
+    for neg in negations:
         k = neg.id
         anchor = doc[neg.cue[0].i].idx + neg.cue[0].start
         for role in ROLES:

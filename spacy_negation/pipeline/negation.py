@@ -41,10 +41,12 @@ from spacy.pipeline import Pipe, Sentencizer
 from spacy.tokens import Doc, SpanGroup
 from spacy.util import minibatch
 
+from ..alignment import Part
 from ..errors import Errors, Warnings
 from ..ml.quantize import quantize_transformers
-from ..negation import PartLike, get_negations, register_extensions, set_convention, set_negations, set_span_rule
+from ..negation import ROLES, Negation, get_negations, register_extensions, set_convention, set_span_rule
 from ..negation.span_rule import DEFAULT_SPAN_RULE, check_span_rule
+from ..negation.storage import store_trusted
 from .cue.patterns import PATTERNS_KEY, Setting, load_cue_patterns, merge_pattern_matches
 
 if TYPE_CHECKING:
@@ -329,16 +331,16 @@ def merge_negations(pieces: Sequence[Tuple[Doc, int]], target: Doc) -> None:
         first token in the target; their tokens must be the target's from there.
     target (Doc): the doc to write them to (its negations are replaced; none without pieces).
     """
-    negations: List[Dict[str, Iterable[PartLike]]] = []
+    negations: List[Negation] = []
     # token texts compared by their hashes, which are the same in every vocab
     target_orths = target.to_array(ORTH)
     for source, offset in pieces:
         if offset < 0 or offset + len(source) > len(target) or not numpy.array_equal(
                 source.to_array(ORTH), target_orths[offset: offset + len(source)]):
             raise ValueError(Errors.E322.format(n_source=len(source), n_target=len(target)))
+        # the source's parts, checked when they were set, fit the same tokens of the target
         for neg in sorted(get_negations(source), key=lambda n: n.id):
-            negations.append({
-                role: [(p.i + offset, p.start, p.end) for p in neg.parts(role)]
-                for role in ("cue", "scope", "event")
-            })
-    set_negations(target, negations)
+            cue, scope, event = (tuple(Part(p.i + offset, p.start, p.end) for p in neg.parts(role))
+                                 for role in ROLES)
+            negations.append(Negation._trusted(target, cue, scope, event, id=len(negations)))
+    store_trusted(target, negations)

@@ -186,7 +186,8 @@ class NegationScope(NegationPipe):
             resolved: List[Negation] = []
             for neg, window, ids in zip(negations, windows, doc_ids):
                 scope, event = _decode(doc, neg, window, [labels[int(i)] for i in ids])
-                resolved.append(Negation(doc, neg.cue, scope, event, id=neg.id))
+                # parts of the window's tokens in order (set_negations checks them once)
+                resolved.append(Negation._trusted(doc, neg.cue, tuple(scope), tuple(event), neg.id))
             resolved = self.decoder.resolve(doc, constrain_scopes(doc, resolved))
             set_negations(doc, sorted(resolved, key=lambda n: n.id))
 
