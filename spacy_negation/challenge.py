@@ -50,6 +50,9 @@ class Expected:
     cue: List[PartKey]
     scope: List[PartKey]
     acts: List[int] = field(default_factory=list)
+    #: what ``acts`` is in the BioScope and SFU Review conventions where it differs (the
+    #: NAME of "but not NAME"); None: the same
+    acts_bioscope_sfu: Optional[List[int]] = None
 
 
 @dataclass
@@ -162,7 +165,9 @@ def _expected(words: Sequence[str], sent_starts: Sequence[bool], slots: Sequence
             out.append(_with_acts(words, slots, [_whole(words, i)], scope))
         elif w == "not" and i >= 1 and words[i - 1] == "but":  # "Many people, but not N, like to A."
             scope = [i + 1] + [j for j in range(i + 3, sent_end[i]) if words[j] not in _PUNCT]
-            out.append(_with_acts(words, slots, [_whole(words, i)], scope))
+            e = _with_acts(words, slots, [_whole(words, i)], scope)
+            e.acts_bioscope_sfu = [i + 1]
+            out.append(e)
         elif w == "Unlike":
             out.append(Expected(cue=[(i, 0, 2)], scope=[(i, 2, len(w)), _whole(words, i + 1)]))
     return out
@@ -236,20 +241,8 @@ def expected_negations(item: Item, convention: str = "cdsco") -> List[Expected]:
         raise ValueError(Errors.E622.format(convention=convention, known=", ".join(CONVENTIONS)))
     if convention == "cdsco":
         return list(item.expected)
-    out = []
-    for e in item.expected:
-        if not all(end - start == len(item.words[i]) for i, start, end in e.cue):
-            continue
-        i = e.cue[0][0]
-        if len(e.cue) == 1 and item.words[i] == "not" and i >= 1 and item.words[i - 1] == "but":
-            names = []
-            for j in range(i + 1, len(item.words)):
-                if item.slots[j] != "NAME":
-                    break
-                names.append(j)
-            e = Expected(cue=list(e.cue), scope=list(e.scope), acts=names)
-        out.append(e)
-    return out
+    return [e if e.acts_bioscope_sfu is None else Expected(list(e.cue), list(e.scope), list(e.acts_bioscope_sfu))
+            for e in item.expected if all(end - start == len(item.words[i]) for i, start, end in e.cue)]
 
 
 def check_item(item: Item, predicted: Sequence[Any], convention: str = "cdsco") -> Dict[str, bool]:
