@@ -17,6 +17,11 @@ measures and NIS on BioScope clinical test in the BioScope convention
 the "is this word negated?" F1 and its difference to the best rule tool, with each seed's
 paired interval. The project's own invented clinical sentences are reported apart
 (results/clinical_invented.md, development only). Writes nothing it did not read.
+
+``report --keep general --previous results/clinical.json``: a model retrained alone (say the
+clinical one) is re-reported while the other model's rows are carried over from the previous
+report, unchanged and labelled as such; refused if this run measured that model too or if the
+best rule tool differs (its differences would be against another tool).
 """
 import argparse
 import json
@@ -163,6 +168,27 @@ def build(root: Path) -> Dict[str, Any]:
     return report
 
 
+def keep_rows(report: Dict[str, Any], previous: Dict[str, Any], models: Sequence[str]) -> Optional[str]:
+    """Carry ``models``' rows over from ``previous`` (a report this script wrote) into ``report``;
+    the error message if that cannot be done honestly, else None."""
+    for model in models:
+        if model in report["starsem"] or model in report["word"]:
+            return f"--keep {model}: this run measured {model} itself"
+        if model not in previous.get("starsem", {}) and model not in previous.get("word", {}):
+            return f"--keep {model}: the previous report has no rows of {model}"
+        if model in previous.get("word", {}) and previous.get("best_rule") != report.get("best_rule"):
+            return (f"--keep {model}: the previous report's best rule tool ({previous.get('best_rule')}) is not "
+                    f"this run's ({report.get('best_rule')})")
+        if model in previous.get("starsem", {}):
+            report["starsem"][model] = previous["starsem"][model]
+        if model in previous.get("word", {}):
+            report["word"][model] = previous["word"][model]
+        if model in previous.get("shipped", {}):
+            report.setdefault("shipped", {})[model] = previous["shipped"][model]
+        report.setdefault("kept", []).append(model)
+    return None
+
+
 def _ms(entry: Dict[str, float]) -> str:
     return f"{entry['mean']:.2f} ± {entry['sd']:.2f}"
 
@@ -203,6 +229,10 @@ def render(report: Dict[str, Any]) -> str:
     if report.get("shipped"):
         lines.append("Shipped seeds (median dev): " + ", ".join(
             f"{model} seed {seed}" for model, seed in report["shipped"].items()) + ".")
+        lines.append("")
+    if report.get("kept"):
+        lines.append("Not re-measured in this run, carried over from the previous report unchanged: "
+                     + ", ".join(f"the {model} model's rows" for model in report["kept"]) + ".")
         lines.append("")
     lines += ["## End to end, BioScope convention (*SEM 2012 measures and NIS)", "",
               "| model | test split | seeds | " + " | ".join(name for name, _ in MEASURES) + " |",
@@ -257,6 +287,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                              "without the others)")
     parser.add_argument("--root", type=Path, default=REPO, help="report: the project folder to read metrics from")
     parser.add_argument("--out-dir", type=Path, default=REPO / "results")
+    parser.add_argument("--keep", nargs="+", choices=list(MODELS), default=[],
+                        help="report: carry these models' rows over from --previous instead of measuring them")
+    parser.add_argument("--previous", type=Path, default=None,
+                        help="report: the earlier clinical.json for --keep (default: OUT_DIR/clinical.json)")
     args = parser.parse_args(argv)
     if args.action == "bench":
         return bench(args.seeds, args.version, args.default_convention, args.venv_dir, args.models)
@@ -264,6 +298,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if not report["starsem"] and not report["word"]:
         print(f"error: no clinical or general seed evaluated under {args.root}/metrics", file=sys.stderr)
         return 1
+    if args.keep:
+        previous_path = args.previous or args.out_dir / "clinical.json"
+        try:
+            previous = json.loads(previous_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as err:
+            print(f"error: --keep needs the previous report {previous_path}: {err}", file=sys.stderr)
+            return 1
+        problem = keep_rows(report, previous, args.keep)
+        if problem is not None:
+            print(f"error: {problem}", file=sys.stderr)
+            return 1
     args.out_dir.mkdir(parents=True, exist_ok=True)
     atomic_write_text(args.out_dir / "clinical.json", json.dumps(report, indent=2) + "\n")
     atomic_write_text(args.out_dir / "clinical.md", render(report))

@@ -137,6 +137,14 @@ class Sentence:
             self.concepts.append({"start": start, "end": end, "text": text, "negated": concept})
         return self
 
+    def mark_scope(self, n: int, start: int, end: int, concept: bool = False) -> "Sentence":
+        """Put characters already written into the scope of instance n (and mark them as a
+        negated concept)."""
+        self.negations[n]["scope"].append([start, end])
+        if concept:
+            self.concepts.append({"start": start, "end": end, "text": self.text[start:end], "negated": True})
+        return self
+
     def items(self, words: Sequence[str], conj: str, scope: Optional[int] = None,
               negated: bool = False, oxford: bool = True, prefix: str = "") -> "Sentence":
         """Append a coordinated list ("A, B, or C"), every piece in the scope if given."""
@@ -414,7 +422,7 @@ class Generator:
             n = s.neg()
             s.add(cap(test) if k == 0 else test, scope=n, concept=True)
             if self.rng.random() < 0.3:
-                s.add(":", space=False)
+                s.add(":", scope=n, space=False)  # inside the span from the test to the cue
             s.add(cue_word, cue=n)
 
     def without(self, s: Sentence) -> None:
@@ -488,13 +496,18 @@ class Generator:
         for k, kind in enumerate(kinds):
             if k and sep.strip():
                 s.add(sep.strip(), space=False)
-            s.add(self.one(HEADERS[kind]))
+            name = self.one(HEADERS[kind])
+            s.add(name)
+            header = (len(s.text) - len(name), len(s.text))
             s.add(":", space=False)
             if k == negated_at:
                 n = s.neg()
                 form = self.rng.random()
                 if kind in ("allergies", "meds", "history") and form < 0.6:
-                    s.add(self.one(["None", "none", "None"]), cue=n)  # a cue without scope
+                    # a bare cue after the header negates what the header names: the header
+                    # and its colon are the scope (BioScope: a scope is one span up to its cue)
+                    s.add(self.one(["None", "none", "None"]), cue=n)
+                    s.mark_scope(n, header[0], header[1], concept=True).mark_scope(n, header[1], header[1] + 1)
                 elif kind == "allergies":
                     s.add("No", cue=n)
                     s.add(self.one(["known allergies", "known drug allergies", "drug allergies"]), scope=n)
@@ -502,7 +515,8 @@ class Generator:
                     s.add(self.one(["No", "no"]), cue=n)
                     s.add(self.one(["current medications", "home medications", "regular medications"]), scope=n)
                 elif kind == "review" and form < 0.5:
-                    s.add("Negative", cue=n)  # a cue without scope
+                    s.add("Negative", cue=n)
+                    s.mark_scope(n, header[0], header[1], concept=True).mark_scope(n, header[1], header[1] + 1)
                 elif kind == "review":
                     s.add("Negative", cue=n)
                     s.add("for", scope=n)

@@ -96,6 +96,22 @@ def test_convention(records):
     assert any("nontender" in r["text"] for r in counter)
 
 
+def test_a_bare_cue_after_a_header_negates_the_header(records):
+    """ "ALLERGIES: None." / "ROS: Negative.": the header with its colon is the scope (the
+    clinical reading; a contiguous span, as BioScope's)."""
+    bare = 0
+    for r in records:
+        for n in r["negations"]:
+            (a, b), = n["cue"]
+            if (r["text"][a:b].lower() in ("none", "negative", "neg") and r["text"][a - 2:a] == ": "
+                    and r["text"][b:b + 4] != " for"):
+                bare += 1
+                (s, e), = n["scope"]
+                # the header and its colon: the scope joins the cue without a gap but a space
+                assert e == a - 1 and (s == 0 or r["text"][s - 1] in " .;"), (r["id"], r["text"])
+    assert bare > 30
+
+
 def _line(text: str, cue: List[List[int]], scope: List[List[int]], id: str = "n1-01") -> str:
     return json.dumps({"id": id, "note": "n1", "text": text, "negations": [{"cue": cue, "scope": scope}]})
 

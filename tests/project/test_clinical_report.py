@@ -113,3 +113,60 @@ def test_bench_of_one_model_benches_only_its_seeds(tmp_path, monkeypatch):
     assert vs_rules[vs_rules.index("--recommend") + 1] == "bioscope_clinical=clinical"
     calls.clear()
     assert report.bench([0], "0.1.0", "sfu", None) == 1 and calls == [calls[0]]  # the general seed 0 is missing
+
+
+def _clinical_only(root: Path) -> None:
+    """Three clinical seeds measured, no general metrics (the clinical model retrained alone)."""
+    for seed in (0, 1, 2):
+        _scores(root / "metrics" / "clinical" / f"seed{seed}" / "on_bioscope_clinical.json", 0.92)
+        _vs_rules(root, seed, 0.93, 0.01)
+        split = json.loads((root / "metrics" / "clinical" / "vs_rules" / f"seed{seed}" / "vs_rules.json").read_text())
+        del split["bioscope_clinical"]["general"]
+        (root / "metrics" / "clinical" / "vs_rules" / f"seed{seed}" / "vs_rules.json").write_text(json.dumps(split))
+
+
+def test_keep_carries_a_model_over_from_the_previous_report(run_script, tmp_path):
+    previous = {"best_rule": "negspacy_en", "shipped": {"general": 2},
+                "starsem": {"general": {"bioscope_clinical": {"seeds": [0, 1, 2], **{
+                    k: {"mean": 91.0, "sd": 1.0, "runs": [90.0, 91.0, 92.0]} for k in MEASURES}}}},
+                "word": {"general": {"seeds": [0, 1, 2], "f": {"mean": 88.0, "sd": 1.0},
+                                     "vs_best_rule": {"mean": 3.0, "sd": 1.0, "runs": [
+                                         {"seed": s, "diff": 3.0, "ci_low": -1.0, "ci_high": 7.0} for s in (0, 1, 2)]}}}}
+    (tmp_path / "previous.json").write_text(json.dumps(previous))
+    _clinical_only(tmp_path)
+    out = tmp_path / "out"
+    proc = run_script("clinical_report.py", "report", "--root", tmp_path, "--out-dir", out,
+                      "--keep", "general", "--previous", tmp_path / "previous.json")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads((out / "clinical.json").read_text())
+    assert report["kept"] == ["general"] and report["word"]["general"] == previous["word"]["general"]
+    assert report["starsem"]["general"] == previous["starsem"]["general"] and report["shipped"] == {"general": 2}
+    text = (out / "clinical.md").read_text()
+    assert "carried over from the previous report unchanged: the general model's rows" in text
+    assert "| general | 3 | 88.00 ± 1.00 |" in text and "General model at least matches the best rule tool: +3.00" in text
+    # without --keep the general model is simply absent
+    proc = run_script("clinical_report.py", "report", "--root", tmp_path, "--out-dir", tmp_path / "plain")
+    assert "general" not in json.loads((tmp_path / "plain" / "clinical.json").read_text())["word"]
+
+
+@pytest.mark.parametrize("change,message", [
+    ({"best_rule": "medspacy_context"}, "best rule tool (medspacy_context) is not this run's (negspacy_en)"),
+    ({"word": {}, "starsem": {}}, "the previous report has no rows of general"),
+])
+def test_keep_refuses_rows_it_cannot_carry_honestly(run_script, tmp_path, change, message):
+    previous = {"best_rule": "negspacy_en", "starsem": {}, "word": {"general": {"seeds": [0], "f": {"mean": 1.0, "sd": 0.0},
+                                                                               "vs_best_rule": {"mean": 0.0, "sd": 0.0, "runs": []}}}}
+    (tmp_path / "previous.json").write_text(json.dumps({**previous, **change}))
+    _clinical_only(tmp_path)
+    proc = run_script("clinical_report.py", "report", "--root", tmp_path, "--out-dir", tmp_path / "out",
+                      "--keep", "general", "--previous", tmp_path / "previous.json")
+    assert proc.returncode == 1 and message in proc.stderr
+    assert not (tmp_path / "out" / "clinical.json").exists()
+
+
+def test_keep_refuses_a_model_this_run_measured(run_script, tmp_path):
+    _clinical_only(tmp_path)
+    (tmp_path / "previous.json").write_text(json.dumps({"best_rule": "negspacy_en", "word": {"clinical": {}}}))
+    proc = run_script("clinical_report.py", "report", "--root", tmp_path, "--out-dir", tmp_path / "out",
+                      "--keep", "clinical", "--previous", tmp_path / "previous.json")
+    assert proc.returncode == 1 and "this run measured clinical itself" in proc.stderr

@@ -135,3 +135,33 @@ def test_readme_claim_cue_list_negates_concepts_before_following_triggers():
         (cue,) = patterns.apply(doc, [])
         set_negations(doc, constrain_scopes(doc, [Negation(doc, cue, [])]))
         assert doc.ents[0]._.negated, text
+
+
+def test_readme_clinical_claims_quote_results_clinical():
+    """The README's clinical paragraph and results row are results/clinical.json (BioScope
+    clinical test over seeds, scripts/clinical_report.py): the word-level F1 of both models, the
+    margin over the best rule tool with its pooled interval, the shipped seed's own margin, and
+    NIS_tok on both BioScope test splits."""
+    import json
+
+    repo = Path(__file__).resolve().parents[2]
+    readme = " ".join((repo / "README.md").read_text(encoding="utf-8").split())
+    report = json.loads((repo / "results" / "clinical.json").read_text(encoding="utf-8"))
+    word = report["word"]
+    vs = word["clinical"]["vs_best_rule"]
+    assert len(vs["runs"]) >= 3 and vs["pooled"]["ci_low"] > 0  # "excludes 0" is claimed
+    shipped = next(r for r in vs["runs"] if r["seed"] == report["shipped"]["clinical"])
+
+    def ms(entry):
+        return f"{entry['mean']:.2f} ± {entry['sd']:.2f}"
+
+    best = report["rules"][report["best_rule"]]["f"]
+    assert (f"`en_negation_clinical` scores {ms(word['clinical']['f'])} F1 on \"is this word negated?\" and the "
+            f"default {ms(word['general']['f'])}, against {best:.2f} for ConText, the best rule tool") in readme
+    assert report["best_rule"] == "medspacy_context"
+    assert (f"({vs['mean']:+.2f} points; the paired interval pooled over the {len(vs['runs'])} clinical seeds, "
+            f"{vs['pooled']['ci_low']:+.1f} to {vs['pooled']['ci_high']:+.1f}, excludes 0; the shipped seed alone "
+            f"{shipped['diff']:+.1f}, {shipped['ci_low']:+.1f} to {shipped['ci_high']:+.1f})").replace("-", "−") in readme.replace("-", "−")
+    starsem = report["starsem"]["clinical"]
+    cells = f"{ms(starsem['bioscope']['neg_nis_tok_f'])} | - | {ms(starsem['bioscope_clinical']['neg_nis_tok_f'])}"
+    assert f"| `en_negation_clinical` (mean ± sd of {len(vs['runs'])} seeds) | - | {cells} |" in readme
