@@ -10,8 +10,9 @@ on the other corpora's test splits (Sineva et al. 2021, Table 3) and
 ``gold_cues_test.*`` (scope resolution on gold cues) for the systems with a separate
 scope component. The punctuation baseline (gold cues, no training) has one folder,
 ``seed0``, per corpus. A run counts as finished when its ``test.json`` exists. A trained
-system on another backbone (``systems_run.py --backbone``) is the system
-``{system}@{label}`` (BACKBONE_LABELS), with folders and summaries of its own.
+system on another backbone (``systems_run.py --backbone``) or on other training data
+(``systems_run.py --data``) is the system ``{system}@{label}`` (BACKBONE_LABELS,
+DATA_VARIANTS), with folders and summaries of its own.
 
 Significance: the best system of a corpus (highest mean dev NIS_tok F1 over its seeds,
 end-to-end systems only) against each other end-to-end system on the test split, by the
@@ -87,10 +88,21 @@ _SEED_DIR = re.compile(r"seed(\d+)")
 #: system names: a trained system on another backbone is ``SYSTEM@LABEL``
 #: (``negbert@mpnet``), its own row beside the system on the default backbone.
 BACKBONE_LABELS: Dict[str, str] = {"all-mpnet-base-v2": "mpnet"}
+#: Training-data variants (``scripts/systems_run.py --data LABEL``): label -> per training
+#: corpus, the train split that replaces the corpus's own (built by the project command
+#: ``augment-cdsco``); a run is ``SYSTEM@LABEL`` (``negbert@affixal``), compared with SYSTEM.
+DATA_VARIANTS: Dict[str, Dict[str, str]] = {"affixal": {"cdsco": "corpus/cdsco_affixal/train.spacy"}}
+#: Each label of a system variant, as the reports describe it.
+VARIANT_DESCRIPTIONS: Dict[str, str] = {
+    "mpnet": "on the all-mpnet-base-v2 backbone (MPNet-base, 110M)",
+    "affixal": ("trained on CD-SCO train with two copies of each sentence with an affixal cue, the cue word "
+                "replaced by another word with a negative affix (spacy_negation.corpora.cue_augment; never "
+                "a word that is an affixal cue of dev or test)"),
+}
 #: Every system name of the grid, in the order of the tables: the systems on the default
-#: backbone, then each trained system on each other backbone.
-ALL_SYSTEMS: Tuple[str, ...] = SYSTEMS + tuple(f"{system}@{label}" for label in BACKBONE_LABELS.values()
-                                               for system in TRAINED)
+#: backbone, then each trained system on each other backbone, then on each data variant.
+ALL_SYSTEMS: Tuple[str, ...] = SYSTEMS + tuple(
+    f"{system}@{label}" for label in (*BACKBONE_LABELS.values(), *DATA_VARIANTS) for system in TRAINED)
 
 
 def split_system(name: str) -> Tuple[str, Optional[str]]:
@@ -355,8 +367,10 @@ def summarize_run(folder: Path, corpus: str, system: str, seed: int,
         config = (folder / TRAIN_CONFIG).read_text(encoding="utf-8").strip()
     elif base != PUNCT:  # a run of before the file was written: the grid's training
         config_path, overrides = train_config(corpus, base)
-        if label is not None:
+        if label in BACKBONE_LABELS.values():
             overrides = overrides + backbone_overrides(config_path, backbone_name(label), PROJECT)
+        elif label is not None:  # a data variant's runs always write their train_config
+            raise ValueError(BAD_RUN_SCORES.format(path=folder / TRAIN_CONFIG, reason="missing"))
         config = " ".join([config_path] + overrides)
     return {"version": SUMMARY_VERSION, "corpus": corpus, "system": system, "seed": seed,
             "config": config, "train_seconds": seconds, "words_per_second": speed,

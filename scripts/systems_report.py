@@ -14,7 +14,8 @@ when ``training/`` is absent. The JSON's shape (fractions):
 ``{CORPUS: {SYSTEM: {"seeds", "mean", "sd"}}, "cross_domain": {"TRAIN->TEST": ...},
 "published": ...}`` plus "scope_only", "dev", "speed", "train_seconds", "configs", "cue_types",
 "scope_outcomes", "significance", "goal" and "backbones" (:func:`systems_lib.build_report`;
-a system trained on another backbone, folder ``RUNS/{corpus}/{system}@{label}``, is a
+a system trained on another backbone or other training data, folder
+``RUNS/{corpus}/{system}@{label}``, is a
 system of its own, compared with the same system on the default backbone), and
 with ``--speed`` "speed_one_run": the systems' speed measured in one run of
 ``bench/bench_systems.py --json`` (:func:`systems_lib.read_speed_bench`).
@@ -31,8 +32,8 @@ from spacy_negation.errors import NegationFormatError
 from spacy_negation.metrics.core import pct
 from spacy_negation.util import atomic_write_text
 
-from systems_lib import (ALL_SYSTEMS, BACKBONE_LABELS, CORPORA, CUE_TYPES, MEASURES, SCOPE_COMPONENT,
-                         SCOPE_OUTCOMES, SYSTEMS, TRAINED, build_report, find_runs, read_speed_bench, read_summary,
+from systems_lib import (ALL_SYSTEMS, CORPORA, CUE_TYPES, MEASURES, SCOPE_COMPONENT, SCOPE_OUTCOMES, SYSTEMS,
+                         TRAINED, VARIANT_DESCRIPTIONS, build_report, find_runs, read_speed_bench, read_summary,
                          split_system, summarize_run, summary_name)
 
 CORPUS_NAMES = {"cdsco": "CD-SCO", "bioscope": "BioScope abstracts", "sfu": "SFU Review"}
@@ -193,12 +194,14 @@ def _backbone_lines(backbones: Mapping[str, Any]) -> List[str]:
     """The section on the systems trained on other backbones (none without runs)."""
     if not backbones:
         return []
-    labels = ", ".join(f"*{label}*: {name}" for name, label in BACKBONE_LABELS.items())
-    lines = ["## Other backbones", "",
-             f"Each system trained on another backbone ({labels}) against the same system on the "
-             "default backbone, on the test split: the paired tests of *Significance* (A: the "
-             "default backbone, B: the other; each system's seeds pooled), then its mean over "
-             "seeds against the best published numbers as in the section above.", ""]
+    present = {split_system(name)[1] for entries in backbones.values() for name in entries}
+    labels = "; ".join(f"*{label}*: {VARIANT_DESCRIPTIONS[label]}" for label in VARIANT_DESCRIPTIONS
+                       if label in present)
+    lines = ["## Other backbones and training data", "",
+             f"Each system variant ({labels}) against the same system on the default backbone and "
+             "training data, on the test split: the paired tests of *Significance* (A: the system, "
+             "B: its variant; each system's seeds pooled), then its mean over seeds against the "
+             "best published numbers as in the section above.", ""]
     for corpus in CORPORA:
         for name, entry in backbones.get(corpus, {}).items():
             lines += [f"### {CORPUS_NAMES[corpus]}: {system_name(name)} ({len(entry['seeds'])} seed(s)) "
@@ -238,7 +241,8 @@ def render_markdown(report: Mapping[str, Any]) -> str:
         "trained (one run). Written by `scripts/systems_report.py`; reproduce with `spacy "
         "project run systems` (docs/systems.md). A row *SYSTEM@LABEL* is the same system "
         "on another backbone (`scripts/systems_run.py --backbone`; *mpnet*: all-mpnet-base-v2, "
-        "MPNet-base), compared with its own row in *Other backbones*.",
+        "MPNet-base) or other training data (`--data`; *affixal*: CD-SCO train with affixal cue "
+        "copies), compared with its own row in *Other backbones and training data*.",
         "",
         "*words/s*: the annotation speed of `scripts/evaluate_model.py` on the test split "
         "(gold tokens, mean over seeds, CPU shared with other jobs, so not comparable across "

@@ -3,7 +3,7 @@ training at a time (the ``systems`` workflow).
 
 python scripts/systems_run.py [--corpora cdsco bioscope sfu] [--systems bilstm_tagger
     negbert dp_direct dp_nested punct_baseline] [--seeds 0 1 2] [--out-dir training/systems]
-    [--backbone all-mpnet-base-v2] [--max-steps N] [--learn-rate X] [--dry-run]
+    [--backbone all-mpnet-base-v2 | --data affixal] [--max-steps N] [--learn-rate X] [--dry-run]
 
 Run from the project folder (the configs name ``corpus/...``). Each run folder
 ``OUT/{corpus}/{system}/seed{N}`` gets ``train_config`` (the config and overrides of its
@@ -27,6 +27,11 @@ as command-line overrides) into ``OUT/{corpus}/{system}@{label}/seed{N}``, the l
 ``--max-steps N`` and ``--learn-rate X`` (with ``--backbone``) train N steps, and from the
 initial learning rate X, instead of the system's (the schedule's decay follows the steps;
 its warm-up does not).
+
+``--data LABEL`` trains the systems on another train split of the corpus
+(``systems_lib.DATA_VARIANTS``: ``affixal``, CD-SCO train with affixal cue copies, built by
+``spacy project run augment-cdsco``) into ``OUT/{corpus}/{system}@{label}/seed{N}``; dev and
+test stay the corpus's own.
 """
 import argparse
 import shlex
@@ -40,7 +45,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from spacy_negation.errors import Errors
 from spacy_negation.util import atomic_write_text
 
-from systems_lib import (BACKBONE_LABELS, CORPORA, PUNCT, RUN_FAILED, SYSTEMS, TRAIN_CONFIG, UNTAGGED,
+from systems_lib import (BACKBONE_LABELS, CORPORA, DATA_VARIANTS, PUNCT, RUN_FAILED, SYSTEMS, TRAIN_CONFIG,
+                         UNTAGGED,
                          backbone_overrides, evaluations, gold_file, run_dir, split_file, train_config)
 
 SCRIPTS = Path(__file__).resolve().parent
@@ -77,9 +83,14 @@ def write_gold(corpus: str, out: Path) -> None:
     write_starsem_docs(docs, out)
 
 
-def system_dir(system: str, backbone: Optional[str]) -> str:
-    """The folder name of a system's runs: ``SYSTEM`` or ``SYSTEM@LABEL`` on another backbone."""
-    if backbone is None or system == PUNCT:
+def system_dir(system: str, backbone: Optional[str], data: Optional[str] = None) -> str:
+    """The folder name of a system's runs: ``SYSTEM``, or ``SYSTEM@LABEL`` on another backbone
+    or another train split (``data``, a label of DATA_VARIANTS)."""
+    if system == PUNCT:
+        return system
+    if data is not None:
+        return f"{system}@{data}"
+    if backbone is None:
         return system
     return f"{system}@{BACKBONE_LABELS[backbone]}"
 
@@ -136,12 +147,16 @@ def run_commands(corpus: str, system: str, seed: int, folder: Path, done: bool,
 
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--corpora", nargs="+", choices=CORPORA, default=list(CORPORA))
+    parser.add_argument("--corpora", nargs="+", choices=CORPORA, default=None,
+                        help="default: every corpus (with --data, those the variant has)")
     parser.add_argument("--systems", nargs="+", choices=SYSTEMS, default=list(SYSTEMS))
     parser.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2])
     parser.add_argument("--out-dir", type=Path, default=Path("training/systems"))
     parser.add_argument("--backbone", default=None, choices=sorted(BACKBONE_LABELS),
                         help="train on this backbone (its runs are the systems SYSTEM@LABEL of the report)")
+    parser.add_argument("--data", default=None, choices=sorted(DATA_VARIANTS),
+                        help="train on this variant of the corpus's train split (its runs are the systems "
+                             "SYSTEM@LABEL of the report)")
     parser.add_argument("--max-steps", type=int, default=None,
                         help="train this many steps instead of the system's (its learning-rate schedule follows)")
     parser.add_argument("--learn-rate", type=float, default=None,
@@ -161,18 +176,32 @@ def main(argv: Optional[List[str]] = None) -> int:
         parser.error(f"--max-steps must be at least 1, got {args.max_steps}")
     if args.learn_rate is not None and not args.learn_rate > 0:
         parser.error(f"--learn-rate must be positive, got {args.learn_rate}")
-    if (args.max_steps is not None or args.learn_rate is not None or settings) and args.backbone is None:
+    if args.corpora is None:
+        args.corpora = list(CORPORA) if args.data is None else [c for c in CORPORA if c in DATA_VARIANTS[args.data]]
+    if args.backbone is not None and args.data is not None:
+        parser.error("--backbone and --data are one variant each: give one of them")
+    if args.data is not None:
+        unknown = [c for c in args.corpora if c not in DATA_VARIANTS[args.data]]
+        if unknown:
+            parser.error(f"--data {args.data} has no train split for {', '.join(unknown)} "
+                         f"(it has: {', '.join(DATA_VARIANTS[args.data])})")
+        if "paths.train" in settings:
+            parser.error("--data sets paths.train itself")
+    if (args.max_steps is not None or args.learn_rate is not None or settings) and (
+            args.backbone is None and args.data is None):
         # the grid's own folders hold the systems' runs at their own settings: a run with
         # others there would be pooled with them in the report
-        parser.error("--max-steps, --learn-rate and --set need --backbone (the grid's runs keep each "
-                     "system's settings)")
+        parser.error("--max-steps, --learn-rate and --set need --backbone or --data (the grid's runs keep "
+                     "each system's settings)")
     needed = sorted({split_file(c, s) for c in args.corpora for s in ("train", "dev", "test")}
-                    | {split_file(c, "test") for c in CORPORA if set(args.systems) - {PUNCT}})
+                    | {split_file(c, "test") for c in CORPORA if set(args.systems) - {PUNCT}}
+                    | {DATA_VARIANTS[args.data][c] for c in args.corpora if args.data is not None})
     if not args.dry_run:
         missing = [path for path in needed if not Path(path).exists()]
         if missing:
             for path in missing:
-                print(f"error: {Errors.E130.format(path=path)} (run the convert commands first)",
+                print(f"error: {Errors.E130.format(path=path)} (run the convert commands first"
+                      + (", and augment-cdsco" if args.data is not None else "") + ")",
                       file=sys.stderr)
             return 1
     for corpus in args.corpora:
@@ -185,10 +214,15 @@ def main(argv: Optional[List[str]] = None) -> int:
         for corpus in args.corpora:
             for system in args.systems:
                 for seed in ([0] if system == PUNCT else args.seeds):
-                    folder = run_dir(args.out_dir, corpus, system_dir(system, args.backbone), seed)
+                    if args.data is not None and system == PUNCT:
+                        continue  # gold cues, no training: the data variant changes nothing
+                    folder = run_dir(args.out_dir, corpus, system_dir(system, args.backbone, args.data), seed)
                     done = (folder / "test.json").exists()
+                    run_settings = dict(settings)
+                    if args.data is not None:
+                        run_settings["paths.train"] = DATA_VARIANTS[args.data][corpus]
                     training = None if system == PUNCT else training_overrides(
-                        corpus, system, args.backbone, args.max_steps, args.learn_rate, settings)
+                        corpus, system, args.backbone, args.max_steps, args.learn_rate, run_settings)
                     commands = run_commands(corpus, system, seed, folder, done, training)
                     if args.dry_run:
                         state = "finished" if done else ("unfinished: redone" if folder.exists() else "new")

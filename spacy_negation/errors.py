@@ -170,7 +170,7 @@ class Errors(ErrorsFrom500, metaclass=ErrorsWithCodes):
     E130 = ("Input file not found: {path}")
     E131 = ("Unknown {what} {name!r}; available: {available}.")
     E132 = ("{path}: not a .spacy (DocBin) file: {reason}")
-    # --- BioScope clinical merge (E140-E149) -------------------------------------------
+    # --- BioScope clinical merge (E140-E146) -------------------------------------------
     E140 = ("{path}:{line}: document {doc_id}, {part} sentence {sent_id}: its masked words "
             "do not match the report text ({reason}); masked sentence {masked!r}, report text "
             "from here {text!r}.")
@@ -190,6 +190,10 @@ class Errors(ErrorsFrom500, metaclass=ErrorsWithCodes):
             "ambiguous.")
     # --- data augmentation (E147-E149) ------------------------------------------------
     E147 = ("The share of docs given contracted copies must lie between 0 and 1, not {value!r}.")
+    E148 = ("{path}:{line}: {reason}; a row of the affixal cue lexicon is WORD, AFFIX and CLASS "
+            "separated by tabs (AFFIX one of {affixes}, at the start of WORD, or 'less' inside it; "
+            "CLASS one of {classes}).")
+    E149 = ("The number of affixal copies per doc must be a whole number of at least 1, not {value!r}.")
     # --- metrics: *SEM, NIS, evaluate, scorers (E200-E249) ------------------------------
     E200 = ("Gold and system files are not token-aligned (columns 0-3 must agree): "
             "first mismatch at {gold_path}:{gold_line} ({gold}) and "

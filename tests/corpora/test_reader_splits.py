@@ -115,9 +115,10 @@ def test_split_files_are_package_data():
     assert SPLITS_DIR.parent.parent == package
     config = configparser.ConfigParser()
     config.read(package.parents[1] / "setup.cfg", encoding="utf-8")
-    patterns = config["options.package_data"]["spacy_negation.corpora"].split()
-    for name in ("bioscope_abstracts", "bioscope_clinical", "sfu"):
-        path = split_file(name)
+    patterns = config["options.package_data"]["spacy_negation.corpora"].replace(",", " ").split()
+    from spacy_negation.corpora.cue_augment import LEXICON_PATH
+
+    for path in [split_file(name) for name in ("bioscope_abstracts", "bioscope_clinical", "sfu")] + [LEXICON_PATH]:
         assert path.is_file()
         assert any(path.relative_to(package).match(pattern) for pattern in patterns)
 

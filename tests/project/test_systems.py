@@ -719,3 +719,44 @@ def test_bad_scope_outcomes_in_a_summary_are_a_coded_error(built: Dict[str, Any]
     del doc["test_scope_outcomes"]  # summaries written before the counts are still read
     bad.write_text(json.dumps(doc), encoding="utf-8")
     assert "test_scope_outcomes" not in read_summary(bad)
+
+
+def test_dry_run_on_a_data_variant(tmp_path: Path, run_script: RunScript) -> None:
+    """--data affixal: the variant's train split replaces the corpus's (once), runs in
+    SYSTEM@affixal, no Punct-BL run (gold cues, nothing trained)."""
+    lines = dry_run(run_script, tmp_path, "--corpora", "cdsco", "--systems", "negbert", "punct_baseline",
+                    "--seeds", "0", "--data", "affixal")
+    (negbert,) = [line for line in lines if " -m spacy train " in line]
+    assert negbert.count("--paths.train") == 1 and "--paths.train corpus/cdsco_affixal/train.spacy" in negbert
+    assert "--output runs/cdsco/negbert@affixal/seed0 " in negbert and "--paths.dev corpus/dev.spacy" in negbert
+    assert not any("punct_baseline" in line for line in lines)
+    assert any("evaluate_model.py runs/cdsco/negbert@affixal/seed0/model-best corpus/test.spacy" in line
+               for line in lines)
+    for args, message in ((["--corpora", "bioscope"], "--data affixal has no train split for bioscope"),
+                          (["--backbone", "all-mpnet-base-v2"], "--backbone and --data are one variant each"),
+                          (["--set", "paths.train=x.spacy"], "--data sets paths.train itself")):
+        proc = run_script("systems_run.py", "--dry-run", "--out-dir", "runs", "--data", "affixal", *args, cwd=tmp_path)
+        assert proc.returncode == 2 and message in proc.stderr, args
+
+
+def test_a_data_variant_is_a_row_compared_with_its_system(built: Dict[str, Any], tmp_path: Path,
+                                                          run_script: RunScript) -> None:
+    root = tmp_path / "variant"
+    shutil.copytree(built["root"] / "training", root / "training")
+    runs = root / "training" / "systems"
+    folder = make_run(runs, "cdsco", "negbert@affixal", 0, same(0.8), same(0.96), SYS_B)
+    proc = report(run_script, root)
+    # its config comes from the train_config that systems_run.py writes: without it, refused
+    assert proc.returncode == 1 and "train_config" in proc.stderr
+    (folder / "train_config").write_text("configs/negbert.cfg --paths.train corpus/cdsco_affixal/train.spacy\n",
+                                         encoding="utf-8")
+    proc = report(run_script, root)
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads((root / "results" / "systems.json").read_text(encoding="utf-8"))
+    assert doc["cdsco"]["negbert@affixal"]["seeds"] == [0]
+    assert doc["backbones"]["cdsco"]["negbert@affixal"]["against"] == "negbert"
+    assert doc["cue_types"]["cdsco"]["negbert@affixal"]["seeds"] == [0]  # the before/after cue-type rows
+    md = (root / "results" / "systems.md").read_text(encoding="utf-8")
+    assert "| NegBERT@affixal | 1 | 80.00 |" in md
+    assert "### CD-SCO: NegBERT@affixal (1 seed(s)) against NegBERT" in md
+    assert "*affixal*: trained on CD-SCO train with two copies of each sentence with an affixal cue" in md
