@@ -3,7 +3,6 @@ written, shaped as the results files are, and consistent (timings themselves are
 asserted)."""
 import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -15,8 +14,7 @@ from util import REPO, gold_sentences, load_module, make_reference
 
 
 def _bench(name: str) -> ModuleType:
-    if str(REPO / "bench") not in sys.path:  # the scripts import their sibling bench_vs_rules
-        sys.path.insert(0, str(REPO / "bench"))
+    # the scripts import their sibling bench_vs_rules: bench/ is on pytest's pythonpath (setup.cfg)
     return load_module(REPO / "bench" / f"{name}.py", name)
 
 
