@@ -194,6 +194,21 @@ def split_lines(path: Union[str, Path], text: str) -> List[str]:
     return text.split("\n")
 
 
+def recase(form: str, model: str) -> str:
+    """``form`` in the letter case of ``model``: upper case (a model of two or more upper-case
+    letters), capitalized, or as it is.
+
+    form (str): the new word form, lower case.
+    model (str): the word it replaces.
+    RETURNS (str): the form, recased.
+    """
+    if model.isupper() and len(model) > 1:
+        return form.upper()
+    if model[:1].isupper():
+        return form[:1].upper() + form[1:]
+    return form
+
+
 def is_writable_form(form: str) -> bool:
     """Whether a word form fits one line of a *SEM-style file: not empty, no whitespace
     (``str.isspace``: also U+00A0 and the other Unicode spaces), no control character.

@@ -16,6 +16,7 @@ from spacy.tokens import Doc
 from ..alignment import Part
 from ..errors import Errors
 from ..negation import get_convention, get_negations, set_convention, set_negations
+from ..util import recase
 from .docs import META_KEY
 
 #: Auxiliary (lower case) → its form before "n't" as spaCy's English tokenizer splits the
@@ -25,15 +26,6 @@ AUXILIARIES: Dict[str, str] = {
     "has": "has", "have": "have", "had": "had", "could": "could", "would": "would", "should": "should",
     "can": "ca", "will": "wo", "must": "must",
 }
-
-
-def _recase(form: str, model: str) -> str:
-    """``form`` in the letter case of ``model`` (lower, upper or capitalized)."""
-    if model.isupper() and len(model) > 1:
-        return form.upper()
-    if model[:1].isupper():
-        return form[:1].upper() + form[1:]
-    return form
 
 
 def contractible(doc: Doc) -> List[int]:
@@ -68,9 +60,9 @@ def contract(doc: Doc, indices: Optional[Iterable[int]] = None) -> Optional[Doc]
     spaces = [bool(t.whitespace_) for t in doc]
     for i in chosen:
         aux = doc[i - 1]
-        words[i - 1] = _recase(AUXILIARIES[aux.text.lower()], aux.text)
+        words[i - 1] = recase(AUXILIARIES[aux.text.lower()], aux.text)
         spaces[i - 1] = False
-        words[i] = _recase("n't", doc[i].text)
+        words[i] = recase("n't", doc[i].text)
     new = Doc(doc.vocab, words=words, spaces=spaces)
     if doc.has_annotation("SENT_START"):
         for token in doc:

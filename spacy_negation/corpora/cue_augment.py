@@ -29,6 +29,7 @@ from ..alignment import Part
 from ..errors import Errors
 from ..negation import get_convention, get_negations, set_convention, set_negations
 from ..ml.training_corpus import split_sentences
+from ..util import recase
 from .docs import META_KEY
 
 #: The lexicon shipped with the package (WORD, AFFIX, CLASS per tab-separated row).
@@ -158,21 +159,13 @@ def is_excluded(word: str, exclude: Iterable[str]) -> bool:
     return any(word.startswith(other) or other.startswith(word) for other in exclude)
 
 
-def _recase(form: str, model: str) -> str:
-    if model.isupper() and len(model) > 1:
-        return form.upper()
-    if model[:1].isupper():
-        return form[:1].upper() + form[1:]
-    return form
-
-
 def substitute(doc: Doc, i: int, old: AffixalWord, new: AffixalWord) -> Optional[Doc]:
     """A copy of the doc with token ``i`` (the affixal word ``old``) replaced by ``new``,
     every negation part on that token moved: the affix to the new affix, the rest to the
     new rest, the whole token to the whole new token. None if a part on the token is none
     of these (it cannot be moved faithfully).
     """
-    text = _recase(new.word, doc[i].text)
+    text = recase(new.word, doc[i].text)
     moves: Dict[Tuple[int, int], Tuple[int, int]] = {
         old.cue: new.cue, old.rest: new.rest, (0, len(doc[i].text)): (0, len(text))}
     negations = get_negations(doc)
