@@ -51,6 +51,15 @@ nO = null
 
 DEFAULT_SCOPE_MODEL = Config().from_str(default_model_config + DEFAULT_TOK2VEC_CONFIG)["model"]
 
+#: The most tokens of a cue's sentence that the scope model reads: in a longer "sentence" (a
+#: doc without sentence boundaries, a list of thousands of items) the window is this many
+#: tokens around the cue, so that the work per cue stays bounded (no sentence of the
+#: corpora comes near: the longest, in BioScope train, has 178 tokens).
+MAX_WINDOW_TOKENS = 512
+#: The most cells (windows x tokens of the longest window) of one call of the scope model;
+#: more windows are predicted in several calls, each with the docs its windows come from.
+MAX_BATCH_CELLS = 1 << 16
+
 
 #: The flat settings read from configs written before the decoder block (with_flat_settings).
 FLAT_DECODER_SETTINGS["negation_scope"] = (SCOPE_DECODER_DEFAULTS, ())
@@ -165,7 +174,12 @@ class NegationScope(NegationPipe):
         out: List[List[numpy.ndarray]] = [[] for _ in docs]
         if not windows:
             return out
-        scores = self.model.predict((docs, windows))
+        scores: List[Floats2d] = []
+        for chunk in window_batches(windows, MAX_BATCH_CELLS):
+            used = sorted({w.doc for w in chunk})
+            position = {d: k for k, d in enumerate(used)}
+            scores.extend(self.model.predict(([docs[d] for d in used],
+                                              [CueWindow(position[w.doc], w.start, w.end, w.cues) for w in chunk])))
         for w, s in zip(windows, scores):
             ids = self.decoder.label_ids(self.model.ops.to_numpy(s), w.cues != 0)
             out[w.doc].append(ids.astype("int32"))
@@ -255,26 +269,63 @@ class NegationScope(NegationPipe):
         return windows, truths
 
 
-def cue_windows(doc: Doc, doc_index: int, negations: List[Negation]) -> List[CueWindow]:
-    """The scope-model input of each negation: its cue's sentence, with cue types.
+def cue_windows(doc: Doc, doc_index: int, negations: List[Negation],
+                max_tokens: Optional[int] = None) -> List[CueWindow]:
+    """The scope-model input of each negation: its cue's sentence, with cue types; of a
+    sentence longer than ``max_tokens``, the ``max_tokens`` tokens around the cue (all its
+    parts in the sentence, however far apart).
 
     doc (Doc): the doc.
     doc_index (int): the doc's position in the batch.
     negations (List[Negation]): the negations of the doc.
+    max_tokens (Optional[int]): the longest window (default :data:`MAX_WINDOW_TOKENS`).
     RETURNS (List[CueWindow]): one window per negation, in the same order.
     """
     if not negations:
         return []
+    if max_tokens is None:
+        max_tokens = MAX_WINDOW_TOKENS
     ranges, of_token = sentence_ranges(doc)
     windows: List[CueWindow] = []
     for neg in negations:
         start, end = ranges[int(of_token[neg.cue[0].i])]
+        if end - start > max_tokens:
+            start, end = _around(neg, start, end, max_tokens)
         cues = numpy.zeros(end - start, dtype="int32")
         for p in neg.cue:
             if start <= p.i < end:
                 cues[p.i - start] = CUE_AFFIX if p.is_partial(doc) else CUE_WHOLE
         windows.append(CueWindow(doc_index, start, end, cues))
     return windows
+
+
+def _around(neg: Negation, start: int, end: int, max_tokens: int) -> Tuple[int, int]:
+    """The window of at most ``max_tokens`` tokens (more only where the cue's parts lie
+    farther apart) inside the sentence [start, end), centred on the cue."""
+    inside = [p.i for p in neg.cue if start <= p.i < end]
+    first, last = min(inside), max(inside)
+    room = max(0, max_tokens - (last - first + 1))
+    lo = max(start, first - room // 2)
+    hi = min(end, max(last + 1, lo + max_tokens))
+    lo = max(start, min(lo, hi - max_tokens))
+    return lo, hi
+
+
+def window_batches(windows: Sequence[CueWindow], max_cells: int) -> List[List[CueWindow]]:
+    """The windows in consecutive groups whose padded size (windows x longest window)
+    stays within ``max_cells`` (a window longer than that makes a group of its own)."""
+    batches: List[List[CueWindow]] = []
+    current: List[CueWindow] = []
+    longest = 0
+    for w in windows:
+        if current and (len(current) + 1) * max(longest, len(w)) > max_cells:
+            batches.append(current)
+            current, longest = [], 0
+        current.append(w)
+        longest = max(longest, len(w))
+    if current:
+        batches.append(current)
+    return batches
 
 
 def _gold_window_labels(neg: Negation, window: CueWindow) -> List[str]:

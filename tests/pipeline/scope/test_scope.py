@@ -9,7 +9,8 @@ from spacy.training import Example
 
 from spacy_negation import Negation, get_negations, set_negations
 from spacy_negation.ml.bilstm import CUE_AFFIX, CUE_WHOLE
-from spacy_negation.pipeline.scope.component import SCOPE_LABELS, _decode, cue_windows
+from spacy_negation.pipeline.scope import component as scope_component
+from spacy_negation.pipeline.scope.component import SCOPE_LABELS, _decode, cue_windows, window_batches
 from spacy_negation.pipeline.scope.decoding import contiguous_labels, split_at_other_cues
 
 from util import (CNN_TINY, SMALL_CNN, assert_initialize_checks_get_examples, load_test_nlp, make_examples,
@@ -174,6 +175,64 @@ def test_overfit_with_gold_cues_and_serialization(tmp_path):
     nlp.to_disk(tmp_path / "scope")
     nlp3 = spacy.load(tmp_path / "scope")
     assert [negation_key(d) for d in nlp3.get_pipe("negation_scope").pipe(_with_gold_cues(nlp, examples))] == gold
+
+
+def test_windows_of_a_long_sentence_are_bounded_around_the_cue():
+    nlp = spacy.blank("en")
+    doc = Doc(nlp.vocab, words=[f"w{i}" for i in range(100)])  # one "sentence" of 100 tokens
+    negs = [Negation(doc, [doc[50]]), Negation(doc, [doc[2]]), Negation(doc, [doc[97]]),
+            Negation(doc, [doc[10], doc[80]]), Negation(doc, [(30, 0, 1)])]
+    windows = cue_windows(doc, 0, negs, max_tokens=20)
+    assert [(w.start, w.end) for w in windows] == [(41, 61), (0, 20), (80, 100), (10, 81), (21, 41)]
+    assert windows[0].cues.tolist()[9] == CUE_WHOLE and windows[4].cues.tolist()[9] == CUE_AFFIX
+    assert [int(w.cues.sum()) for w in windows[:3]] == [CUE_WHOLE] * 3  # every cue token in its window
+    # a sentence within the bound is the window, as before
+    assert [(w.start, w.end) for w in cue_windows(doc, 0, negs[:1], max_tokens=100)] == [(0, 100)]
+
+
+def test_window_batches_bound_the_padded_cells_and_keep_the_order():
+    nlp = spacy.blank("en")
+    doc = Doc(nlp.vocab, words=[f"w{i}" for i in range(40)])
+    windows = cue_windows(doc, 0, [Negation(doc, [doc[i]]) for i in range(0, 40, 4)], max_tokens=10)
+    batches = window_batches(windows, max_cells=30)
+    assert [len(b) for b in batches] == [3, 3, 3, 1] and [w for b in batches for w in b] == windows
+    assert all(len(b) * max(len(w) for w in b) <= 30 for b in batches)
+    assert window_batches(windows[:2], max_cells=5) == [[windows[0]], [windows[1]]]  # too long alone: its own batch
+    assert window_batches([], max_cells=5) == []
+
+
+def test_many_cues_in_one_long_doc_are_predicted_in_bounded_calls(trained_cnn_dir, monkeypatch):
+    """A doc without sentence boundaries with hundreds of cues: the scope model reads
+    bounded windows in several calls, and the scopes are those of one unbounded call."""
+    nlp = spacy.load(trained_cnn_dir)
+    scope = nlp.get_pipe("negation_scope")
+    text = " ".join(["He was not happy and the dog barked"] * 120)
+    docs = [nlp.make_doc(text), nlp.make_doc("He was not happy.")]
+    for doc in docs:
+        set_negations(doc, [{"cue": [t]} for t in doc if t.text == "not"])
+    docs = list(nlp.get_pipe("tok2vec").pipe(docs))
+    monkeypatch.setattr(scope_component, "MAX_WINDOW_TOKENS", 10_000)
+    monkeypatch.setattr(scope_component, "MAX_BATCH_CELLS", 10_000_000)
+    whole = scope.predict(docs)  # one call, whole sentences
+    calls = []
+    predict = scope.model.predict
+
+    def spy(inputs):
+        calls.append((len(inputs[0]), len(inputs[1]), max(len(w) for w in inputs[1])))
+        return predict(inputs)
+
+    monkeypatch.setattr(scope.model, "predict", spy)
+    monkeypatch.setattr(scope_component, "MAX_WINDOW_TOKENS", 64)
+    monkeypatch.setattr(scope_component, "MAX_BATCH_CELLS", 64 * 16)
+    bounded = scope.predict(docs)
+    assert len(calls) > 1 and all(n * longest <= 64 * 16 for _, n, longest in calls)
+    assert all(longest <= 64 for _, _, longest in calls) and calls[-1][0] <= 2
+    assert sum(n for _, n, _ in calls) == 121
+    # the short doc's window is unchanged; the long doc's windows see 64 tokens, not 960
+    assert [ids.tolist() for ids in bounded[1]] == [ids.tolist() for ids in whole[1]]
+    assert [len(ids) for ids in bounded[0]] == [64] * 120 and [len(ids) for ids in whole[0]] == [960] * 120
+    scope.set_annotations(docs, bounded)
+    assert len(get_negations(docs[0])) == 120 and all(n.scope for n in get_negations(docs[1]))
 
 
 def test_docs_without_cues_and_empty_docs_are_unchanged(trained_cnn_dir):
