@@ -66,13 +66,26 @@ def build_graph_parser(
     )
 
 
+#: The longest sentence the graph is scored on (its arcs grow with the square of the
+#: length): a longer one (a doc without sentence boundaries) is scored in consecutive
+#: blocks of this many tokens, and no negation reaches across two blocks (no sentence of the
+#: corpora comes near: the longest has 178 tokens).
+MAX_GRAPH_TOKENS = 512
+
+
+def graph_ranges(doc: Doc) -> Tuple[List[Tuple[int, int]], numpy.ndarray]:
+    """The token ranges the graph is scored on (:func:`sentence_ranges` with sentences
+    cut at :data:`MAX_GRAPH_TOKENS`) and the range of each token."""
+    return sentence_ranges(doc, MAX_GRAPH_TOKENS)
+
+
 def sentence_spans(docs: Sequence[Doc]) -> List[SentenceSpan]:
-    """The sentences the model scores, in its output order.
+    """The sentences the model scores (:func:`graph_ranges`), in its output order.
 
     docs (Sequence[Doc]): the batch.
     RETURNS (List[Tuple[int, int, int]]): (doc position, start, end) per sentence.
     """
-    return [(d, start, end) for d, doc in enumerate(docs) for start, end in sentence_ranges(doc)[0]]
+    return [(d, start, end) for d, doc in enumerate(docs) for start, end in graph_ranges(doc)[0]]
 
 
 def _forward(model: Model, docs: List[Doc], is_train: bool) -> Tuple[List[Floats2d], Callable]:

@@ -31,14 +31,13 @@ from spacy.vocab import Vocab
 
 from ...alignment import CharIndex, project_parts
 from ...errors import Errors
-from ...ml.biaffine import sentence_spans
+from ...ml.biaffine import graph_ranges, sentence_spans
 from ...negation import Negation, PartLike, get_negations, register_extensions, set_negations
 from ..base import FLAT_DECODER_SETTINGS, NegationPipe, with_flat_settings
 from ..cue.component import DEFAULT_CUE_MODEL
 from .decoding import (CUE_DECODINGS, GRAPH_DECODER_DEFAULTS, GraphDecoder, RootGroups, graph_labels,
                        root_groups)
 from .encoding import ENCODINGS, NO_EDGE, Instance, PartTuple, decode, encode, graph_of_pairs, pair_labels, parse_label
-from .._util import sentence_ranges
 
 #: The default model: the biaffine scorer on the default CNN tok2vec of ``negation_cue``.
 DEFAULT_GRAPH_MODEL = Config({
@@ -228,7 +227,7 @@ class NegationGraph(NegationPipe):
         labels = self.labels
         for doc, doc_ids in zip(docs, label_ids):
             negations: List[Dict[str, Iterable[PartLike]]] = []
-            for (start, end), ids in zip(sentence_ranges(doc)[0], doc_ids):
+            for (start, end), ids in zip(graph_ranges(doc)[0], doc_ids):
                 words = [t.text for t in doc[start:end]]
                 graph = graph_of_pairs([labels[int(i)] for i in ids], end - start)
                 for inst in decode(words, graph, self.encoding):
@@ -243,7 +242,7 @@ class NegationGraph(NegationPipe):
         truths: List[List[str]] = []
         for eg in examples:
             pred = eg.predicted
-            for (start, end), instances in zip(sentence_ranges(pred)[0], gold_instances(eg)):
+            for (start, end), instances in zip(graph_ranges(pred)[0], gold_instances(eg)):
                 words = [t.text for t in pred[start:end]]
                 truths.append(pair_labels(encode(words, instances, self.encoding), end - start))
         return [eg.predicted for eg in examples], truths
@@ -315,7 +314,7 @@ def gold_instances(example: Example) -> List[List[Instance]]:
     pred, ref = example.predicted, example.reference
     gold = get_negations(ref)
     if not gold or not len(pred):
-        return [[] for _ in sentence_ranges(pred)[0]]
+        return [[] for _ in graph_ranges(pred)[0]]
     ref_index, pred_index = CharIndex(ref), CharIndex(pred)
     projected: List[Negation] = []
     for neg in gold:
@@ -334,7 +333,7 @@ def negations_as_instances(doc: Doc, negations: Optional[List[Negation]] = None)
     negations (Optional[List[Negation]]): the negations (the doc's if None).
     RETURNS (List[List[Instance]]): per sentence, its instances.
     """
-    ranges, of_token = sentence_ranges(doc)
+    ranges, of_token = graph_ranges(doc)
     out: List[List[Instance]] = [[] for _ in ranges]
     for neg in get_negations(doc) if negations is None else negations:
         k = int(of_token[neg.cue[0].i])

@@ -480,3 +480,27 @@ def test_dp_configs_differ_only_in_the_encoding():
         assert config["training"]["optimizer"]["L2"] == 0.0
     configs["direct"]["components"]["negation_graph"]["encoding"] = "nested"
     assert configs["direct"] == configs["nested"]
+
+
+def test_a_long_sentence_is_scored_in_blocks(monkeypatch):
+    """A sentence longer than MAX_GRAPH_TOKENS (a doc without sentence boundaries) is scored
+    in consecutive blocks, so the arcs grow with the blocks, not with the square of the doc;
+    the decoded negations stay inside their block."""
+    from spacy_negation.ml import biaffine
+    from spacy_negation.pipeline._util import sentence_ranges
+
+    nlp = _nlp()
+    graph = nlp.get_pipe("negation_graph")
+    nlp.initialize(lambda: make_examples(nlp))
+    doc = nlp.make_doc(" ".join(["He was not happy and"] * 10))  # 50 tokens, one sentence
+    assert sentence_ranges(doc)[0] == [(0, 50)]
+    ranges, of_token = sentence_ranges(doc, 16)
+    assert ranges == [(0, 16), (16, 32), (32, 48), (48, 50)] and of_token[47] == 2 and of_token[48] == 3
+    monkeypatch.setattr(biaffine, "MAX_GRAPH_TOKENS", 16)
+    assert [(start, end) for _, start, end in sentence_spans([doc])] == ranges
+    ids = graph.predict([doc])[0]
+    assert [len(a) for a in ids] == [(n + 1) * n for n in (16, 16, 16, 2)]
+    graph.set_annotations([doc], [ids])
+    for neg in doc._.negations:
+        block = {int(of_token[p.i]) for role in ("cue", "scope", "event") for p in neg.parts(role)}
+        assert len(block) == 1
