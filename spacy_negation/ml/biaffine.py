@@ -27,7 +27,7 @@ from spacy.tokens import Doc
 from spacy.util import registry
 
 from ..errors import Errors
-from ..pipeline._util import sentence_ranges
+from ..sentences import sentence_ranges
 
 #: (doc in the batch, first token, end token) of each sentence the model scores.
 SentenceSpan = Tuple[int, int, int]

@@ -13,6 +13,7 @@ from spacy.tokens import Doc
 from thinc.api import Model
 from thinc.types import Floats2d, Floats3d, Ints1d, Ints2d
 
+from ..sentences import sentence_ranges
 from .legacy import ROLES, ReadsLegacyLayouts
 
 #: Cue types of a window's tokens: not a cue token, whole-token cue, affixal cue token.
@@ -49,19 +50,24 @@ ScopeInputs = Tuple[List[Doc], List[CueWindow]]
 PaddedWindows = Tuple[Floats3d, Ints2d, Ints1d]
 
 
+#: The longest window of the sentence taggers: a longer sentence (a doc without sentence
+#: boundaries) is tagged in consecutive windows of this many tokens, so that the batch is not
+#: padded to its length (a cue is a word or a few; no sentence of the corpora has more than
+#: 178 tokens).
+MAX_SENTENCE_WINDOW = 512
+
+
 def sentence_windows(docs: Sequence[Doc]) -> List[CueWindow]:
-    """One window without cues per sentence (the whole doc without sentence boundaries);
-    none for an empty doc.
+    """One window without cues per sentence (the whole doc without sentence boundaries),
+    a sentence longer than :data:`MAX_SENTENCE_WINDOW` cut into consecutive windows; none
+    for an empty doc.
 
     docs (Sequence[Doc]): the docs of a batch.
     RETURNS (List[CueWindow]): the windows, in doc and sentence order.
     """
     windows: List[CueWindow] = []
     for d, doc in enumerate(docs):
-        if not len(doc):
-            continue
-        ranges = [(s.start, s.end) for s in doc.sents] if doc.has_annotation("SENT_START") else [(0, len(doc))]
-        for start, end in ranges:
+        for start, end in sentence_ranges(doc, MAX_SENTENCE_WINDOW)[0]:
             windows.append(CueWindow(d, start, end, numpy.zeros(end - start, dtype="int32")))
     return windows
 

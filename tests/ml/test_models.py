@@ -157,6 +157,21 @@ def test_cue_tagger_shapes_with_empty_doc(docs):
     assert [s.shape for s in scores] == [(5, 5), (0, 5), (6, 5)]
 
 
+def test_bilstm_cue_tagger_reads_a_long_sentence_in_bounded_windows(docs, monkeypatch):
+    """A sentence longer than MAX_SENTENCE_WINDOW is tagged in consecutive windows (the
+    batch is padded to the window, not to the sentence): every token keeps one row."""
+    from spacy_negation.ml import windows
+
+    model = build_bilstm_cue_tagger(_cnn(), hidden_width=4, nO=5)
+    model.initialize(X=docs)
+    nlp = spacy.blank("en")
+    long = nlp(" ".join(["not"] * 11))  # one sentence of 11 tokens
+    monkeypatch.setattr(windows, "MAX_SENTENCE_WINDOW", 4)
+    assert [(w.start, w.end) for w in windows.sentence_windows([long])] == [(0, 4), (4, 8), (8, 11)]
+    scores = model.predict([long, *docs])
+    assert [s.shape for s in scores] == [(11, 5), (5, 5), (0, 5), (6, 5)]
+
+
 def test_scope_tagger_one_tok2vec_pass_for_all_cues(docs):
     calls: list = []
     model = build_scope_tagger(_counting(_cnn(), calls), cue_width=4, hidden_width=6, nO=4)

@@ -42,7 +42,8 @@ from .labels import OUTSIDE, gold_cue_labels, learn_lexicons, parse_label
 from .patterns import PATTERNS_KEY, CuePatterns, Setting, cue_patterns_from_entries, load_cue_patterns
 from .lexicons import AFFIX_KINDS, AffixLexicon, MultiwordLexicon, WordLexicon
 from .prefilter import CuePrefilter, only_in, stop_words
-from .._util import DEFAULT_TOK2VEC_CONFIG, sentence_ranges
+from .._util import DEFAULT_TOK2VEC_CONFIG
+from ...sentences import sentence_ranges
 
 default_model_config = """
 [model]

@@ -13,7 +13,7 @@ from spacy.util import registry
 
 from ...errors import Errors
 from ...negation import Part
-from .._util import sentence_ranges
+from ...sentences import sentence_ranges
 from .labels import OUTSIDE, parse_label
 from .lexicons import AffixLexicon, MultiwordLexicon, Pattern, WordLexicon, find_all
 

@@ -14,7 +14,8 @@ from ...errors import Errors
 from ...negation import SPANS_KEY, Part, get_negations
 from .lexicons import AFFIX_KINDS, MultiwordLexicon, Pattern, WordLexicon, multiword_pattern
 from ...alignment import CharIndex, project_parts
-from .._util import affix_kind, sentence_ranges
+from .._util import affix_kind
+from ...sentences import sentence_ranges
 
 OUTSIDE = "O"
 POSITIONS = ("S", "B", "I")

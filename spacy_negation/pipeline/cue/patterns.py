@@ -25,7 +25,7 @@ from spacy.tokens import Doc, Span, SpanGroup
 from spacy.vocab import Vocab
 
 from ...negation import Negation, Part
-from .._util import sentence_ranges
+from ...sentences import sentence_ranges
 # The lists' names, re-exported: ``from spacy_negation.pipeline.cue.patterns import
 # load_cue_patterns`` and the like keep working.
 from .pattern_lists import (ENTRY_KEYS, KINDS, LISTS_DIR, PHRASE_ATTRS, TOKEN_ATTRS, TRIGGER_KINDS,  # noqa: F401

@@ -25,7 +25,7 @@ from spacy.tokens import Doc
 from spacy.util import get_lang_class
 from spacy.vocab import Vocab
 
-from .._util import sentence_ranges
+from ...sentences import sentence_ranges
 from .patterns import CuePatterns
 from .lexicons import AffixLexicon
 

@@ -36,7 +36,8 @@ from ...negation import Negation, Part, get_negations, register_extensions, set_
 from ..base import FLAT_DECODER_SETTINGS, NegationPipe, with_flat_settings
 from ..cue.patterns import constrain_scopes
 from .decoding import SCOPE_DECODER_DEFAULTS, SCOPE_LABELS, ScopeDecoder, make_scope_decoder
-from .._util import DEFAULT_TOK2VEC_CONFIG, remainder, sentence_ranges
+from .._util import DEFAULT_TOK2VEC_CONFIG, remainder
+from ...sentences import sentence_ranges
 
 default_model_config = """
 [model]

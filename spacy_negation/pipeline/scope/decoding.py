@@ -12,7 +12,7 @@ from spacy.tokens import Doc
 from spacy.util import registry
 
 from ...negation import Negation
-from .._util import sentence_ranges
+from ...sentences import sentence_ranges
 
 #: The scope labels: outside, scope, negated event, both.
 SCOPE_LABELS = ("O", "S", "E", "SE")

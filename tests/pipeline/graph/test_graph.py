@@ -487,7 +487,7 @@ def test_a_long_sentence_is_scored_in_blocks(monkeypatch):
     in consecutive blocks, so the arcs grow with the blocks, not with the square of the doc;
     the decoded negations stay inside their block."""
     from spacy_negation.ml import biaffine
-    from spacy_negation.pipeline._util import sentence_ranges
+    from spacy_negation.sentences import sentence_ranges
 
     nlp = _nlp()
     graph = nlp.get_pipe("negation_graph")
