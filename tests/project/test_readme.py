@@ -85,33 +85,6 @@ def test_readme_default_model_speed_and_margin_quote_results():
     assert f"the rule tools: {int(round(min(rules), -3)):,} to {int(round(max(rules), -3)):,} words per second" in readme
 
 
-def test_readme_clinical_claims_quote_results_clinical():
-    """The README's clinical sentence is results/clinical.json (scripts/clinical_report.py):
-    both models over >= 3 seeds on BioScope clinical test, the best rule tool, and how many
-    clinical seeds' paired intervals exclude 0."""
-    import json
-
-    repo = Path(__file__).resolve().parents[2]
-    report = json.loads((repo / "results" / "clinical.json").read_text(encoding="utf-8"))
-    readme = " ".join((repo / "README.md").read_text(encoding="utf-8").split())
-    clinical, general = report["word"]["clinical"], report["word"]["general"]
-    assert len(clinical["seeds"]) >= 3 and len(general["seeds"]) >= 3
-    assert (f"`en_negation_clinical` scores {clinical['f']['mean']:.2f} ± {clinical['f']['sd']:.2f} F1"
-            in readme)
-    assert f"the default {general['f']['mean']:.2f} ± {general['f']['sd']:.2f}" in readme
-    assert report["best_rule"] == "medspacy_context"
-    assert f"against {report['rules']['medspacy_context']['f']:.2f} for ConText, the best rule tool" in readme
-    runs = clinical["vs_best_rule"]["runs"]
-    assert f"excluding 0 for {sum(r['ci_low'] > 0 for r in runs)} of {len(runs)} clinical seeds" in readme
-    vs = clinical["vs_best_rule"]
-    assert f"(+{vs['mean']:.2f} points," in readme
-    if "and pooled over them" in readme:
-        assert vs["pooled"]["ci_low"] > 0
-    nis = report["starsem"]["clinical"]["bioscope_clinical"]["neg_nis_tok_f"]
-    assert (f"| `en_negation_clinical` (mean ± sd of {len(clinical['seeds'])} seeds) | - | "
-            in readme and f"{nis['mean']:.2f} ± {nis['sd']:.2f} |" in readme)
-
-
 def test_readme_claim_cue_list_negates_concepts_before_following_triggers():
     """The README: with the en_clinical list, a cue after the concept negates it. The
     sentences it quotes, through the list's matches and the scope rule of a trigger that
