@@ -42,7 +42,7 @@ def main() -> None:
                         help="add contracted copies of this share of the docs with an 'AUX not' cue")
     parser.add_argument("--seed", type=int, default=0, help="the seed of the choice of --contracted and --affixal")
     parser.add_argument("--affixal", type=int, default=0, metavar="COPIES",
-                        help="add this many copies of each doc with an affixal cue, the cue word replaced")
+                        help="add this many copies of each sentence with an affixal cue, the cue word replaced")
     parser.add_argument("--affixal-lexicon", type=Path, default=LEXICON_PATH,
                         help="the replacements (WORD, AFFIX, CLASS per tab-separated row)")
     parser.add_argument("--affixal-exclude-from", type=Path, nargs="+", default=[], metavar="SPACY",
@@ -60,20 +60,21 @@ def main() -> None:
                 set_convention(doc, convention)
             part = DocBin(store_user_data=True, docs=docs)
         merged.merge(part)
-    inputs = merged.to_bytes() if args.affixal else b""
+    affixal = []  # copied from the inputs alone, written after the contracted copies
+    if args.affixal:
+        vocab = Vocab()
+        exclude = affixal_cue_words(doc for path in args.affixal_exclude_from
+                                    for doc in DocBin(store_user_data=True).from_disk(path).get_docs(vocab))
+        affixal = list(affixal_copies(merged.get_docs(vocab), lexicon, copies=args.affixal, seed=args.seed,
+                                      exclude=exclude))
     if args.contracted:
         vocab = Vocab()
         copies = list(contracted_copies(merged.get_docs(vocab), args.contracted, seed=args.seed))
         merged.merge(DocBin(store_user_data=True, docs=copies))
         print(f"added {len(copies)} contracted copies")
     if args.affixal:
-        vocab = Vocab()
-        exclude = affixal_cue_words(doc for path in args.affixal_exclude_from
-                                    for doc in DocBin(store_user_data=True).from_disk(path).get_docs(vocab))
-        originals = DocBin(store_user_data=True).from_bytes(inputs).get_docs(vocab)
-        copies = list(affixal_copies(originals, lexicon, copies=args.affixal, seed=args.seed, exclude=exclude))
-        merged.merge(DocBin(store_user_data=True, docs=copies))
-        print(f"added {len(copies)} affixal copies ({len(exclude)} held-out affixal words left out)")
+        merged.merge(DocBin(store_user_data=True, docs=affixal))
+        print(f"added {len(affixal)} affixal copies ({len(exclude)} held-out affixal words left out)")
     atomic_write_bytes(args.output, merged.to_bytes())
 
 
