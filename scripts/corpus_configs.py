@@ -115,14 +115,14 @@ SETTINGS["general_l3"] = {
 }
 
 
-#: The 3-layer general model distilled from a 6-layer one (Hinton et al. 2015): the training
-#: sentences read as for "general", with the teacher's distributions attached
-#: (spacy-negation.DistilledCorpus.v1); the teacher is the installed default model unless
-#: --paths.teacher names another.
+#: The general English model en_negation_general: 3 transformer layers distilled from the
+#: 6-layer "general" model (Hinton et al. 2015): the training sentences read as for
+#: "general", with the teacher's distributions attached (spacy-negation.DistilledCorpus.v1);
+#: the teacher is what train-general-teacher writes unless --paths.teacher names another.
 COPIES["general_l3_distil"] = COPIES["general"]
 SETTINGS["general_l3_distil"] = {
     **{key: value for key, value in SETTINGS["general_l3"].items() if not key.startswith("corpora.train.")},
-    "paths.teacher": "en_negation_general",
+    "paths.teacher": "training/general_teacher/model-best",
     "corpora.train": {
         "@readers": "spacy-negation.DistilledCorpus.v1", "teacher": "${paths.teacher}", "weight": 0.5,
         "unlabelled": False, "components": None, "batch_size": 64,

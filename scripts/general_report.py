@@ -146,8 +146,9 @@ def _systems(report: Dict[str, Any]) -> Iterator[Tuple[str, str, Dict[str, Any]]
 
 def render(report: Dict[str, Any]) -> str:
     lines = ["# The general English model", "",
-             "`en_negation_general` (configs/general.cfg: one transformer, one cue and one scope "
-             "component per annotation convention) against the model trained on each corpus alone. "
+             "`en_negation_general` (configs/general_l3_distil.cfg: one transformer of 3 layers, "
+             "distilled from the 6-layer configs/general.cfg, one cue and one scope component per "
+             "annotation convention) against the model trained on each corpus alone. "
              "Each test split is scored end to end in its own convention (`--convention`); the "
              "in-domain and cross-domain rows are the cross-domain workflow's models. Percent; "
              "the general model's row is the shipped seed, the others one seed each.", ""]

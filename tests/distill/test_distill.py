@@ -1,6 +1,7 @@
 """Knowledge distillation: the mixed loss by hand, a teacher's targets aligned with the
 student's sequences, the reader that attaches them (once per example), the student's
 update from them, a `spacy train` run, and the coded errors."""
+import gc
 import json
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
@@ -16,7 +17,7 @@ from spacy.training import Example
 from spacy_negation.distill import DistilledCorpus, attach_teacher_targets, create_distilled_corpus, distilled_loss
 from spacy_negation.distill import corpus as corpus_module
 from spacy_negation.distill import targets as targets_module
-from spacy_negation.distill.targets import _key, shared_components, teacher_targets
+from spacy_negation.distill.targets import PENDING_KEY, _key, shared_components, teacher_targets
 from spacy_negation.negation import set_convention
 from spacy_negation.pipeline import base as base_module
 
@@ -154,8 +155,8 @@ def _docbin(nlp: Language, path: Path) -> Path:
     return path
 
 
-def test_the_reader_attaches_targets_once_per_example(teacher_dir: Path, tmp_path: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_reader_attaches_targets_once_per_example_when_learned_from(teacher_dir: Path, tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     student, _ = _student()
     path = _docbin(student, tmp_path / "train.spacy")
     inner = spacy.registry.readers.get("spacy-negation.SentenceCorpus.v1")(path)
@@ -170,19 +171,39 @@ def test_the_reader_attaches_targets_once_per_example(teacher_dir: Path, tmp_pat
 
     monkeypatch.setattr(corpus_module, "attach_teacher_targets", counting)
     first = list(reader(student))
-    assert sum(calls) == len(first) > 3 and max(calls) <= 3
+    assert len(first) > 3 and not calls  # reading alone (as initialize does) runs no teacher
+    assert all(eg.reference.user_data[PENDING_KEY] for eg in first)
+    losses: Dict[str, float] = {}
+    student.update(first[:2], losses=losses)
+    assert calls == [2]  # the batch learned from, once for both components
+    student.update(first, losses=losses)
+    assert sum(calls) == len(first) and max(calls) <= 3
+    assert not any(PENDING_KEY in eg.reference.user_data for eg in first)
     second = list(reader(student))
     assert sum(calls) == len(first)  # the second read reuses the targets
     for eg in second:
+        assert PENDING_KEY not in eg.reference.user_data
         for name in ("negation_cue", "negation_scope"):
             targets = eg.reference.user_data[_key(name)]
             assert targets["weight"] == 0.4 and targets["teacher"] == str(teacher_dir)
     # the targets are plain values: the reference docs still serialize
     docs = list(DocBin(docs=[eg.reference for eg in second], store_user_data=True).get_docs(student.vocab))
     assert len(docs) == len(second)
-    losses: Dict[str, float] = {}
     student.update(second, losses=losses)
+    assert sum(calls) == len(first)
     assert losses["negation_cue"] > 0
+
+
+def test_pending_targets_of_a_reader_that_is_gone(teacher_dir: Path, tmp_path: Path) -> None:
+    student, _ = _student()
+    path = _docbin(student, tmp_path / "train.spacy")
+    inner = spacy.registry.readers.get("spacy-negation.SentenceCorpus.v1")(path)
+    reader = create_distilled_corpus(inner, str(teacher_dir))
+    examples = list(reader(student))
+    del reader
+    gc.collect()
+    with pytest.raises(ValueError, match="E435"):
+        student.update(examples)
 
 
 def test_spacy_train_with_a_teacher(teacher_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -32,6 +32,24 @@ def test_main_workflow_builds_and_installs_the_default_model(project):
     assert {"cdsco", "general-seeds"} <= set(project["workflows"])
 
 
+def test_the_default_model_learns_from_the_teacher_trained_before_it(project):
+    """`all` and `general-seeds` train the 6-layer teacher first; the default model's config
+    reads its distributions from where that command writes it."""
+    import spacy
+
+    commands = {c["name"]: c for c in project["commands"]}
+    for workflow, student in (("all", "train-general"), ("general-seeds", "train-general-seeds")):
+        steps = project["workflows"][workflow]
+        assert steps.index("train-general-teacher") < steps.index(student), workflow
+    teacher_out = commands["train-general-teacher"]["outputs"]
+    config_path = re.search(r"configs/\S+\.cfg", commands["train-general"]["script"][0]).group(0)
+    config = spacy.util.load_config(REPO / config_path, interpolate=False)
+    assert config["corpora"]["train"]["@readers"] == "spacy-negation.DistilledCorpus.v1"
+    assert config["paths"]["teacher"] in teacher_out
+    assert config["paths"]["teacher"] in commands["train-general"]["deps"]
+    assert config["paths"]["teacher"] in commands["train-general-seeds"]["deps"]
+
+
 def test_scripts_and_configs_exist(project):
     for command in project["commands"]:
         for line in command["script"]:
