@@ -42,14 +42,16 @@ DOMAINS_GENERAL: Dict[str, Any] = {
     "lang": "en",
     "title": "English negation resolution for any text (CD-SCO + BioScope + SFU Review)",
     "data": "The train splits of ConanDoyle-neg (CD-SCO, Morante & Daelemans 2012), BioScope "
-            "abstracts (Vincze et al. 2008) and the SFU Review Corpus (Konstantinova et al. 2012), "
-            "each doc marked with its corpus's annotation convention; model selection on the "
-            "three dev splits together.",
+            "(abstracts and clinical radiology reports, Vincze et al. 2008) and the SFU Review Corpus "
+            "(Konstantinova et al. 2012), each doc marked with its corpus's annotation convention; "
+            "model selection on the dev splits together.",
     "license": "CC BY-NC-SA 3.0",
     "license_note": "The most restrictive of its data: CD-SCO is cited as CC BY-NC-SA 3.0 "
                     "(non-commercial, share-alike); BioScope is for research use; the SFU "
                     "Review Corpus is GPL-3.0-or-later.",
-    "convention": "One transformer, one cue and one scope component per convention. By default "
+    "convention": "One transformer (the first 3 of all-MiniLM-L6-v2's 6 layers, trained on the gold "
+                  "labels and on the distributions of a 6-layer teacher trained on the same data, "
+                  "Hinton et al. 2015), one cue and one scope component per convention. By default "
                   "it annotates in the {default} convention (chosen on the dev splits among the "
                   "conventions applications want: whole-word cues, scopes without the subject of "
                   "the clause, no events). `config={{\"convention\": NAME}}` of the `negation` "
@@ -58,7 +60,7 @@ DOMAINS_GENERAL: Dict[str, Any] = {
     "use": "The default for application users whose text is none of the domains of the other "
            "packages, or a mix: `token._.negated` and `ent._.negated` mean 'is what is denied'.",
     "sources": [{"name": "ConanDoyle-neg (*SEM 2012 CD-SCO)", "author": "Morante & Daelemans (2012)"},
-                {"name": "BioScope (abstracts)", "author": "Vincze et al. (2008)"},
+                {"name": "BioScope (abstracts, clinical reports)", "author": "Vincze et al. (2008)"},
                 {"name": "SFU Review Corpus (negation)", "author": "Konstantinova et al. (2012)"}],
 }
 

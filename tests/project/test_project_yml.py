@@ -50,6 +50,16 @@ def test_the_default_model_learns_from_the_teacher_trained_before_it(project):
     assert config["paths"]["teacher"] in commands["train-general-seeds"]["deps"]
 
 
+def test_commands_over_every_seed_are_never_skipped(project):
+    """The deps of a command can name one seed only (vars.seed): a command that reads every
+    trained seed (evaluate, select, report) would be skipped as unchanged after more seeds
+    trained, so general-seeds and clinical-seeds would report and ship seed 0 alone."""
+    for command in project["commands"]:
+        script = " ".join(command["script"])
+        if re.search(r"general_seeds\.py (evaluate|select)|general_report\.py|clinical_report\.py report", script):
+            assert command.get("no_skip") is True, command["name"]
+
+
 def test_scripts_and_configs_exist(project):
     for command in project["commands"]:
         for line in command["script"]:
