@@ -21,7 +21,7 @@ from spacy_negation.distill.targets import PENDING_KEY, _key, shared_components,
 from spacy_negation.negation import set_convention
 from spacy_negation.pipeline import base as base_module
 
-from util import CNN_TINY, CONFIGS, load_test_nlp, make_examples, overfit
+from util import CNN_TINY, CONFIGS, REPO, load_module, load_test_nlp, make_examples, overfit
 
 GRAPH_TINY = CONFIGS / "test" / "graph_cnn_tiny.cfg"
 
@@ -230,6 +230,33 @@ def test_spacy_train_with_a_teacher(teacher_dir: Path, tmp_path: Path, monkeypat
     assert 0.0 <= meta["performance"]["neg_cue_f"] <= 1.0
     config = spacy.util.load_config(tmp_path / "out" / "model-best" / "config.cfg")
     assert config["corpora"]["train"]["@readers"] == "spacy-negation.DistilledCorpus.v1"
+
+
+def test_initialize_runs_no_teacher(teacher_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                    capsys: pytest.CaptureFixture) -> None:
+    """spaCy's initialize reads the corpus many times; the teacher runs only once a
+    component learns (bench/bench_init.py times it)."""
+    path = _docbin(load_test_nlp(CNN_TINY), tmp_path / "train.spacy")
+    config = spacy.util.load_config(CNN_TINY, overrides={
+        "paths.train": str(path), "paths.dev": str(path),
+        "corpora.train": {"@readers": "spacy-negation.DistilledCorpus.v1", "teacher": str(teacher_dir),
+                          "weight": 0.5, "components": None, "batch_size": 8,
+                          "corpus": {"@readers": "spacy-negation.SentenceCorpus.v1", "path": str(path)}}},
+        interpolate=False)
+    config_path = tmp_path / "student.cfg"
+    config.to_disk(config_path)
+    calls: List[int] = []
+    real = corpus_module.attach_teacher_targets
+
+    def counting(*args: Any, **kwargs: Any) -> None:
+        calls.append(len(args[2]))
+        real(*args, **kwargs)
+
+    monkeypatch.setattr(corpus_module, "attach_teacher_targets", counting)
+    bench = load_module(REPO / "bench" / "bench_init.py", "bench_init")
+    assert bench.main([str(config_path)]) == 0
+    assert "initialized in" in capsys.readouterr().out
+    assert calls == []
 
 
 def test_errors(teacher_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
