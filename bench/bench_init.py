@@ -7,15 +7,18 @@ from. This times ``spacy.training.initialize.init_nlp`` on a config (the corpus 
 the components' labels and lexicons, the model shapes), as ``spacy train`` runs it before
 the first step, and prints the seconds.
 
-python bench/bench_init.py configs/general_l3_distil.cfg [--set paths.teacher=PATH ...]
+python bench/bench_init.py configs/general_l3_distil.cfg [--paths.teacher PATH ...]
+
+(Overrides as ``spacy train`` takes them.)
 """
 import argparse
 import platform
 import sys
 import time
 from pathlib import Path
-from typing import Dict, Optional, Sequence
+from typing import Optional, Sequence
 
+from spacy.cli._util import parse_config_overrides
 from spacy.training.initialize import init_nlp
 from spacy.util import load_config
 
@@ -23,15 +26,8 @@ from spacy.util import load_config
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("config", type=Path, help="a training config")
-    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                        help="a config override (a string value), e.g. paths.teacher=training/general_teacher/model-best")
-    args = parser.parse_args(argv)
-    overrides: Dict[str, str] = {}
-    for item in args.set:
-        key, sep, value = item.partition("=")
-        if not sep:
-            parser.error(f"--set {item!r}: expected KEY=VALUE")
-        overrides[key] = value
+    args, extra = parser.parse_known_args(argv)
+    overrides = parse_config_overrides(list(extra))
     start = time.perf_counter()
     config = load_config(args.config, overrides=overrides, interpolate=False)
     init_nlp(config)

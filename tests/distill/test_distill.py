@@ -89,6 +89,20 @@ def teacher_dir(tmp_path_factory: Any) -> Path:
     return path
 
 
+@pytest.fixture()
+def teacher_calls(monkeypatch: pytest.MonkeyPatch) -> List[int]:
+    """The batch size of every teacher call the DistilledCorpus reader makes."""
+    calls: List[int] = []
+    real = corpus_module.attach_teacher_targets
+
+    def counting(*args: Any, **kwargs: Any) -> None:
+        calls.append(len(args[2]))
+        real(*args, **kwargs)
+
+    monkeypatch.setattr(corpus_module, "attach_teacher_targets", counting)
+    return calls
+
+
 def _student() -> Tuple[Language, List[Example]]:
     """A tiny CNN pipeline initialized on the synthetic sentences, with their examples."""
     nlp = load_test_nlp(CNN_TINY)
@@ -156,20 +170,13 @@ def _docbin(nlp: Language, path: Path) -> Path:
 
 
 def test_the_reader_attaches_targets_once_per_example_when_learned_from(teacher_dir: Path, tmp_path: Path,
-                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+                                                                         teacher_calls: List[int]) -> None:
+    calls = teacher_calls
     student, _ = _student()
     path = _docbin(student, tmp_path / "train.spacy")
     inner = spacy.registry.readers.get("spacy-negation.SentenceCorpus.v1")(path)
     reader = create_distilled_corpus(inner, str(teacher_dir), weight=0.4, batch_size=3)
     assert isinstance(reader, DistilledCorpus)
-    calls: List[int] = []
-    real = corpus_module.attach_teacher_targets
-
-    def counting(*args: Any, **kwargs: Any) -> None:
-        calls.append(len(args[2]))
-        real(*args, **kwargs)
-
-    monkeypatch.setattr(corpus_module, "attach_teacher_targets", counting)
     first = list(reader(student))
     assert len(first) > 3 and not calls  # reading alone (as initialize does) runs no teacher
     assert all(eg.reference.user_data[PENDING_KEY] for eg in first)
@@ -232,7 +239,7 @@ def test_spacy_train_with_a_teacher(teacher_dir: Path, tmp_path: Path, monkeypat
     assert config["corpora"]["train"]["@readers"] == "spacy-negation.DistilledCorpus.v1"
 
 
-def test_initialize_runs_no_teacher(teacher_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+def test_initialize_runs_no_teacher(teacher_dir: Path, tmp_path: Path, teacher_calls: List[int],
                                     capsys: pytest.CaptureFixture) -> None:
     """spaCy's initialize reads the corpus many times; the teacher runs only once a
     component learns (bench/bench_init.py times it)."""
@@ -245,18 +252,10 @@ def test_initialize_runs_no_teacher(teacher_dir: Path, tmp_path: Path, monkeypat
         interpolate=False)
     config_path = tmp_path / "student.cfg"
     config.to_disk(config_path)
-    calls: List[int] = []
-    real = corpus_module.attach_teacher_targets
-
-    def counting(*args: Any, **kwargs: Any) -> None:
-        calls.append(len(args[2]))
-        real(*args, **kwargs)
-
-    monkeypatch.setattr(corpus_module, "attach_teacher_targets", counting)
     bench = load_module(REPO / "bench" / "bench_init.py", "bench_init")
     assert bench.main([str(config_path)]) == 0
     assert "initialized in" in capsys.readouterr().out
-    assert calls == []
+    assert teacher_calls == []
 
 
 def test_errors(teacher_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
