@@ -2,6 +2,7 @@
 from typing import List, Optional, Tuple
 
 import numpy
+from spacy.attrs import SENT_START
 from spacy.tokens import Doc
 
 from .alignment import Range
@@ -17,15 +18,24 @@ def sentence_ranges(doc: Doc, max_tokens: Optional[int] = None) -> Tuple[List[Ra
     RETURNS (Tuple[List[Tuple[int, int]], numpy.ndarray]): the ranges and, per token,
         its sentence's position in the list.
     """
-    if not len(doc):
+    n = len(doc)
+    if not n:
         return [], numpy.zeros(0, dtype="int32")
-    if doc.has_annotation("SENT_START"):
+    if not doc.has_annotation("SENT_START"):
+        ranges = [(0, n)]
+    elif "sents" in doc.user_hooks:
         ranges = [(s.start, s.end) for s in doc.sents]
     else:
-        ranges = [(0, len(doc))]
+        # what Doc.sents yields, without making a Span per sentence: a sentence starts at
+        # the first token and at every later token whose sent_start is 1
+        starts = [0, *(numpy.flatnonzero(doc.to_array(SENT_START)[1:] == 1) + 1).tolist()]
+        ranges = list(zip(starts, starts[1:] + [n]))
     if max_tokens is not None and any(end - start > max_tokens for start, end in ranges):
         ranges = [(at, min(at + max_tokens, end)) for start, end in ranges for at in range(start, end, max_tokens)]
-    of_token = numpy.zeros(len(doc), dtype="int32")
-    for k, (start, end) in enumerate(ranges):
-        of_token[start:end] = k
+    of_token = numpy.repeat(numpy.arange(len(ranges), dtype="int32"),
+                            [end - start for start, end in ranges]).astype("int32", copy=False)
+    if len(of_token) != n:  # ranges that do not tile the doc (a user hook): unmarked tokens are 0
+        of_token = numpy.zeros(n, dtype="int32")
+        for k, (start, end) in enumerate(ranges):
+            of_token[start:end] = k
     return ranges, of_token

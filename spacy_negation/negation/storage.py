@@ -229,6 +229,9 @@ def _read(doc: Doc) -> Tuple[List[PartsOfInstance], bool]:
     covers only part of a token (a merge joined it with other tokens) becomes a partial
     part with the same characters (W003 for a whole-token cue); two ranges of a role in
     one token become the range covering both (W004)."""
+    group = doc.spans.get(SPANS_KEY)
+    if group is not None and not len(group):
+        return [], False
     array = doc.to_array([IDX, LENGTH]).tolist() if len(doc) else []
     offsets = TokenOffsets([row[0] for row in array], [row[0] + row[1] for row in array])
     stored, stale = _stored_ranges(doc, offsets)

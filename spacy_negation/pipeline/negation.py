@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union, cast
 
 import numpy
-from spacy.attrs import ORTH
+from spacy.attrs import ORTH, SPACY
 from spacy.language import Language
 from spacy.pipeline import Pipe, Sentencizer
 from spacy.tokens import Doc, SpanGroup
@@ -252,22 +252,25 @@ class NegationResolver(Pipe):
         """
         if cue is not None and cue.prefilter and len(doc) and doc.has_annotation("SENT_START") and not cue.cue_patterns:
             # the prefilter reads only the token texts: no model doc for the other sentences
-            return [(self._piece(doc, start, end), start) for start, end in cue.candidate_sentences(doc)]
+            ranges = cue.candidate_sentences(doc)
+            if not ranges:
+                return []
+            words, spaces = _words_and_spaces(doc)
+            return [(self._piece(words[start:end], spaces[start:end]), start) for start, end in ranges]
         model_doc = self.model_doc(doc)
         if cue is None or not cue.prefilter or not len(model_doc):
             return [(model_doc, 0)]
         ranges = cue.candidate_sentences(model_doc)
         if ranges == [(0, len(model_doc))]:
             return [(model_doc, 0)]
-        return [(self._piece(model_doc, start, end), start) for start, end in ranges]
+        words, spaces = _words_and_spaces(model_doc)
+        return [(self._piece(words[start:end], spaces[start:end]), start) for start, end in ranges]
 
-    def _piece(self, doc: Doc, start: int, end: int) -> Doc:
-        """A doc in the negation pipeline's vocab of one sentence of a doc, marked with
-        the convention."""
-        tokens = doc[start:end]
-        starts: List[Union[bool, int, None]] = [True, *([False] * (len(tokens) - 1))]
-        piece = Doc(self.negation_nlp.vocab, words=[t.text for t in tokens],
-                    spaces=[bool(t.whitespace_) for t in tokens], sent_starts=starts)
+    def _piece(self, words: List[str], spaces: List[bool]) -> Doc:
+        """A doc in the negation pipeline's vocab of one sentence (its words and
+        spaces), marked with the convention."""
+        starts: List[Union[bool, int, None]] = [True, *([False] * (len(words) - 1))]
+        piece = Doc(self.negation_nlp.vocab, words=words, spaces=spaces, sent_starts=starts)
         set_convention(piece, self.convention)
         return piece
 
@@ -311,6 +314,14 @@ def _rebuild(name: str, model: str, batch_size: int, cue_patterns: Setting = Non
             torch.set_num_threads(1)
     return NegationResolver(name, model=model, batch_size=batch_size, cue_patterns=cue_patterns,
                             convention=convention, quantize=quantize, span_negated=span_negated, scorer=scorer)
+
+
+def _words_and_spaces(doc: Doc) -> Tuple[List[str], List[bool]]:
+    """The token texts of a doc and whether each is followed by a space, read from its
+    arrays (no Token objects)."""
+    strings = doc.vocab.strings
+    arrays = doc.to_array([ORTH, SPACY]).tolist()
+    return [strings[orth] for orth, _ in arrays], [bool(space) for _, space in arrays]
 
 
 def copy_negations(source: Doc, target: Doc) -> None:

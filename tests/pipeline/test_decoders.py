@@ -55,6 +55,10 @@ def test_multiword_lexicon_learns_matches_and_round_trips():
     assert rare.entries == [{"words": [["not"], ["not"]], "cues": 1, "matches": 4}]
     assert rare.patterns(0.25) == [(("not",), ("not",))] and rare.patterns(0.3) == []
     assert lexicon.patterns(0.5) == [by_no_means, neither]  # the longest first
+    # computed once per threshold; a caller's change to the list it got does not stick
+    first = lexicon.patterns(0.5)
+    first.clear()
+    assert lexicon.patterns(0.5) == [by_no_means, neither] and lexicon.patterns(1.1) == []
 
 
 def test_word_lexicon_learns_and_round_trips():
