@@ -32,10 +32,7 @@ def sentence_ranges(doc: Doc, max_tokens: Optional[int] = None) -> Tuple[List[Ra
         ranges = list(zip(starts, starts[1:] + [n]))
     if max_tokens is not None and any(end - start > max_tokens for start, end in ranges):
         ranges = [(at, min(at + max_tokens, end)) for start, end in ranges for at in range(start, end, max_tokens)]
-    of_token = numpy.repeat(numpy.arange(len(ranges), dtype="int32"),
-                            [end - start for start, end in ranges]).astype("int32", copy=False)
-    if len(of_token) != n:  # ranges that do not tile the doc (a user hook): unmarked tokens are 0
-        of_token = numpy.zeros(n, dtype="int32")
-        for k, (start, end) in enumerate(ranges):
-            of_token[start:end] = k
+    of_token = numpy.zeros(n, dtype="int32")
+    for k, (start, end) in enumerate(ranges):
+        of_token[start:end] = k
     return ranges, of_token

@@ -281,8 +281,7 @@ class NegationResolver(Pipe):
         doc (Doc): The host doc.
         RETURNS (Doc): The doc for the negation pipeline.
         """
-        words = [t.text for t in doc]
-        spaces = [bool(t.whitespace_) for t in doc]
+        words, spaces = _words_and_spaces(doc)
         if doc.has_annotation("SENT_START"):
             sent_starts: List[Union[bool, int, None]] = [t.is_sent_start for t in doc]
             model_doc = Doc(self.negation_nlp.vocab, words=words, spaces=spaces, sent_starts=sent_starts)

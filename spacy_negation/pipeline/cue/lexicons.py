@@ -159,14 +159,11 @@ class MultiwordLexicon:
     was a cue and how often its words occurred in that order within a training sentence
     (``[{"words": [["neither"], ["nor"]], "cues": 2, "matches": 2}]``).
 
-    entries (List[Dict[str, Any]]): the entries (not changed after construction: the
-        patterns of a threshold are computed once).
+    entries (List[Dict[str, Any]]): the entries.
     """
 
     def __init__(self, entries: List[Dict[str, Any]]) -> None:
         self.entries = entries
-        #: patterns() per threshold (the entries are not changed after construction)
-        self._patterns: Dict[float, List[Pattern]] = {}
 
     @classmethod
     def learn(cls, cues: Iterable[Pattern], sentences: Sequence[Sequence[str]]) -> "MultiwordLexicon":
@@ -211,15 +208,12 @@ class MultiwordLexicon:
         min_precision (float): the share, 0 to 1.
         RETURNS (List[Pattern]): the patterns.
         """
-        cached = self._patterns.get(min_precision)
-        if cached is not None:
-            return list(cached)
-        patterns = sorted(
-            (tuple(tuple(segment) for segment in entry["words"])
-             for entry in self.entries if entry["cues"] >= min_precision * entry["matches"]),
-            key=lambda pattern: (-sum(len(segment) for segment in pattern), pattern))
-        self._patterns[min_precision] = patterns
-        return list(patterns)
+        patterns = [
+            tuple(tuple(segment) for segment in entry["words"])
+            for entry in self.entries
+            if entry["cues"] >= min_precision * entry["matches"]
+        ]
+        return sorted(patterns, key=lambda pattern: (-sum(len(segment) for segment in pattern), pattern))
 
 
 class WordLexicon:
