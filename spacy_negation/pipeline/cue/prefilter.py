@@ -124,9 +124,10 @@ def covering_words(patterns: Sequence[Sequence[str]], candidates: AbstractSet[st
     holds a pattern holds each of its words, so one word per pattern is enough. Chosen
     greedily: a pattern with a word that is a candidate already needs none; otherwise the
     word covering the most patterns is taken, preferring content words (alphabetic, not
-    stop words) to function words and function words to punctuation, so that *do n't*,
-    *is n't* and *was n't* add *n't*, not *do*, *is* and *was* (ties: the longer word, then
-    the alphabetically first).
+    stop words) to other words that are not stop words (a garbled contraction such as
+    *n?t*), those to stop words and stop words to punctuation, so that *do n't*, *is n't*
+    and *was n't* add *n't*, not *do*, *is* and *was*, and *does n?t* adds *n?t*, not the
+    frequent *does* (ties: the longer word, then the alphabetically first).
 
     patterns (Sequence[Sequence[str]]): each pattern's words, lower case.
     candidates (AbstractSet[str]): the candidate words so far.
@@ -134,9 +135,11 @@ def covering_words(patterns: Sequence[Sequence[str]], candidates: AbstractSet[st
     RETURNS (Set[str]): the words to add.
     """
     def tier(word: str) -> int:
-        if word.isalpha() and word not in stop:
-            return 0
-        return 1 if any(c.isalnum() for c in word) else 2
+        if not any(c.isalnum() for c in word):
+            return 3
+        if word in stop:
+            return 2
+        return 0 if word.isalpha() else 1
 
     todo = [set(p) for p in patterns if p and not any(w in candidates for w in p)]
     uncovered = list(todo)

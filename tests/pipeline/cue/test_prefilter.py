@@ -168,4 +168,7 @@ def test_covering_words_take_one_word_per_multiword_cue():
     assert all(set(p) & words for p in patterns)  # every pattern's sentences stay candidates
     assert covering_words([["rather", "than"]], set(), stop) == {"rather"}  # stop words: the longer
     assert covering_words([[",", "."]], set(), stop) == {","}  # punctuation only as a last resort
+    # a garbled contraction (SFU Review's "does n?t") rather than the frequent stop word
+    assert covering_words([["does", "n?t"]], set(), stop) == {"n?t"}
+    assert covering_words([["does", "n?t", "."]], set(), stop) == {"n?t"}
     assert covering_words([], {"no"}, stop) == set()
