@@ -134,6 +134,19 @@ SETTINGS["general_l3_distil"] = {
 }
 
 
+#: The default model's student with narrower scope BiLSTMs (a speed lever: the BiLSTMs
+#: take about a quarter of the component's time on SFU Review; results/speed.md): LSTM
+#: width 128 per direction and cue embeddings of 64 (the default: 200 and 128) in each
+#: convention's scope component, otherwise as "general_l3_distil".
+COPIES["general_l3_distil_narrow"] = COPIES["general"]
+SETTINGS["general_l3_distil_narrow"] = {
+    **SETTINGS["general_l3_distil"],
+    **{f"components.{name}.model.{key}": value
+       for name in ("negation_scope", "negation_scope_cdsco", "negation_scope_sfu")
+       for key, value in (("hidden_width", 128), ("cue_width", 64))},
+}
+
+
 #: The other systems' CD-SCO configs, from which their BioScope and SFU configs are derived.
 SYSTEM_BASES: Dict[str, str] = {
     "negbert": "configs/negbert.cfg",
