@@ -135,9 +135,10 @@ SETTINGS["general_l3_distil"] = {
 
 
 #: The default model's student with narrower scope BiLSTMs (a speed lever: the BiLSTMs
-#: take about a quarter of the component's time on SFU Review; results/speed.md): LSTM
-#: width 128 per direction and cue embeddings of 64 (the default: 200 and 128) in each
-#: convention's scope component, otherwise as "general_l3_distil".
+#: take about a quarter of the component's time on SFU Review): LSTM width 128 per
+#: direction and cue embeddings of 64 (the default: 200 and 128) in each convention's
+#: scope component, otherwise as "general_l3_distil". Measured and not adopted
+#: (results/speed_narrow.md, results/README.md).
 COPIES["general_l3_distil_narrow"] = COPIES["general"]
 SETTINGS["general_l3_distil_narrow"] = {
     **SETTINGS["general_l3_distil"],
