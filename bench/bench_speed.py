@@ -15,7 +15,9 @@ The lever settings (``SETTINGS``): ``baseline`` (every component of the model ru
 transformer in float32, no prefilter, 64 docs per batch: the component as it was),
 ``convention`` (only the components of the convention that annotates the docs run),
 ``prefilter`` (the cue components' sentence prefilter: only sentences with a candidate cue
-reach the network), ``int8`` (the transformers' linear layers quantized,
+reach the network, whole), ``window`` (the prefilter with the model's
+``prefilter_window``: the network reads only the tokens around a sentence's candidate
+cues; the same as ``prefilter`` for a model without one), ``int8`` (the transformers' linear layers quantized,
 ``spacy_negation.ml.quantize``), ``int8_lstm`` (the taggers' bidirectional LSTMs
 quantized, ``quantize_lstms``: not a default of the component), ``batch`` (1,000 docs per
 batch: fuller length buckets) and ``combined`` (all but ``int8_lstm``: the component's and
@@ -66,6 +68,7 @@ class Levers(NamedTuple):
     int8: bool  # the transformers' linear layers in int8
     int8_lstm: bool  # the taggers' LSTMs in int8
     batch_size: int  # docs per batch
+    window: bool = False  # the prefilter's window (the model's prefilter_window)
 
 
 #: Lever settings by name.
@@ -73,10 +76,11 @@ SETTINGS: Dict[str, Levers] = {
     "baseline": Levers(False, False, False, False, 64),
     "convention": Levers(True, False, False, False, 64),
     "prefilter": Levers(False, True, False, False, 64),
+    "window": Levers(False, True, False, False, 64, window=True),
     "int8": Levers(False, False, True, False, 64),
     "int8_lstm": Levers(False, False, False, True, 64),
     "batch": Levers(False, False, False, False, 1000),
-    "combined": Levers(True, True, True, False, 1000),
+    "combined": Levers(True, True, True, False, 1000, window=True),
 }
 #: The annotation convention of a split whose name is not one.
 SPLIT_CONVENTIONS = {"bioscope_clinical": "bioscope"}
@@ -99,6 +103,8 @@ def host(model: str, setting: str, convention: Optional[str] = None, sentencizer
     for _, pipe in inner.pipeline:
         if isinstance(pipe, NegationCue):
             pipe.prefilter = levers.prefilter
+            if not levers.window:
+                pipe.prefilter_window = None
     if levers.int8:
         quantize_transformers(inner)
     if levers.int8_lstm:

@@ -221,7 +221,8 @@ def build_meta(model_meta: Dict[str, Any], domain: str, name: str, version: str,
                cross: Optional[Dict[str, Any]], neges: Optional[Dict[str, Any]],
                speed: Optional[float], clinical: Optional[Dict[str, Any]] = None,
                split_scores: Optional[Dict[str, Dict[str, Any]]] = None,
-               default_convention: Optional[str] = None) -> Dict[str, Any]:
+               default_convention: Optional[str] = None,
+               prefilter_window: Optional[Sequence[int]] = None) -> Dict[str, Any]:
     """The package meta: the model's own meta with the card's fields set.
 
     model_meta (Dict[str, Any]): the trained model's meta.json.
@@ -235,6 +236,8 @@ def build_meta(model_meta: Dict[str, Any], domain: str, name: str, version: str,
         CORPUS_NAMES), an evaluate_model.py scores file of the model in that split's convention.
     default_convention (Optional[str]): the convention a per-convention pipeline annotates
         unmarked docs in (named in the card's convention section).
+    prefilter_window (Optional[Sequence[int]]): the cue components' prefilter window
+        (named among the failure modes).
     RETURNS (Dict[str, Any]): the meta for ``spacy package --meta-path``.
     """
     info = DOMAINS[domain]
@@ -278,6 +281,10 @@ def build_meta(model_meta: Dict[str, Any], domain: str, name: str, version: str,
         worst = min(split_scores, key=lambda t: split_scores[t]["scores"]["neg_nis_tok_f"])
         lines.append(f"- Its weakest test split is {CORPUS_NAMES[worst]} (NIS_tok F1 "
                      f"{pct(split_scores[worst]['scores']['neg_nis_tok_f'])}, in that corpus's convention).")
+    if prefilter_window is not None:
+        before, after = prefilter_window
+        lines.append(f"- For speed the network reads only the tokens from {before} before the first to {after} "
+                     "after the last candidate cue word of a sentence: a scope or cue beyond them is not found.")
     if domain == "fast":
         lines.append("- The prefilter never looks at sentences without a cue word of its training data: "
                      "unseen cue words (for example 'denies') are not found, not even by the network; "
@@ -299,7 +306,8 @@ def build_meta(model_meta: Dict[str, Any], domain: str, name: str, version: str,
 
 
 def write_model_copy(model_dir: Path, out_dir: Path, cue_patterns: Optional[str] = None,
-                     default_convention: Optional[str] = None, prefilter: bool = False) -> None:
+                     default_convention: Optional[str] = None, prefilter: bool = False,
+                     prefilter_window: Optional[Sequence[int]] = None) -> None:
     """Write a copy of a negation pipeline with settings in its config; the copy replaces
     ``out_dir`` only once it is complete.
 
@@ -312,6 +320,8 @@ def write_model_copy(model_dir: Path, out_dir: Path, cue_patterns: Optional[str]
         convention, the convention whose components annotate unmarked docs (the others
         then annotate only docs marked with theirs).
     prefilter (bool): turn on the sentence prefilter of every cue component.
+    prefilter_window (Optional[Sequence[int]]): with ``prefilter``, every cue component's
+        ``prefilter_window`` ([before, after]; None: whole sentences).
     """
     import spacy
 
@@ -335,6 +345,8 @@ def write_model_copy(model_dir: Path, out_dir: Path, cue_patterns: Optional[str]
         for name, section in config.items():
             if section.get("factory") == "negation_cue":
                 components.setdefault(name, {})["prefilter"] = True
+                if prefilter_window is not None:
+                    components[name]["prefilter_window"] = list(prefilter_window)
     nlp = spacy.load(model_dir, config={"components": components})
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", dir=out_dir.parent))
@@ -370,11 +382,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                              "(a pipeline with components per convention: the general model)")
     parser.add_argument("--prefilter", action="store_true",
                         help="turn on the sentence prefilter of the cue components (with --model-out)")
+    parser.add_argument("--prefilter-window", type=int, nargs=2, default=None, metavar=("BEFORE", "AFTER"),
+                        help="with --prefilter: cut each sentence to BEFORE tokens before its first "
+                             "candidate cue and AFTER tokens after its last")
     parser.add_argument("--model-out", type=Path, default=None,
                         help="write the model with --cue-patterns / --default-convention set here "
                              "(the folder to package)")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
+    if args.prefilter_window is not None and not args.prefilter:
+        parser.error("--prefilter-window goes with --prefilter")
     if (args.cue_patterns is None and args.default_convention is None and not args.prefilter) != (args.model_out is None):
         parser.error("--model-out goes with --cue-patterns, --default-convention or --prefilter")
     try:
@@ -391,13 +408,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 raise ValueError(f"--scores {text!r}: expected SPLIT=FILE with SPLIT one of {sorted(CORPUS_NAMES)}")
             split_scores[split] = json.loads(Path(path).read_text(encoding="utf-8"))
         meta = build_meta(model_meta, args.domain, args.name, args.version, cross, neges, speed,
-                          clinical, split_scores, args.default_convention)
+                          clinical, split_scores, args.default_convention, args.prefilter_window)
         meta["spacy_version"] = SPACY_VERSION
         if (args.model_dir / "transformer").is_dir():
             meta["requirements"] = [TRANSFORMERS_REQUIREMENT]
         if args.model_out is not None:
             write_model_copy(args.model_dir, args.model_out, args.cue_patterns, args.default_convention,
-                             args.prefilter)
+                             args.prefilter, args.prefilter_window)
     except (OSError, ValueError, KeyError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 1

@@ -28,7 +28,8 @@ convention (a model with components per convention runs one cue and one scope co
 not all of them), and with ``quantize`` (the default) it runs the model's transformers
 with int8 dynamically quantized linear layers (``spacy_negation.ml.quantize``); the
 model's cue component's ``prefilter`` (on in the packaged general model) sends only the
-sentences with a candidate cue to the network. ``results/speed.md`` measures each.
+sentences with a candidate cue to the network (with its ``prefilter_window``, only the
+tokens around the candidates). ``results/speed.md`` measures each.
 """
 import warnings
 from pathlib import Path

@@ -82,3 +82,20 @@ def test_speed_table_without_the_baseline_setting():
     text = speed.render(results)
     assert "| combined | 1,000 | 1.00 |" in text
     assert "| small | 1,500 | 1.50 | 500 | 1.00 | 79.00 | -1.00 | 90.00 | +0.00 |" in text
+
+
+def test_speed_settings_and_the_prefilter_window(tmp_path: Path, trained_cnn_dir: Path):
+    """bench_speed.py's `prefilter` setting sends whole sentences; `window` and `combined`
+    keep the model's prefilter_window."""
+    speed = _bench("bench_speed")
+    model = tmp_path / "windowed"
+    spacy.load(trained_cnn_dir, config={"components": {"negation_cue": {"prefilter": True,
+                                                                        "prefilter_window": [2, 3]}}}).to_disk(model)
+
+    def cue(setting: str):
+        return speed.host(str(model), setting).get_pipe("negation").negation_nlp.get_pipe("negation_cue")
+
+    assert not cue("baseline").prefilter
+    assert cue("prefilter").prefilter and cue("prefilter").prefilter_window is None
+    assert cue("window").prefilter and cue("window").prefilter_window == (2, 3)
+    assert cue("combined").prefilter_window == (2, 3)

@@ -47,7 +47,9 @@ def test_bench_on_a_tiny_model(tmp_path: Path, trained_cnn_dir: Path):
     gold_path = tmp_path / "gold.spacy"
     DocBin(docs=docs, store_user_data=True).to_disk(gold_path)
     out = tmp_path / "results"
-    assert bench.main(["--split", f"sfu={gold_path}", "--model", f"tiny={trained_cnn_dir}",
+    with pytest.raises(SystemExit):
+        bench.main(["--split", f"sfu={gold_path}", "--model", f"tiny={trained_cnn_dir}", "--repeat", "0"])
+    assert bench.main(["--split", f"sfu={gold_path}", "--model", f"tiny={trained_cnn_dir}", "--repeat", "2",
                        "--recommend", "sfu=tiny", "--fast", "tiny", "--rules", "none", "--out-dir", str(out)]) == 0
     results = json.loads((out / "vs_rules.json").read_text())
     tiny = results["sfu"]["tiny"]
@@ -59,6 +61,7 @@ def test_bench_on_a_tiny_model(tmp_path: Path, trained_cnn_dir: Path):
     assert tiny["f"] == 1.0 and tiny["words_per_second"] > 0
     assert results["sfu"]["recommended"]["model"] == "tiny" and results["sfu"]["fast"]["model"] == "tiny"
     assert "| recommended (tiny) | 100.0 | 100.0 | 100.0 |" in (out / "vs_rules.md").read_text()
+    assert tiny["timed_runs"] == 2 and "fastest of 2" in (out / "vs_rules.md").read_text()
     # --update keeps the systems this run does not measure, marked with their run
     results["sfu"]["old_model"] = {**tiny, "f": 0.5}
     results["cdsco"] = {"old_model": {**tiny, "run": "2026-01-01"}}

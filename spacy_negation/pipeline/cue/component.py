@@ -41,7 +41,7 @@ from .decoding import CUE_DECODER_DEFAULTS, CueDecoder, CueLexicons, make_cue_de
 from .labels import OUTSIDE, gold_cue_labels, learn_lexicons, parse_label
 from .patterns import PATTERNS_KEY, CuePatterns, Setting, cue_patterns_from_entries, load_cue_patterns
 from .lexicons import AFFIX_KINDS, AffixLexicon, MultiwordLexicon, WordLexicon
-from .prefilter import CuePrefilter, only_in, stop_words
+from .prefilter import CuePrefilter, check_window, only_in, stop_words
 from .._util import DEFAULT_TOK2VEC_CONFIG
 from ...sentences import sentence_ranges
 
@@ -72,6 +72,7 @@ FLAT_DECODER_SETTINGS["negation_cue"] = (CUE_DECODER_DEFAULTS, ("affix_threshold
         "convention": None,
         "annotate_unmarked": True,
         "prefilter": False,
+        "prefilter_window": None,
         "scorer": {"@scorers": "spacy-negation.negation_cue_scorer.v1"},
     },
     default_score_weights={"neg_cue_f": 1.0, "neg_cue_p": None, "neg_cue_r": None},
@@ -91,6 +92,7 @@ def make_negation_cue(
     convention: Optional[str],
     annotate_unmarked: bool,
     prefilter: bool,
+    prefilter_window: Optional[List[int]],
     scorer: Optional[Callable],
 ) -> "NegationCue":
     """Create a negation cue tagger.
@@ -111,6 +113,10 @@ def make_negation_cue(
         convention (``spacy_negation.negation.convention``); None: all.
     annotate_unmarked (bool): annotate docs without a convention mark.
     prefilter (bool): find cues only in sentences with a candidate cue (:mod:`.prefilter`).
+    prefilter_window (Optional[List[int]]): with ``prefilter``, [before, after]: look for
+        cues (and let the ``negation`` component send to the network) only the tokens
+        from ``before`` tokens before a sentence's first candidate to ``after`` tokens
+        after its last; None: whole sentences.
     scorer (Optional[Callable]): the scoring method.
     """
     flat = dict(affix_over_whole=affix_over_whole, affix_threshold=affix_threshold, multiword_cues=multiword_cues,
@@ -119,7 +125,8 @@ def make_negation_cue(
         nlp.vocab, model, name, lr_scale=lr_scale,
         decoder=with_flat_settings(name, decoder, flat, *FLAT_DECODER_SETTINGS["negation_cue"]),
         cue_patterns=None if cue_patterns is None else load_cue_patterns(cue_patterns, nlp.make_doc),
-        convention=convention, annotate_unmarked=annotate_unmarked, prefilter=prefilter, scorer=scorer,
+        convention=convention, annotate_unmarked=annotate_unmarked, prefilter=prefilter, prefilter_window=prefilter_window,
+        scorer=scorer,
     )
 
 
@@ -140,6 +147,7 @@ class NegationCue(NegationPipe):
         convention: Optional[str] = None,
         annotate_unmarked: bool = True,
         prefilter: bool = False,
+        prefilter_window: Optional[Sequence[int]] = None,
         scorer: Optional[Callable] = None,
     ) -> None:
         """Initialize a negation cue tagger.
@@ -159,6 +167,9 @@ class NegationCue(NegationPipe):
             learns from and annotates (None: all).
         annotate_unmarked (bool): Whether it annotates docs without a convention mark.
         prefilter (bool): Find cues only in sentences with a candidate (:mod:`.prefilter`).
+        prefilter_window (Optional[Sequence[int]]): With ``prefilter``, [before, after]:
+            cut each such sentence to the tokens from ``before`` before its first
+            candidate to ``after`` after its last (None: whole sentences).
         scorer (Optional[Callable]): The scoring method.
         """
         register_extensions()
@@ -169,6 +180,7 @@ class NegationCue(NegationPipe):
         self.convention, self.annotate_unmarked = convention, annotate_unmarked
         self.prefilter = prefilter
         self._prefilter: Optional[CuePrefilter] = None
+        self._prefilter_window = check_window(prefilter_window)
         self.decoder = make_cue_decoder() if decoder is None else decoder
         self.scorer = scorer
         self.cfg: Dict[str, Any] = {
@@ -180,6 +192,18 @@ class NegationCue(NegationPipe):
         }
         self._cue_patterns: Optional[CuePatterns] = cue_patterns_from_entries(vocab, cue_patterns)
         self._cue_patterns_given = cue_patterns is not None
+
+    @property
+    def prefilter_window(self) -> Optional[Tuple[int, int]]:
+        """With ``prefilter``: the tokens kept before a sentence's first and after its
+        last candidate (None: whole sentences). Settable (E367 unless None or two whole
+        numbers of at least 0)."""
+        return self._prefilter_window
+
+    @prefilter_window.setter
+    def prefilter_window(self, window: Optional[Sequence[int]]) -> None:
+        self._prefilter_window = check_window(window)
+        self._prefilter = None
 
     @property
     def affixes(self) -> Dict[str, Dict[str, int]]:
@@ -280,7 +304,9 @@ class NegationCue(NegationPipe):
 
     def candidate_sentences(self, doc: Doc) -> List[Tuple[int, int]]:
         """The token ranges (in order) of the sentences in which the component looks for
-        cues: with ``prefilter``, those with a candidate cue (:mod:`.prefilter`); else all."""
+        cues: with ``prefilter``, those with a candidate cue, cut to the
+        ``prefilter_window`` around the candidates where one is set (:mod:`.prefilter`);
+        else all."""
         if not self.prefilter:
             return sentence_ranges(doc)[0]
         if self._prefilter is None:

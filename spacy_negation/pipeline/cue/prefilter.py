@@ -14,6 +14,12 @@ A token is a candidate when its lower-case text is
 
 or when it lies in a match of the component's user cue list (``cue_patterns``).
 
+With a ``prefilter_window`` of ``[before, after]``, a sentence that passes is cut to the
+tokens from ``before`` tokens before its first candidate to ``after`` tokens after its
+last one, so that the network reads less of a long sentence; a negation's scope then
+cannot reach beyond the window (the general model's cut was chosen on the dev splits of
+its three corpora: ``results/speed.md``).
+
 Cue words that never occurred in training are then never found, which is the price of
 the speed: the fast English model documents it among its failure modes.
 """
@@ -25,6 +31,7 @@ from spacy.tokens import Doc
 from spacy.util import get_lang_class
 from spacy.vocab import Vocab
 
+from ...errors import Errors
 from ...sentences import sentence_ranges
 from .patterns import CuePatterns
 from .lexicons import AffixLexicon
@@ -32,7 +39,7 @@ from .lexicons import AffixLexicon
 if TYPE_CHECKING:
     from .component import NegationCue
 
-__all__ = ["MIN_SHARE", "CuePrefilter", "covering_words", "only_in", "stop_words"]
+__all__ = ["MIN_SHARE", "CuePrefilter", "check_window", "covering_words", "only_in", "stop_words"]
 
 #: The share of its training occurrences in which a word must have been a cue to be a
 #: candidate: it keeps *not*, *no*, *without*, and leaves out *can*, *or*, *would*, which
@@ -42,17 +49,38 @@ MIN_SHARE = 0.05
 Range = Tuple[int, int]
 
 
+def check_window(window: Optional[Sequence[int]]) -> Optional[Tuple[int, int]]:
+    """A ``prefilter_window`` setting as a pair, checked (E367 unless None or two whole
+    numbers of at least 0).
+
+    window (Optional[Sequence[int]]): None, or the tokens to keep before the first and
+        after the last candidate of a sentence.
+    RETURNS (Optional[Tuple[int, int]]): the pair, or None.
+    """
+    if window is None:
+        return None
+    values = list(window) if isinstance(window, (list, tuple)) else []
+    if len(values) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in values):
+        raise ValueError(Errors.E367.format(key="prefilter_window", value=repr(window),
+                                            bounds="None or [before, after], two whole numbers of at least 0"))
+    return values[0], values[1]
+
+
 class CuePrefilter:
     """Which sentences of a doc contain a candidate cue (see the module docstring).
 
     words (Iterable[str]): the candidate words, lower case.
     affixes (Optional[AffixLexicon]): the learned affixes (None: no affixal candidates).
     patterns (Optional[CuePatterns]): the user cue list (None: none).
+    window (Optional[Sequence[int]]): [before, after]: cut each sentence to the tokens
+        from ``before`` tokens before its first candidate to ``after`` after its last
+        (None: whole sentences).
     """
 
     def __init__(self, words: Iterable[str], affixes: Optional[AffixLexicon] = None,
-                 patterns: Optional[CuePatterns] = None) -> None:
+                 patterns: Optional[CuePatterns] = None, window: Optional[Sequence[int]] = None) -> None:
         self.words: FrozenSet[str] = frozenset(words)
+        self.window = check_window(window)
         self.affixes = affixes if affixes is not None and any(affixes.counts.values()) else None
         self.patterns = patterns if patterns is not None and len(patterns) else None
         #: lower-case text hash -> whether a candidate (a hash is the same in every vocab)
@@ -73,7 +101,7 @@ class CuePrefilter:
             patterns = cue.lexicons.multiword.patterns(decoder.multiword_min_precision)
             words |= covering_words([[w for segment in pattern for w in segment] for pattern in patterns],
                                     words, set(stop_words))
-        return cls(words, cue.lexicons.affixes, cue._cue_patterns)
+        return cls(words, cue.lexicons.affixes, cue._cue_patterns, cue.prefilter_window)
 
     def is_candidate(self, lower: str) -> bool:
         """Whether a token text (lower case) is a candidate word or has a learned affix.
@@ -87,19 +115,28 @@ class CuePrefilter:
 
     def sentences(self, doc: Doc) -> List[Range]:
         """The token ranges of the doc's sentences that contain a candidate (the whole
-        doc is one sentence without sentence boundaries).
+        doc is one sentence without sentence boundaries), each cut to the window around
+        its candidates when the prefilter has one.
 
         doc (Doc): a doc in the vocab of the cue component.
         RETURNS (List[Tuple[int, int]]): the ranges, in order.
         """
         ranges, of_token = sentence_ranges(doc)
-        flags = self._candidates(doc)
-        keep = [any(flags[start:end]) for start, end in ranges]
+        marked = numpy.asarray(self._candidates(doc), dtype=bool)
         if self.patterns is not None:
+            # a match counts in the sentence it starts in
             for match in self.patterns.find(doc):
-                keep[int(of_token[match.start])] = True
-        return [rng for rng, k in zip(ranges, keep) if k]
-
+                end = ranges[int(of_token[match.start])][1]
+                marked[match.start:min(match.end, end)] = True
+        if self.window is None:
+            return [(start, end) for start, end in ranges if marked[start:end].any()]
+        before, after = self.window
+        kept: List[Range] = []
+        for start, end in ranges:
+            found = numpy.flatnonzero(marked[start:end])
+            if len(found):
+                kept.append((max(start, start + int(found[0]) - before), min(end, start + int(found[-1]) + 1 + after)))
+        return kept
 
     def _candidates(self, doc: Doc) -> List[bool]:
         """Per token of the doc, whether it is a candidate (:meth:`is_candidate`), read

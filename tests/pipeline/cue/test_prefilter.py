@@ -1,6 +1,7 @@
 """The sentence prefilter (``negation_cue``'s ``prefilter`` setting): candidates from the
 learned lexicons, cues only in candidate sentences, and the ``negation`` component
 sending only those sentences to the model, with the same negations."""
+import json
 from typing import List
 
 import pytest
@@ -10,7 +11,7 @@ from spacy.tokens import Doc
 from spacy_negation.pipeline.cue.patterns import PATTERNS_KEY
 from spacy_negation.pipeline.cue.lexicons import AffixLexicon
 from spacy_negation.pipeline.negation import merge_negations
-from spacy_negation.pipeline.cue.prefilter import MIN_SHARE, CuePrefilter, covering_words
+from spacy_negation.pipeline.cue.prefilter import MIN_SHARE, CuePrefilter, check_window, covering_words
 
 from util import TEXTS, negation_key
 
@@ -46,6 +47,31 @@ def test_candidates_words_and_affixes():
     assert no_affixes.sentences(nlp.make_doc("")) == []
     # no sentence boundaries: the whole doc is one sentence
     assert no_affixes.sentences(nlp.make_doc("The dog did not bark")) == [(0, 5)]
+
+
+def test_window_cuts_sentences_around_their_candidates():
+    nlp = spacy.blank("en")
+    texts = ["The old dog did not bark at the cat today .", "It rained .", "No , never ."]
+    doc = sentences_doc(nlp.vocab, texts)
+    whole = CuePrefilter({"not", "no", "never"})
+    assert whole.sentences(doc) == [(0, 11), (14, 18)]
+    # 1 token before "not" (4) to 2 after; the last sentence: from "No" to after "never"
+    assert CuePrefilter({"not", "no", "never"}, window=[1, 2]).sentences(doc) == [(3, 7), (14, 18)]
+    assert CuePrefilter({"not", "no", "never"}, window=(0, 0)).sentences(doc) == [(4, 5), (14, 17)]
+    # a window wider than the sentence keeps the sentence
+    assert CuePrefilter({"not", "no", "never"}, window=[50, 50]).sentences(doc) == [(0, 11), (14, 18)]
+    # no sentence boundaries: one sentence, cut the same way
+    assert CuePrefilter({"not"}, window=[2, 1]).sentences(nlp.make_doc("The old dog did not bark at all")) == [(2, 6)]
+    assert CuePrefilter({"not"}, window=[2, 1]).sentences(nlp.make_doc("")) == []
+
+
+@pytest.mark.parametrize("window", [[1], [1, 2, 3], [-1, 2], [1.5, 2], ["1", 2], [True, 2], "12", 3])
+def test_window_must_be_two_whole_numbers(window):
+    with pytest.raises(ValueError, match=r"\[NEG-E367\]"):
+        check_window(window)
+    with pytest.raises(ValueError, match=r"\[NEG-E367\]"):
+        CuePrefilter({"not"}, window=window)
+    assert check_window(None) is None and check_window([0, 3]) == (0, 3)
 
 
 def test_candidates_of_a_component(trained_cnn_dir):
@@ -101,6 +127,43 @@ def test_resolver_sends_only_candidate_sentences(prefilter_dir):
     assert host("")._.negations == []
 
 
+def test_resolver_sends_only_the_window(prefilter_dir, tmp_path):
+    """With a prefilter_window the network reads only the tokens around the candidates,
+    and the negations land on the host doc's own tokens."""
+    nlp = spacy.load(prefilter_dir, config={"components": {"negation_cue": {"prefilter_window": [1, 1]}}})
+    assert nlp.get_pipe("negation_cue").prefilter_window == (1, 1)
+    nlp.to_disk(tmp_path / "model")
+    assert spacy.load(tmp_path / "model").get_pipe("negation_cue").prefilter_window == (1, 1)
+    host = spacy.blank("en")
+    host.add_pipe("sentencizer")
+    resolver = host.add_pipe("negation", config={"model": str(tmp_path / "model")})
+    sent: List[Doc] = []
+    pipe = resolver.negation_nlp.pipe
+
+    def recording(docs, **kwargs):
+        docs = list(docs)
+        sent.extend(docs)
+        return pipe(docs, **kwargs)
+
+    resolver.negation_nlp.pipe = recording  # type: ignore[method-assign]
+    doc = host("The dog barked loudly. Then the old man was unhappy about it all.")
+    assert [d.text for d in sent] == ["was unhappy about "]
+    (neg,) = doc._.negations
+    assert neg.cue_text == "un" and neg.doc is doc and neg.cue[0].i == 10
+    assert all(9 <= t.i <= 11 for t in neg.scope)  # the scope stays in the window
+
+
+def test_window_in_the_component_config(trained_cnn_dir):
+    with pytest.raises(ValueError, match=r"\[NEG-E367\]"):
+        spacy.load(trained_cnn_dir, config={"components": {"negation_cue": {"prefilter": True,
+                                                                              "prefilter_window": [3]}}})
+    nlp = spacy.load(trained_cnn_dir, config={"components": {"negation_cue": {"prefilter": True,
+                                                                              "prefilter_window": [0, 0]}}})
+    doc = nlp(sentences_doc(nlp.vocab, ["The dog barked loudly.", "Then the old man was unhappy about it."]))
+    assert [n.cue_text for n in doc._.negations] == ["un"]
+    assert nlp.get_pipe("negation_cue").candidate_sentences(doc) == [(10, 11)]
+
+
 def test_resolver_same_negations_with_and_without_prefilter(trained_cnn_dir, prefilter_dir):
     """On single-sentence docs the prefilter changes nothing in sentences with a
     candidate, and finds nothing in the others."""
@@ -154,7 +217,18 @@ def test_model_card_writes_a_prefilter_copy(trained_cnn_dir, tmp_path, run_scrip
                            "--version", "0.1.0", "--prefilter", "--model-out", str(copy), "--out", str(out))
     assert meta_only.returncode == 0, meta_only.stderr
     assert spacy.load(copy).get_pipe("negation_cue").prefilter
+    assert spacy.load(copy).get_pipe("negation_cue").prefilter_window is None
     assert not spacy.load(trained_cnn_dir).get_pipe("negation_cue").prefilter
+    proc = run_script("model_card.py", str(trained_cnn_dir), "--domain", "cdsco", "--name", "negation_x",
+                      "--version", "0.1.0", "--prefilter-window", "5", "20", "--model-out", str(copy),
+                      "--out", str(out))
+    assert proc.returncode == 2 and "--prefilter-window goes with --prefilter" in proc.stderr
+    windowed = run_script("model_card.py", str(trained_cnn_dir), "--domain", "cdsco", "--name", "negation_x",
+                          "--version", "0.1.0", "--prefilter", "--prefilter-window", "5", "20",
+                          "--model-out", str(copy), "--out", str(out))
+    assert windowed.returncode == 0, windowed.stderr
+    assert spacy.load(copy).get_pipe("negation_cue").prefilter_window == (5, 20)
+    assert "from 5 before the first to 20 after the last candidate" in json.loads(out.read_text())["description"]
 
 
 def test_covering_words_take_one_word_per_multiword_cue():
