@@ -30,7 +30,8 @@ python bench/bench_speed.py --model en_negation_general --split cdsco=corpus/tes
 
 Writes OUT/speed.json ({"meta", split: {setting: {"words_per_second", "e2e_words_per_second",
 "f", "p", "r", "nis_tok_f"}}}, fractions) and OUT/speed.md (``--out-name`` for another name);
-prints the table. ``--variant NAME=MODEL`` adds other models at the combined setting, e.g. the
+prints the table. ``--variant NAME=MODEL`` adds other models at the combined setting (or
+``--variant-setting``'s), e.g. the
 3-layer general model per training seed (``configs/general_l3.cfg``):
 
 python bench/bench_speed.py --model training/general/seed2/model-package --setting baseline \
@@ -187,13 +188,13 @@ def render(results: Dict[str, Any]) -> str:
              "own convention), with their change against the baseline (without it: the first "
              "setting measured) in points."]
     if meta.get("variants"):
-        lines.append("Rows below the settings: other models at the combined setting ("
+        lines.append(f"Rows below the settings: other models at the {meta.get('variant_setting', 'combined')} setting ("
                      + ", ".join(f"`{name}` = `{ref}`" for name, ref in meta["variants"].items()) + ").")
     lines.append("")
     for split in (name for name in meta["splits"] if name in results):
         # the reference of the changes: the baseline, else the first setting measured
         base = results[split].get("baseline") or next(iter(results[split].values()))
-        lines += [f"## {SPLIT_NAMES.get(split, split)} test", "",
+        lines += [f"## {SPLIT_NAMES.get(split, split)} {meta.get('part', 'test')}", "",
                   "| setting | words/s | × | end to end words/s | × | F1 | ΔF1 | NIS_tok F1 | ΔNIS_tok |",
                   "|---|---|---|---|---|---|---|---|---|"]
         for setting, r in results[split].items():
@@ -227,6 +228,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--variant", action="append", default=[], metavar="NAME=MODEL",
                         help="another model measured at the combined setting, as row 'NAME' (e.g. a 3-layer "
                              "model per training seed); repeatable")
+    parser.add_argument("--variant-setting", choices=list(SETTINGS), default="combined",
+                        help="the setting the --variant models are measured at (default: combined)")
+    parser.add_argument("--part", default="test", help="the splits' part, for the headings (e.g. dev)")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs per measurement (the fastest counts)")
     parser.add_argument("--limit", type=int, default=0, help="first N documents of each split (0: all)")
     parser.add_argument("--out-dir", type=Path, default=None, help="write NAME.json and NAME.md there")
@@ -250,7 +254,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         variants[name] = ref
     results: Dict[str, Any] = {"meta": {
         "model": args.model, "splits": list(splits), "settings": settings, "variants": variants,
-        "repeat": args.repeat,
+        "repeat": args.repeat, "variant_setting": args.variant_setting, "part": args.part,
         "documents_limit": args.limit or "all",
         "machine": f"{os.cpu_count()} CPU cores, {platform.processor() or platform.machine()}",
         "torch_threads": torch.get_num_threads(), "OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS")}}
@@ -261,7 +265,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             results[split][setting] = r = measure(args.model, split, gold, setting, args.repeat)
             _progress(split, setting, r)
         for name, ref in variants.items():
-            results[split][name] = r = measure(ref, split, gold, "combined", args.repeat)
+            results[split][name] = r = measure(ref, split, gold, args.variant_setting, args.repeat)
             _progress(split, name, r)
         if args.out_dir is not None:  # after every split: a later failure keeps what was measured
             _write(args.out_dir, args.out_name, results)

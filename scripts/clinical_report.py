@@ -43,7 +43,9 @@ GOLD = "corpus/bioscope_clinical/test.spacy"
 #: model -> (training folder, metrics folder, package name, model_card.py options of its package)
 MODELS: Dict[str, Any] = {
     "clinical": ("training/clinical", "metrics/clinical", "negation_clinical", ["--prefilter"]),
-    "general": ("training/general", "metrics/general", "negation_general", ["--prefilter"]),
+    # as project.yml's package-general packages it (vars.general_prefilter_window)
+    "general": ("training/general", "metrics/general", "negation_general",
+                ["--prefilter", "--prefilter-window", "15", "40"]),
 }
 MEASURES = (("Cues-B", "neg_cue_b_f"), ("SCM-B", "neg_scm_b_f"), ("Scope-tokens", "neg_st_f"),
             ("NIS_tok", "neg_nis_tok_f"), ("NIS_ex", "neg_nis_ex_f"))

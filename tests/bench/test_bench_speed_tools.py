@@ -82,6 +82,10 @@ def test_speed_table_without_the_baseline_setting():
     text = speed.render(results)
     assert "| combined | 1,000 | 1.00 |" in text
     assert "| small | 1,500 | 1.50 | 500 | 1.00 | 79.00 | -1.00 | 90.00 | +0.00 |" in text
+    assert "## CD-SCO test" in text and "other models at the combined setting" in text
+    results["meta"].update(part="dev", variant_setting="window")
+    text = speed.render(results)
+    assert "## CD-SCO dev" in text and "other models at the window setting" in text
 
 
 def test_speed_settings_and_the_prefilter_window(tmp_path: Path, trained_cnn_dir: Path):

@@ -170,3 +170,18 @@ def test_keep_refuses_a_model_this_run_measured(run_script, tmp_path):
     proc = run_script("clinical_report.py", "report", "--root", tmp_path, "--out-dir", tmp_path / "out",
                       "--keep", "clinical", "--previous", tmp_path / "previous.json")
     assert proc.returncode == 1 and "this run measured clinical itself" in proc.stderr
+
+
+def test_general_seeds_packaged_as_the_project_packages_the_default():
+    """The general model's seeds are packaged with the prefilter window of project.yml's
+    package-general (vars.general_prefilter_window)."""
+    import srsly
+
+    from util import REPO, load_module
+
+    report = load_module(REPO / "scripts" / "clinical_report.py", "clinical_report")
+    project = srsly.read_yaml(REPO / "project.yml")
+    window = project["vars"]["general_prefilter_window"].split()
+    assert report.MODELS["general"][3] == ["--prefilter", "--prefilter-window", *window]
+    (package,) = [c for c in project["commands"] if c["name"] == "package-general"]
+    assert "--prefilter --prefilter-window ${vars.general_prefilter_window}" in package["script"][0]

@@ -83,6 +83,11 @@ def test_readme_default_model_speed_and_margin_quote_results():
     rules = [bench[split][tool]["words_per_second"] for split in splits
              for tool in ("negspacy_en", "negspacy_en_clinical", "medspacy_context")]
     assert f"the rule tools: {int(round(min(rules), -3)):,} to {int(round(max(rules), -3)):,} words per second" in readme
+    # the prefilter window it names is the one project.yml packages the model with
+    import srsly
+
+    before, after = srsly.read_yaml(repo / "project.yml")["vars"]["general_prefilter_window"].split()
+    assert f"only the words from {before} before the first cue word to {after} after the last" in readme
 
 
 def test_readme_claim_cue_list_negates_concepts_before_following_triggers():
