@@ -126,13 +126,22 @@ def build(general_dir: Path, cross_dir: Path, gold: Dict[str, Path], fast_dir: O
 
 
 def keep_earlier(earlier: Dict[str, Any], report: Dict[str, Any]) -> Dict[str, Any]:
-    """The report with the rows of an earlier one that it lacks (other than the general
-    model's), each marked ``"run": "earlier"``."""
+    """The report with the rows of an earlier one that it lacks, each marked ``"run":
+    "earlier"``. The general model's rows (its shipped seed, its seeds' statistics and which
+    seed is shipped) are kept together, first, only where the report has no general model's
+    row at all (a report of the fast model alone: ``--general-dir`` without outputs)."""
     for split in SPLITS:
-        entry = report.setdefault(split, {})
-        for name, row in earlier.get(split, {}).items():
-            if name not in entry and name not in ("general", "general_seeds"):
-                entry[name] = {**row, "run": row.get("run", "earlier")}
+        entry = report.get(split, {})
+        kept: Dict[str, Any] = {}
+        if "general" not in entry:
+            kept = {name: {**row, "run": row.get("run", "earlier")} if name == "general" else row
+                    for name, row in earlier.get(split, {}).items() if name in ("general", "general_seeds")}
+        rest = {name: {**row, "run": row.get("run", "earlier")} for name, row in earlier.get(split, {}).items()
+                if name not in entry and name not in ("general", "general_seeds")}
+        report[split] = {**kept, **entry, **rest}
+    if "selected" not in report and "selected" in earlier and any(
+            "general" in report[split] and report[split]["general"].get("run") for split in SPLITS):
+        report["selected"] = earlier["selected"]
     return report
 
 
@@ -209,7 +218,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--keep", action="store_true",
                         help="keep the rows of OUT/general.json whose outputs are not here (the fast "
                              "and single-corpus models of earlier runs), marked as such; the general "
-                             "model's rows are always this run's")
+                             "model's rows only when --general-dir has none (a report of the fast model)")
     args = parser.parse_args(argv)
     from spacy_negation.util import atomic_write_text
 

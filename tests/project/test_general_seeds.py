@@ -89,3 +89,24 @@ def test_report_keeps_the_earlier_rows_it_cannot_recompute(run_script, tmp_path)
     report = json.loads((out / "general.json").read_text())
     assert report["cdsco"]["fast"]["run"] == "earlier" and report["cdsco"]["general"]["scores"]["nis_tok_f"] == 0.7
     assert "fast (en_negation_fast, CNN) (earlier run)" in (out / "general.md").read_text()
+
+
+def test_report_of_the_fast_model_alone_keeps_the_general_rows(run_script, tmp_path):
+    """--general-dir without outputs (the fast model re-evaluated alone): the general
+    model's rows, its seeds' statistics and the shipped seed are kept, first and marked."""
+    out = tmp_path / "out"
+    out.mkdir()
+    names = ("cues_b_f", "scm_b_f", "st_f", "nis_tok_f", "nis_ex_f")
+    seeds = {"seeds": [0, 1], "mean": {k: 0.8 for k in names}, "sd": {k: 0.01 for k in names}}
+    earlier = {"selected": {"seed": 1, "rule": "median dev score", "dev": {"0": 0.7, "1": 0.8}},
+               "cdsco": {"general": {"scores": {k: 0.6 for k in names}}, "general_seeds": seeds}}
+    (out / "general.json").write_text(json.dumps(earlier))
+    (tmp_path / "empty").mkdir()
+    proc = run_script("general_report.py", "--general-dir", tmp_path / "empty", "--cross-dir", tmp_path / "none",
+                      "--out-dir", out, "--keep")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads((out / "general.json").read_text())
+    assert list(report["cdsco"])[:2] == ["general", "general_seeds"]
+    assert report["cdsco"]["general"]["run"] == "earlier" and report["cdsco"]["general_seeds"] == seeds
+    assert report["selected"]["seed"] == 1
+    assert "| CD-SCO | general (earlier run) | 60.00 |" in (out / "general.md").read_text()
