@@ -246,3 +246,26 @@ def test_covering_words_take_one_word_per_multiword_cue():
     assert covering_words([["does", "n?t"]], set(), stop) == {"n?t"}
     assert covering_words([["does", "n?t", "."]], set(), stop) == {"n?t"}
     assert covering_words([], {"no"}, stop) == set()
+
+
+def test_window_around_a_cue_list_match(prefilter_dir, tmp_path):
+    """A user cue list's match counts as a candidate for the window too."""
+    nlp = spacy.load(prefilter_dir, config={"components": {"negation_cue": {"prefilter_window": [0, 1]}}})
+    nlp.to_disk(tmp_path / "model")
+    host = spacy.blank("en")
+    host.add_pipe("sentencizer")
+    resolver = host.add_pipe("negation", config={"model": str(tmp_path / "model"),
+                                                 "cue_patterns": [{"pattern": "denies", "kind": "preceding"}]})
+    sent: List[Doc] = []
+    pipe = resolver.negation_nlp.pipe
+
+    def recording(docs, **kwargs):
+        docs = list(docs)
+        sent.extend(docs)
+        return pipe(docs, **kwargs)
+
+    resolver.negation_nlp.pipe = recording  # type: ignore[method-assign]
+    doc = host("The dog barked loudly. The old patient denies any pain today.")
+    assert [d.text for d in sent] == ["denies any "]
+    assert [(n.cue_text, n.cue[0].i) for n in doc._.negations] == [("denies", 8)]
+    assert [(s.start, s.end) for s in doc.spans[PATTERNS_KEY]] == [(8, 9)]
