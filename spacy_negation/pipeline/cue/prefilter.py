@@ -17,8 +17,7 @@ or when it lies in a match of the component's user cue list (``cue_patterns``).
 With a ``prefilter_window`` of ``[before, after]``, a sentence that passes is cut to the
 tokens from ``before`` tokens before its first candidate to ``after`` tokens after its
 last one, so that the network reads less of a long sentence; a negation's scope then
-cannot reach beyond the window (the general model's cut was chosen on the dev splits of
-its three corpora: ``results/speed.md``).
+cannot reach beyond the window.
 
 Cue words that never occurred in training are then never found, which is the price of
 the speed: the fast English model documents it among its failure modes.

@@ -34,6 +34,20 @@ def sentences_doc(vocab, texts: List[str]) -> Doc:
     return Doc(vocab, words=words, spaces=spaces, sent_starts=starts)
 
 
+def record_model_docs(resolver) -> List[Doc]:
+    """The list the docs the resolver sends to its negation pipeline are added to."""
+    sent: List[Doc] = []
+    pipe = resolver.negation_nlp.pipe
+
+    def recording(docs, **kwargs):
+        docs = list(docs)
+        sent.extend(docs)
+        return pipe(docs, **kwargs)
+
+    resolver.negation_nlp.pipe = recording  # type: ignore[method-assign]
+    return sent
+
+
 def test_candidates_words_and_affixes():
     nlp = spacy.blank("en")
     prefilter = CuePrefilter({"not", "never"}, AffixLexicon({"prefix": {"un": 3}, "suffix": {}, "infix": {}}))
@@ -107,15 +121,7 @@ def test_resolver_sends_only_candidate_sentences(prefilter_dir):
     host = spacy.blank("en")
     host.add_pipe("sentencizer")
     resolver = host.add_pipe("negation", config={"model": str(prefilter_dir)})
-    sent: List[Doc] = []
-    pipe = resolver.negation_nlp.pipe
-
-    def recording(docs, **kwargs):
-        docs = list(docs)
-        sent.extend(docs)
-        return pipe(docs, **kwargs)
-
-    resolver.negation_nlp.pipe = recording  # type: ignore[method-assign]
+    sent = record_model_docs(resolver)
     doc = host("The dog barked loudly. He was unhappy. The dog barked loudly.")
     assert [d.text for d in sent] == ["He was unhappy. "]
     (neg,) = doc._.negations
@@ -137,15 +143,7 @@ def test_resolver_sends_only_the_window(prefilter_dir, tmp_path):
     host = spacy.blank("en")
     host.add_pipe("sentencizer")
     resolver = host.add_pipe("negation", config={"model": str(tmp_path / "model")})
-    sent: List[Doc] = []
-    pipe = resolver.negation_nlp.pipe
-
-    def recording(docs, **kwargs):
-        docs = list(docs)
-        sent.extend(docs)
-        return pipe(docs, **kwargs)
-
-    resolver.negation_nlp.pipe = recording  # type: ignore[method-assign]
+    sent = record_model_docs(resolver)
     doc = host("The dog barked loudly. Then the old man was unhappy about it all.")
     assert [d.text for d in sent] == ["was unhappy about "]
     (neg,) = doc._.negations
@@ -256,15 +254,7 @@ def test_window_around_a_cue_list_match(prefilter_dir, tmp_path):
     host.add_pipe("sentencizer")
     resolver = host.add_pipe("negation", config={"model": str(tmp_path / "model"),
                                                  "cue_patterns": [{"pattern": "denies", "kind": "preceding"}]})
-    sent: List[Doc] = []
-    pipe = resolver.negation_nlp.pipe
-
-    def recording(docs, **kwargs):
-        docs = list(docs)
-        sent.extend(docs)
-        return pipe(docs, **kwargs)
-
-    resolver.negation_nlp.pipe = recording  # type: ignore[method-assign]
+    sent = record_model_docs(resolver)
     doc = host("The dog barked loudly. The old patient denies any pain today.")
     assert [d.text for d in sent] == ["denies any "]
     assert [(n.cue_text, n.cue[0].i) for n in doc._.negations] == [("denies", 8)]
