@@ -134,6 +134,27 @@ SETTINGS["general_l3_distil"] = {
 }
 
 
+#: The general model's teacher on MPNet-base (all-mpnet-base-v2, 110M parameters;
+#: ``spacy project run install-mpnet`` first), otherwise as "general" but for the warm-up:
+#: 460 steps, as the MPNet systems (with 120 the cue tagger on a shared MPNet learned in
+#: one seed of two: results/README.md). A teacher for "general_l3_distil_mpnet".
+COPIES["general_mpnet"] = COPIES["general"]
+SETTINGS["general_mpnet"] = {
+    **SETTINGS["general"],
+    "training.optimizer.learn_rate.warmup_steps": 460,
+    "components.transformer.model.name": "all-mpnet-base-v2",
+}
+
+
+#: The default model's student (3 MiniLM layers, as "general_l3_distil") distilled from the
+#: MPNet teacher "general_mpnet" (train-general-teacher-mpnet) in place of the 6-layer MiniLM one.
+COPIES["general_l3_distil_mpnet"] = COPIES["general"]
+SETTINGS["general_l3_distil_mpnet"] = {
+    **SETTINGS["general_l3_distil"],
+    "paths.teacher": "training/general_teacher_mpnet/model-best",
+}
+
+
 #: The default model's student with narrower scope BiLSTMs (a speed lever: the BiLSTMs
 #: take about a quarter of the component's time on SFU Review): LSTM width 128 per
 #: direction and cue embeddings of 64 (the default: 200 and 128) in each convention's

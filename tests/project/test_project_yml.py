@@ -50,6 +50,25 @@ def test_the_default_model_learns_from_the_teacher_trained_before_it(project):
     assert config["paths"]["teacher"] in commands["train-general-seeds"]["deps"]
 
 
+def test_the_mpnet_distilled_student_learns_from_the_mpnet_teacher(project):
+    """`general-mpnet` trains the MPNet teacher first; the student's config is the default's
+    but for the teacher, which it reads from where the teacher command writes it."""
+    import spacy
+
+    commands = {c["name"]: c for c in project["commands"]}
+    steps = project["workflows"]["general-mpnet"]
+    assert steps.index("train-general-teacher-mpnet") < steps.index("train-general-mpnet-seeds")
+    teacher = spacy.util.load_config(REPO / "configs" / "general_mpnet.cfg", interpolate=False)
+    assert teacher["components"]["transformer"]["model"]["name"] == "all-mpnet-base-v2"
+    student = spacy.util.load_config(REPO / "configs" / "general_l3_distil_mpnet.cfg", interpolate=False)
+    default = spacy.util.load_config(REPO / "configs" / "general_l3_distil.cfg", interpolate=False)
+    assert student["paths"]["teacher"] in commands["train-general-teacher-mpnet"]["outputs"]
+    assert student["paths"]["teacher"] in commands["train-general-mpnet-seeds"]["deps"]
+    assert student["paths"]["teacher"] != default["paths"]["teacher"]
+    student["paths"]["teacher"] = default["paths"]["teacher"]
+    assert student.to_str() == default.to_str()
+
+
 def test_commands_over_every_seed_are_never_skipped(project):
     """The deps of a command can name one seed only (vars.seed): a command that reads every
     trained seed (evaluate, select, report) would be skipped as unchanged after more seeds
