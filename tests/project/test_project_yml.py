@@ -75,7 +75,7 @@ def test_commands_over_every_seed_are_never_skipped(project):
     trained, so general-seeds and clinical-seeds would report and ship seed 0 alone."""
     for command in project["commands"]:
         script = " ".join(command["script"])
-        if re.search(r"general_seeds\.py (evaluate|select)|general_report\.py|clinical_report\.py report", script):
+        if re.search(r"general_seeds\.py (evaluate|select)|general_report\.py|general_compare\.py|clinical_report\.py report", script):
             assert command.get("no_skip") is True, command["name"]
 
 
