@@ -30,7 +30,7 @@ template structure, same activities) must get the same prediction up to those fi
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union, cast
 
 from .errors import Errors
 from .probe import templates as tpl
@@ -322,15 +322,23 @@ def evaluate_pipeline(nlp: Any, items: Sequence[Item], batch_size: int = 64,
     nlp (Language): a pipeline that sets ``doc._.negations``.
     items (Sequence[Item]): the challenge items.
     batch_size (int): docs per batch.
-    convention (str): the convention the pipeline annotates in (CONVENTIONS).
+    convention (str): the convention the pipeline annotates in (CONVENTIONS): every doc is
+        marked with it, so a model with components per convention (the general English
+        model) annotates in the convention it is checked in, as ``evaluate_model.py
+        --convention`` does; a model of one convention annotates every doc as before.
     RETURNS (Dict[str, Any]): ``families`` (family -> ``n``, ``errors``, ``error_rate`` in
         %, and the failures of each check), ``overall`` (the same over all items) and
         ``invariance_failures`` (items whose prediction differs from the most common one
         of their invariance group), with ``invariance_groups``.
     """
-    from .negation import get_negations
+    from .negation import get_negations, set_convention
 
-    docs = nlp.pipe((make_doc(nlp.vocab, it) for it in items), batch_size=batch_size)
+    def marked(item: Item) -> Any:
+        doc = make_doc(nlp.vocab, item)
+        set_convention(doc, convention)
+        return doc
+
+    docs = nlp.pipe((marked(it) for it in items), batch_size=batch_size)
     families: Dict[str, Dict[str, Any]] = {}
     overall = _empty_cell()
     groups: Dict[str, Counter] = {}
@@ -354,7 +362,7 @@ def _empty_cell() -> Dict[str, Any]:
     return {"n": 0, "errors": 0, "checks": {c: 0 for c in CHECKS + ("scope_exact",)}}
 
 
-def load_pipeline(model: str, host: Optional[str] = None) -> Any:
+def load_pipeline(model: str, host: Optional[str] = None, convention: Optional[str] = None) -> Any:
     """Load a negation pipeline for the challenge.
 
     model (str): a negation pipeline (negation_cue and negation_scope) or a pipeline with
@@ -362,19 +370,28 @@ def load_pipeline(model: str, host: Optional[str] = None) -> Any:
         host's 'negation' component runs.
     host (Optional[str]): a host pipeline (name or path, or ``blank:LANG``) to which
         ``nlp.add_pipe("negation", config={"model": model})`` is added.
+    convention (Optional[str]): with ``host`` and a model with components per convention,
+        the convention the 'negation' component annotates in (its ``convention`` setting:
+        the host's component marks the pieces it sends to the model itself, so
+        :func:`evaluate_pipeline`'s marks do not reach it); a model of one convention
+        annotates in its own.
     RETURNS (Language): the pipeline.
     RAISES (ValueError): a model or host that cannot be loaded (E620; an unknown language
         of ``blank:LANG`` names E126).
     """
     import spacy
 
+    from .pipeline.negation import NegationResolver
     from .util import blank_nlp
 
     try:
         if host is not None:
             # an unknown language of blank:LANG: a coded error (E126), as in convert
             nlp = blank_nlp(host[6:]) if host.startswith("blank:") else spacy.load(host)
-            nlp.add_pipe("negation", config={"model": model})
+            resolver = cast(NegationResolver, nlp.add_pipe("negation", config={"model": model}))
+            if convention is not None and resolver.conventions:
+                nlp.remove_pipe("negation")
+                nlp.add_pipe("negation", config={"model": model, "convention": convention})
             return nlp
         nlp = spacy.load(model)
     except (OSError, ValueError) as err:

@@ -163,6 +163,26 @@ def test_cli_challenge_host_pipeline(tiny_cnn_dir, tmp_path):
     assert models["direct"] == models["hosted"]
 
 
+def test_docs_are_marked_with_the_convention_they_are_checked_in(tiny_cnn_dir):
+    """A model with components per convention annotates a doc in the convention it is
+    marked with: the challenge marks every doc with the one it checks (checked in the CD-SCO
+    convention, the general model annotated in its default, SFU's, and failed every item)."""
+    from spacy_negation.negation import get_convention
+
+    seen = []
+
+    def _record_convention(doc: Doc) -> Doc:
+        seen.append(get_convention(doc))
+        return _sfu_style(doc)
+
+    items = build_items(sample=1, act_sets=1, seed=0)
+    res = evaluate_pipeline(_fake_nlp(_record_convention), items, convention="sfu")
+    assert seen == ["sfu"] * len(items) and res["convention"] == "sfu"
+    # a model of one convention in a host annotates in its own: no convention to choose
+    hosted = load_pipeline(str(tiny_cnn_dir), host="blank:en", convention="sfu").get_pipe("negation")
+    assert hosted.conventions == [] and hosted.convention is None
+
+
 def _sfu_style(doc: Doc) -> Doc:
     """SFU Review's cue of "doesn't": the whole word (``does`` + ``n't``), scope "like to A"."""
     negs = []

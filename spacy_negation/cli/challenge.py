@@ -14,8 +14,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="run MODEL as the 'negation' component of this host pipeline (a name, "
                         "a path or blank:LANG)")
     p.add_argument("--convention", default="cdsco", choices=("cdsco", "bioscope", "sfu"),
-                   help="the convention the models annotate in: in bioscope and sfu no affixal cue "
-                        "is expected, and in sfu the whole word 'doesn't' counts as the cue n't")
+                   help="the convention the models annotate in (a model with components per "
+                        "convention is run in it) and are checked in: in bioscope and sfu no affixal "
+                        "cue is expected, and in sfu the whole word 'doesn't' counts as the cue n't")
     p.add_argument("--gold", type=Path, default=None,
                    help="also write the challenge set with its expected negations as a *SEM file")
 
@@ -38,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
         write_gold(items, args.gold)
         print(f"wrote {args.gold}")
     for model, name in zip(args.models, names):
-        nlp = load_pipeline(model, host=args.host)
+        nlp = load_pipeline(model, host=args.host, convention=args.convention)
         result = evaluate_pipeline(nlp, items, convention=args.convention)
         data["models"][name] = result
         total = result["overall"]

@@ -184,6 +184,15 @@ class NegationResolver(Pipe):
         self.cfg: Dict[str, Any] = {"model": model, "batch_size": batch_size, "cue_patterns": cue_patterns,
                                     "convention": convention, "quantize": quantize, "span_negated": span_negated}
 
+    @property
+    def conventions(self) -> List[str]:
+        """The annotation conventions the model has components for, sorted (empty for a
+        model of one convention, which annotates every doc in its own)."""
+        from .base import NegationPipe
+
+        return sorted({pipe.convention for _, pipe in self.negation_nlp.components
+                       if isinstance(pipe, NegationPipe) and pipe.convention is not None})
+
     def _run_only_convention(self, convention: Optional[str]) -> Optional["NegationCue"]:
         """Keep enabled only the model's negation components that annotate the docs this
         resolver sends (marked with ``convention``, or unmarked for None; the others'

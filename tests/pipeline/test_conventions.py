@@ -133,6 +133,13 @@ def test_each_convention_is_learned_and_marks_choose_the_components(tmp_path) ->
     assert [negation_key(d) for d in default.pipe(texts[:half])] == gold[:half]
     with pytest.raises(ValueError, match=r"\[NEG-E901\]"):
         spacy.blank("en").add_pipe("negation", config={"model": str(tmp_path / "model"), "convention": "cdsco"})
+    assert default.get_pipe("negation").conventions == host.get_pipe("negation").conventions == ["bioscope", "sfu"]
+    # the challenge set runs such a model in a host in the convention it checks
+    from spacy_negation.challenge import load_pipeline
+
+    hosted = load_pipeline(str(tmp_path / "model"), host="blank:en", convention="sfu")
+    assert hosted.get_pipe("negation").convention == "sfu"
+    assert [negation_key(d) for d in hosted.pipe(texts[half:])] == gold[half:]
     # scripts/model_card.py: the card of a per-convention pipeline, and a copy whose unmarked
     # docs go to the "sfu" components
     import json
