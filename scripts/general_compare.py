@@ -33,7 +33,8 @@ import numpy
 from spacy_negation.metrics.compare import CountTable, compare
 from spacy_negation.util import atomic_write_text
 
-from systems_lib import MEASURES, count_run, read_pairs, read_scores
+from systems_lib import MEASURES, average_tables, count_run, read_pairs, read_scores
+from systems_run import write_starsem_gold
 
 NAMES = {"cdsco": "CD-SCO", "bioscope": "BioScope abstracts", "sfu": "SFU Review",
          "bioscope_clinical": "BioScope clinical"}
@@ -68,17 +69,8 @@ def gold_starsem(path: Path, work: Path, split: str) -> Path:
         raise InputError(f"{path}: the gold file of {split} is missing")
     if path.suffix != ".spacy":
         return path
-    from spacy_negation import register_extensions
-    from spacy_negation.analysis.evaluation import tag_punct
-    from spacy_negation.corpora.docbin import read_docbin
-    from spacy_negation.corpora.starsem_docs import write_starsem_docs
-
-    register_extensions()
-    docs = read_docbin(path)
-    for doc in docs:
-        tag_punct(doc)
     out = work / f"{split}_gold.txt"
-    write_starsem_docs(docs, out)
+    write_starsem_gold(path, out, tag=True)
     return out
 
 
@@ -105,10 +97,7 @@ def side(folder: Path, split: str, gold: Path) -> Tuple[Dict[str, Any], CountTab
         if not system.is_file():
             raise InputError(f"{system}: missing (run scripts/general_seeds.py evaluate)")
         tables.append(count_run(read_pairs(gold, system)))
-    sizes = sorted({len(t.counts) for t in tables})
-    if len(sizes) > 1:
-        raise InputError(f"{folder}: the seeds' {split} system files cover different numbers of sentences {sizes}")
-    pooled = CountTable(tables[0].families, numpy.mean([t.counts for t in tables], axis=0))
+    pooled = average_tables(tables, split, str(folder))
     cell = {"seeds": list(seeds), **{m: summarize([scores[s][m] for s in seeds]) for m in MEASURES}}
     return cell, pooled
 

@@ -475,7 +475,18 @@ def pooled_counts(runs: Sequence[Mapping[str, Any]], corpus: str, system: str) -
     RETURNS (CountTable): the mean table.
     RAISES (ValueError): the seeds cover different sentences (SEEDS_DISAGREE).
     """
-    tables = [dense_counts(r["test_counts"]) for r in runs]
+    return average_tables([dense_counts(r["test_counts"]) for r in runs], corpus, system)
+
+
+def average_tables(tables: Sequence[CountTable], corpus: str, system: str) -> CountTable:
+    """Per-sentence count tables of one system's seeds on one split, averaged.
+
+    tables (Sequence[CountTable]): one table per seed.
+    corpus (str): the split (for messages).
+    system (str): the system (for messages).
+    RETURNS (CountTable): the mean table.
+    RAISES (ValueError): the tables cover different sentences (SEEDS_DISAGREE).
+    """
     sizes = sorted({len(t.counts) for t in tables})
     if len(sizes) > 1:
         raise ValueError(SEEDS_DISAGREE.format(system=system, corpus=corpus,

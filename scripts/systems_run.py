@@ -69,14 +69,20 @@ def _call(command: List[str], log: Path, folder: Path) -> None:
 def write_gold(corpus: str, out: Path) -> None:
     """The gold *SEM file of a corpus's test split, as the runs' system files are written
     (BioScope and SFU tagged for the punctuation rule)."""
+    write_starsem_gold(Path(split_file(corpus, "test")), out, tag=corpus in UNTAGGED)
+
+
+def write_starsem_gold(source: Path, out: Path, tag: bool) -> None:
+    """A gold .spacy file as a *SEM file, with ``tag`` its untagged tokens tagged for the
+    punctuation rule as ``evaluate_model.py --tag-punct`` tags them."""
     from spacy_negation import register_extensions
     from spacy_negation.analysis.evaluation import tag_punct
     from spacy_negation.corpora.docbin import read_docbin
     from spacy_negation.corpora.starsem_docs import write_starsem_docs
 
     register_extensions()
-    docs = read_docbin(Path(split_file(corpus, "test")))
-    if corpus in UNTAGGED:
+    docs = read_docbin(source)
+    if tag:
         for doc in docs:
             tag_punct(doc)
     out.parent.mkdir(parents=True, exist_ok=True)
