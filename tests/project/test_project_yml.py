@@ -105,3 +105,15 @@ def test_deps_and_outputs_are_single_paths(project):
         for key in ("deps", "outputs", "outputs_no_cache"):
             for path in command.get(key, []):
                 assert "${" not in path and ", " not in path, (command["name"], key, path)
+
+
+def test_the_mpnet_report_reads_both_teachers_evaluated_by_the_workflow(project):
+    """results/general_mpnet.* sets each teacher's own scores beside the students: every
+    metrics folder the report reads is written by a command of the `general-mpnet` workflow."""
+    commands = {c["name"]: c for c in project["commands"]}
+    steps = project["workflows"]["general-mpnet"]
+    report = " ".join(commands["report-general-mpnet"]["script"])
+    for teacher in ("evaluate-general-teacher-mpnet", "evaluate-general-teacher"):
+        assert steps.index(teacher) < steps.index("report-general-mpnet")
+        folder = commands[teacher]["outputs"][0].rsplit("/", 1)[0]
+        assert f"={folder}'" in report
