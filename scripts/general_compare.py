@@ -151,11 +151,12 @@ def render(doc: Dict[str, Any]) -> str:
         lines += ["", f"Goal (B's mean {LABELS[goal['measure']]} at least {goal['min_gain']:.1f} above A's): "
                   + ("met." if entry["goal_met"] else "not met."), ""]
     if doc["single"]:
-        splits = list(doc["splits"])
-        lines += ["## Single runs", "", "| run | " + " | ".join(f"{NAMES.get(s, s)} NIS_tok F1" for s in splits) + " |",
-                  "|---|" + "---|" * len(splits)]
-        for label, entry in doc["single"].items():
-            lines.append(f"| {label} | " + " | ".join(f"{entry[s][GOAL_MEASURE] * 100:.2f}" for s in splits) + " |")
+        lines += ["## Single runs", "", "| split | run | " + " | ".join(LABELS[m] for m in MEASURES) + " |",
+                  "|---|---|" + "---|" * len(MEASURES)]
+        for split in doc["splits"]:
+            for label, entry in doc["single"].items():
+                lines.append(f"| {NAMES.get(split, split)} | {label} | "
+                             + " | ".join(f"{entry[split][m] * 100:.2f}" for m in MEASURES) + " |")
         lines.append("")
     return "\n".join(lines)
 

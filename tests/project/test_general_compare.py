@@ -52,7 +52,7 @@ def test_means_differences_paired_tests_and_the_goal(run_script: RunScript, tmp_
     assert doc["single"]["teacher"]["cdsco"]["nis_tok_f"] == 0.9
     md = (tmp_path / "out" / "cmp.md").read_text(encoding="utf-8")
     assert "| NIS_tok F1 | 81.00 ± 1.41 | 86.00 ± 1.00 | +5.00 |" in md
-    assert "at least 4.0 above A's): met." in md and "| teacher | 90.00 |" in md
+    assert "at least 4.0 above A's): met." in md and "| CD-SCO | teacher | 90.00 | 90.00 | 90.00 | 90.00 | 90.00 |" in md
 
 
 def test_a_gain_below_the_goal_is_not_met(run_script: RunScript, tmp_path: Path) -> None:
