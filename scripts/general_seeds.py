@@ -3,6 +3,7 @@ also the clinical one): train, evaluate, and select the seed to ship.
 
 python scripts/general_seeds.py train --seeds 0 1 2 [--config configs/general_l3_distil.cfg]
 python scripts/general_seeds.py evaluate [--split NAME=GOLD.spacy:CONVENTION ...]
+python scripts/general_seeds.py evaluate --model training/general_teacher/model-best --metrics-dir metrics/general_teacher
 python scripts/general_seeds.py select [--split ...] [--training-dir training/clinical --metrics-dir metrics/clinical]
 
 Layout: seed N trains into ``training/general/seedN/`` (``spacy train`` with
@@ -11,7 +12,8 @@ training or that crashed is neither evaluated nor selected) and is
 evaluated into ``metrics/general/seedN/on_SPLIT.{txt,json}``: each English test split end to
 end in its own annotation convention (``evaluate_model.py --tag-punct --convention CONVENTION``;
 by default the four English test splits, BioScope clinical in the BioScope convention; ``--split``
-names others, e.g. for the clinical model).
+names others, e.g. for the clinical model). With ``--model DIR`` one model that is not a seed
+(a teacher) is evaluated the same way into ``METRICS_DIR/on_SPLIT.{txt,json}``.
 ``select`` takes the seed with the median dev score (the score spaCy recorded for the
 ``model-best`` checkpoint: NIS_tok F1 over the three dev splits; with an even number of
 seeds, the lower of the two middle ones), copies its ``model-best`` to
@@ -100,22 +102,30 @@ def parse_split(text: str) -> Tuple[str, Tuple[str, str]]:
     return name, (gold, convention or name)
 
 
+def evaluate_model(best: Path, out: Path, splits: Dict[str, Tuple[str, str]]) -> int:
+    """One model on each split into ``out/on_SPLIT.{txt,json}``; outputs newer than the
+    model's ``meta.json`` are kept."""
+    for split, (gold, convention) in splits.items():
+        scores = out / f"on_{split}.json"
+        if scores.is_file() and scores.stat().st_mtime >= (best / "meta.json").stat().st_mtime:
+            continue
+        out.mkdir(parents=True, exist_ok=True)
+        code = subprocess.call([sys.executable, str(SCRIPTS / "evaluate_model.py"), str(best), gold,
+                                str(out / f"on_{split}.txt"), str(scores), "--tag-punct", "--convention", convention])
+        if code:
+            return code
+    return 0
+
+
 def evaluate(training_dir: Path, metrics_dir: Path, splits: Dict[str, Tuple[str, str]]) -> int:
     seeds = seed_dirs(training_dir)
     if not seeds:
         print(f"error: no trained seed under {training_dir} (seedN/model-best)", file=sys.stderr)
         return 1
     for seed, best in seeds.items():
-        out = metrics_dir / f"seed{seed}"
-        for split, (gold, convention) in splits.items():
-            scores = out / f"on_{split}.json"
-            if scores.is_file() and scores.stat().st_mtime >= (best / "meta.json").stat().st_mtime:
-                continue
-            out.mkdir(parents=True, exist_ok=True)
-            code = subprocess.call([sys.executable, str(SCRIPTS / "evaluate_model.py"), str(best), gold,
-                                    str(out / f"on_{split}.txt"), str(scores), "--tag-punct", "--convention", convention])
-            if code:
-                return code
+        code = evaluate_model(best, metrics_dir / f"seed{seed}", splits)
+        if code:
+            return code
     return 0
 
 
@@ -157,8 +167,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--metrics-dir", type=Path, default=Path("metrics/general"))
     parser.add_argument("--split", type=parse_split, action="append", default=[],
                         help="evaluate/select: NAME=GOLD.spacy[:CONVENTION] (repeatable; default: the English test splits)")
+    parser.add_argument("--model", type=Path, default=None,
+                        help="evaluate: this one model (not a seed) into METRICS_DIR/on_SPLIT.*")
     args = parser.parse_args(argv)
     splits = dict(args.split) or TEST_SPLITS
+    if args.model is not None:
+        if args.action != "evaluate":
+            parser.error("--model goes with evaluate")
+        if not (args.model / "meta.json").is_file():
+            print(f"error: {args.model} is not a trained model (no meta.json)", file=sys.stderr)
+            return 1
+        return evaluate_model(args.model, args.metrics_dir, splits)
     if args.action == "train":
         return train(args.config, args.training_dir, args.metrics_dir, args.seeds)
     if args.action == "evaluate":

@@ -3,6 +3,8 @@ and the seed rows of scripts/general_report.py."""
 import json
 from pathlib import Path
 
+from util import REPO, load_module
+
 SPLITS = ("cdsco", "bioscope", "sfu", "bioscope_clinical")
 MEASURES = ("neg_cue_b_f", "neg_scm_b_f", "neg_st_f", "neg_nis_tok_f", "neg_nis_ex_f")
 
@@ -110,3 +112,34 @@ def test_report_of_the_fast_model_alone_keeps_the_general_rows(run_script, tmp_p
     assert report["cdsco"]["general"]["run"] == "earlier" and report["cdsco"]["general_seeds"] == seeds
     assert report["selected"]["seed"] == 1
     assert "| CD-SCO | general (earlier run) | 60.00 |" in (out / "general.md").read_text()
+
+
+def test_evaluate_one_model_writes_each_split_into_the_metrics_folder(run_script, tmp_path, monkeypatch):
+    """`evaluate --model DIR` (a teacher, not a seed): evaluate_model.py once per split in the
+    split's convention, into METRICS_DIR/on_SPLIT.*; outputs newer than the model are kept."""
+    seeds = load_module(REPO / "scripts" / "general_seeds.py", "general_seeds_model")
+    model = tmp_path / "teacher" / "model-best"
+    model.mkdir(parents=True)
+    (model / "meta.json").write_text("{}")
+    calls = []
+
+    def fake_call(cmd):
+        calls.append(cmd)
+        Path(cmd[5]).write_text("{}")  # the scores file, as evaluate_model.py writes it
+        return 0
+
+    monkeypatch.setattr(seeds.subprocess, "call", fake_call)
+    assert seeds.main(["evaluate", "--model", str(model), "--metrics-dir", str(tmp_path / "m")]) == 0
+    assert [(c[2], c[3], c[5], c[-1]) for c in calls] == [
+        (str(model), gold, str(tmp_path / "m" / f"on_{split}.json"), convention)
+        for split, (gold, convention) in seeds.TEST_SPLITS.items()]
+    assert seeds.main(["evaluate", "--model", str(model), "--metrics-dir", str(tmp_path / "m")]) == 0
+    assert len(calls) == len(seeds.TEST_SPLITS)  # already evaluated: not run again
+
+
+def test_evaluate_model_refuses_a_folder_without_a_model(run_script, tmp_path):
+    proc = run_script("general_seeds.py", "evaluate", "--model", tmp_path, "--metrics-dir", tmp_path / "m")
+    assert proc.returncode == 1 and "not a trained model" in proc.stderr
+    assert not (tmp_path / "m").exists()
+    proc = run_script("general_seeds.py", "select", "--model", tmp_path)
+    assert proc.returncode == 2 and "--model goes with evaluate" in proc.stderr
