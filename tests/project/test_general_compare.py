@@ -58,9 +58,19 @@ def test_means_differences_paired_tests_and_the_goal(run_script: RunScript, tmp_
 def test_a_gain_below_the_goal_is_not_met(run_script: RunScript, tmp_path: Path) -> None:
     seeds_folder(tmp_path / "a", [0.80, 0.82], SYS_A)
     seeds_folder(tmp_path / "b", [0.81, 0.82], SYS_B)
-    assert run(run_script, tmp_path).returncode == 0
+    assert run(run_script, tmp_path, "--goal", "1.0").returncode == 0
     doc = json.loads((tmp_path / "out" / "cmp.json").read_text(encoding="utf-8"))
     assert doc["splits"]["cdsco"]["goal_met"] is False  # +0.5 < 1.0
+    assert "not met." in (tmp_path / "out" / "cmp.md").read_text(encoding="utf-8")
+
+
+def test_without_a_goal_none_is_stated(run_script: RunScript, tmp_path: Path) -> None:
+    seeds_folder(tmp_path / "a", [0.80, 0.82], SYS_A)
+    seeds_folder(tmp_path / "b", [0.81, 0.82], SYS_B)
+    assert run(run_script, tmp_path).returncode == 0
+    doc = json.loads((tmp_path / "out" / "cmp.json").read_text(encoding="utf-8"))
+    assert doc["goal"] is None and "goal_met" not in doc["splits"]["cdsco"]
+    assert "Goal" not in (tmp_path / "out" / "cmp.md").read_text(encoding="utf-8")
 
 
 def test_a_missing_system_file_is_an_error_naming_it_and_writes_nothing(run_script: RunScript,
