@@ -210,6 +210,10 @@ class NegationPipe(TrainablePipe):
 #: by the former code (see ``with_flat_settings``); filled by the component modules.
 FLAT_DECODER_SETTINGS: Dict[str, Tuple[Dict[str, Any], Tuple[str, ...]]] = {}
 
+#: Per factory: the earlier versions of its default decoder, whose config blocks take the
+#: same settings (a block of one of them leaving a setting out gets its former default).
+EARLIER_DECODERS: Dict[str, Tuple[str, ...]] = {}
+
 
 def with_flat_settings(name: str, decoder: D, flat: Dict[str, Optional[Any]], defaults: Dict[str, Any],
                        nullable: Sequence[str] = ()) -> D:
@@ -285,7 +289,7 @@ def decoder_settings(name: str, section: Dict[str, Any]) -> Dict[str, Any]:
     default_block = dict((Language.get_factory_meta(factory).default_config or {}).get("decoder") or {})
     block = dict(section.get("decoder") or default_block)
     defaults, nullable = FLAT_DECODER_SETTINGS.get(factory, ({}, ()))
-    if block.get("@misc") == default_block.get("@misc"):
+    if block.get("@misc") == default_block.get("@misc") or block.get("@misc") in EARLIER_DECODERS.get(factory, ()):
         block = {**defaults, **block}
     flat = {key: section.get(key) for key in defaults}
     current = {key: value for key, value in block.items() if not key.startswith("@")}

@@ -1,6 +1,7 @@
 """The cue lexicons, the registered cue and scope decoders, the load-time migration of the
 flat decoder settings of pipelines trained before the decoders existed, and the shared
 training base."""
+import re
 import configparser
 import inspect
 import shutil
@@ -18,7 +19,8 @@ from spacy_negation import get_negations, set_negations
 from spacy_negation.ml.training_corpus import count_cue_words
 from spacy_negation.negation import Part
 from spacy_negation.pipeline.base import decoder_overrides, decoder_settings
-from spacy_negation.pipeline.cue.decoding import CUE_DECODER_DEFAULTS, CueDecoder, make_cue_decoder
+from spacy_negation.pipeline.cue.decoding import (CONTRACTION_ALIASES, CUE_DECODER_DEFAULTS, CueDecoder,
+                                                   make_cue_decoder, make_cue_decoder_v2)
 from spacy_negation.pipeline.cue.lexicons import AffixLexicon, MultiwordLexicon, WordLexicon
 from spacy_negation.pipeline.scope.decoding import SCOPE_DECODER_DEFAULTS, ScopeDecoder, make_scope_decoder
 
@@ -71,12 +73,12 @@ def test_word_lexicon_learns_and_round_trips():
     assert not lexicon.is_cue("never", 0.0)  # never seen as a cue
 
 
-@pytest.mark.parametrize("make,defaults", [(make_cue_decoder, CUE_DECODER_DEFAULTS),
+@pytest.mark.parametrize("make,defaults", [(make_cue_decoder_v2, {**CUE_DECODER_DEFAULTS, "word_aliases": None}),
                                            (make_scope_decoder, SCOPE_DECODER_DEFAULTS)])
 def test_registered_decoders_defaults_and_entry_points(make, defaults):
     params = inspect.signature(make).parameters
     assert {name: p.default for name, p in params.items()} == defaults
-    factory = "negation_cue" if make is make_cue_decoder else "negation_scope"
+    factory = "negation_cue" if make is make_cue_decoder_v2 else "negation_scope"
     nlp = spacy.blank("en")
     nlp.add_pipe(factory)
     block = nlp.config["components"][factory]["decoder"]
@@ -125,7 +127,7 @@ def test_flat_settings_of_old_configs_migrate_into_the_decoders_with_a_warning()
     nlp = spacy.blank("en")
     with pytest.warns(DeprecationWarning, match=r"\[NEG-W304\] The component 'negation_cue' sets min_word_precision = 0.1"):
         cue = nlp.add_pipe("negation_cue", config={"min_word_precision": 0.1})
-    assert cue.decoder == CueDecoder(min_word_precision=0.1)
+    assert cue.decoder == make_cue_decoder_v2(min_word_precision=0.1)  # the factory's default decoder
     with pytest.warns(DeprecationWarning, match=r"\[NEG-W304\].*split_at_other_cues = false, contiguous = true"):
         scope = nlp.add_pipe("negation_scope", config={"contiguous": True, "split_at_other_cues": False})
     assert scope.decoder == ScopeDecoder(contiguous=True, split_at_other_cues=False)
@@ -134,13 +136,13 @@ def test_flat_settings_of_old_configs_migrate_into_the_decoders_with_a_warning()
     written = {**CUE_DECODER_DEFAULTS, "affix_threshold": None, "min_word_precision": 0.1}
     with pytest.warns(DeprecationWarning, match=r"\[NEG-W304\].*affix_threshold = null, min_word_precision = 0.1"):
         old = spacy.blank("en").add_pipe("negation_cue", config=written)
-    assert old.decoder == CueDecoder(affix_threshold=None, min_word_precision=0.1)
+    assert old.decoder == make_cue_decoder_v2(affix_threshold=None, min_word_precision=0.1)
     assert decoder_settings("negation_cue", {"factory": "negation_cue", **written}) == {
-        "@misc": "spacy-negation.cue_decoder.v1", **CUE_DECODER_DEFAULTS, "affix_threshold": None,
+        "@misc": "spacy-negation.cue_decoder.v2", **CUE_DECODER_DEFAULTS, "affix_threshold": None,
         "min_word_precision": 0.1}
     with pytest.warns(DeprecationWarning, match=r"\[NEG-W304\].*min_word_precision = 0.1\D"):
         alone = spacy.blank("en").add_pipe("negation_cue", config={"affix_threshold": None, "min_word_precision": 0.1})
-    assert alone.decoder == CueDecoder(min_word_precision=0.1)
+    assert alone.decoder == make_cue_decoder_v2(min_word_precision=0.1)
     # flat settings at their former defaults (as the former code wrote them) change nothing
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -232,7 +234,7 @@ def test_config_without_decoder_blocks_loads_as_with_them(trained_cnn_dir, tmp_p
             nlp = spacy.load(pipeline, config=decoder_overrides(components, change))
         decoders.append([nlp.get_pipe(name).decoder for name in flat])
     assert decoders[0] == decoders[1] == [
-        CueDecoder(affix_threshold=None, multiword_cues=False, multiword_min_precision=0.6),
+        make_cue_decoder_v2(affix_threshold=None, multiword_cues=False, multiword_min_precision=0.6),
         ScopeDecoder(contiguous=True, split_at_other_cues=False)]
 
 
@@ -269,4 +271,41 @@ def test_decoder_settings_before_any_pipeline_exists(factory):
             f"print(decoder_settings({factory!r}, {{'factory': {factory!r}}})['@misc'])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip().startswith("spacy-negation.") and out.stdout.strip().endswith("_decoder.v1")
+    assert re.fullmatch(r"spacy-negation\.\w+_decoder\.v[12]", out.stdout.strip())
+
+
+def test_cue_decoder_v1_stays_registered_with_its_settings():
+    """Pipelines saved with the v1 block load it: same settings, no aliases."""
+    assert {name: p.default for name, p in inspect.signature(make_cue_decoder).parameters.items()} == CUE_DECODER_DEFAULTS
+    assert registry.misc.get("spacy-negation.cue_decoder.v1") is make_cue_decoder
+    assert make_cue_decoder().word_aliases == {}
+    setup = configparser.ConfigParser()
+    setup.read(REPO / "setup.cfg")
+    declared = dict(line.split(" = ") for line in setup["options.entry_points"]["spacy_misc"].strip().splitlines())
+    assert declared["spacy-negation.cue_decoder.v1"] == "spacy_negation.pipeline.cue.decoding:make_cue_decoder"
+
+
+def _contracted_doc(nlp):
+    from spacy_negation.negation import Part
+
+    doc = nlp.make_doc("He does n't know .")
+    return doc, [[Part(2, 0, 3)]]
+
+
+@pytest.mark.parametrize("counts,v1_keeps,v2_keeps", [
+    ({"not": [9, 10]}, False, True),            # n't never a cue in training: looked up as not
+    ({"not": [9, 10], "n't": [1, 10]}, False, False),  # its own evidence counts: 0.1 < 0.5
+    ({"not": [1, 10]}, False, False),           # the alias's evidence is too weak too
+])
+def test_v2_looks_a_contraction_never_seen_as_a_cue_up_as_not(counts, v1_keeps, v2_keeps):
+    """BioScope has no contraction: a model trained on it tags *n't* as a cue, and the
+    word filter of v1 drops it as a word never seen as one."""
+    from spacy_negation.pipeline.cue.decoding import filter_words
+    from spacy_negation.pipeline.cue.lexicons import WordLexicon
+
+    doc, cues = _contracted_doc(spacy.blank("en"))
+    words = WordLexicon(counts)
+    assert bool(filter_words(doc, cues, words, 0.5)) is v1_keeps
+    assert bool(filter_words(doc, cues, words, 0.5, CONTRACTION_ALIASES)) is v2_keeps
+    assert make_cue_decoder_v2().word_aliases == CONTRACTION_ALIASES == {"n't": "not", "n\u2019t": "not"}
+    assert make_cue_decoder_v2(word_aliases={}).word_aliases == {}

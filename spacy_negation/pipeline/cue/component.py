@@ -36,8 +36,8 @@ from ...errors import Errors
 from ...corpora.docbin import read_docbin
 from ...ml.training_corpus import count_cue_words
 from ...negation import register_extensions, set_negations
-from ..base import FLAT_DECODER_SETTINGS, NegationPipe, with_flat_settings
-from .decoding import CUE_DECODER_DEFAULTS, CueDecoder, CueLexicons, make_cue_decoder
+from ..base import EARLIER_DECODERS, FLAT_DECODER_SETTINGS, NegationPipe, with_flat_settings
+from .decoding import CUE_DECODER_DEFAULTS, CueDecoder, CueLexicons, make_cue_decoder_v2
 from .labels import OUTSIDE, gold_cue_labels, learn_lexicons, parse_label
 from .patterns import PATTERNS_KEY, CuePatterns, Setting, cue_patterns_from_entries, load_cue_patterns
 from .lexicons import AFFIX_KINDS, AffixLexicon, MultiwordLexicon, WordLexicon
@@ -57,6 +57,7 @@ DEFAULT_CUE_MODEL = Config().from_str(default_model_config + DEFAULT_TOK2VEC_CON
 
 #: The flat settings read from configs written before the decoder block (with_flat_settings).
 FLAT_DECODER_SETTINGS["negation_cue"] = (CUE_DECODER_DEFAULTS, ("affix_threshold",))
+EARLIER_DECODERS["negation_cue"] = ("spacy-negation.cue_decoder.v1",)
 
 
 @Language.factory(
@@ -65,7 +66,7 @@ FLAT_DECODER_SETTINGS["negation_cue"] = (CUE_DECODER_DEFAULTS, ("affix_threshold
     default_config={
         "model": DEFAULT_CUE_MODEL,
         "lr_scale": 1.0,
-        "decoder": {"@misc": "spacy-negation.cue_decoder.v1"},
+        "decoder": {"@misc": "spacy-negation.cue_decoder.v2"},
         # unset: read only from configs written before the decoder block (with_flat_settings)
         **{key: None for key in CUE_DECODER_DEFAULTS},
         "cue_patterns": None,
@@ -100,7 +101,7 @@ def make_negation_cue(
     model (Model[List[Doc], List[Floats2d]]): per doc, scores over the cue labels.
     lr_scale (float): the component's learning rate relative to the optimizer's (e.g.
         10 for 2e-4 on a 2e-5 transformer; it applies to this component's own weights).
-    decoder (CueDecoder): turns the scores into cues (``spacy-negation.cue_decoder.v1``).
+    decoder (CueDecoder): turns the scores into cues (``spacy-negation.cue_decoder.v2``).
     affix_over_whole, affix_threshold, multiword_cues, multiword_min_precision,
         min_word_precision: unset (None); read only from the configs of pipelines trained
         before the decoder block existed, which keep the decoder's settings on the
@@ -181,7 +182,7 @@ class NegationCue(NegationPipe):
         self.prefilter = prefilter
         self._prefilter: Optional[CuePrefilter] = None
         self._prefilter_window = check_window(prefilter_window)
-        self.decoder = make_cue_decoder() if decoder is None else decoder
+        self.decoder = make_cue_decoder_v2() if decoder is None else decoder
         self.scorer = scorer
         self.cfg: Dict[str, Any] = {
             "labels": [OUTSIDE],

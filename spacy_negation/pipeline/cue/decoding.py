@@ -1,11 +1,12 @@
-"""The decoder of ``negation_cue``: from the tagger's scores to
+"""The decoder of ``negation_cue`` (``spacy-negation.cue_decoder.v1``; ``.v2`` looks
+contractions up as their full forms): from the tagger's scores to
 label ids (``label_ids``) and from label ids to cues (``cues``), with the learned
 lexicons (see :mod:`.lexicons`). The decoder is a registered function of the component's
 config (``[components.negation_cue.decoder]``), as spaCy's span categorizer takes its
 ``suggester``; another registered function that returns an object with the same two
 methods replaces it."""
-from dataclasses import dataclass, fields
-from typing import Any, Dict, List, NamedTuple, Optional, Set, Tuple
+from dataclasses import dataclass, field, fields
+from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Set, Tuple
 
 import numpy
 from spacy.tokens import Doc
@@ -58,6 +59,38 @@ def make_cue_decoder(
     )
 
 
+#: The word forms of ``cue_decoder.v2`` that take another form's training evidence when
+#: they have none of their own: the contracted negation (*doesn't* is tokenized *does*
+#: *n't*) counts as *not*. BioScope, for one, has no contraction, so a model trained on
+#: it tags *n't* as a cue but has never seen it as one.
+CONTRACTION_ALIASES: Dict[str, str] = {"n't": "not", "n\u2019t": "not"}
+
+
+@registry.misc("spacy-negation.cue_decoder.v2")
+def make_cue_decoder_v2(
+    affix_over_whole: bool = True,
+    affix_threshold: Optional[float] = 0.1,
+    multiword_cues: bool = True,
+    multiword_min_precision: float = 0.5,
+    min_word_precision: Optional[float] = None,
+    word_aliases: Optional[Dict[str, str]] = None,
+) -> "CueDecoder":
+    """The decoder of ``negation_cue``: ``cue_decoder.v1`` whose ``min_word_precision``
+    looks a word that was never a cue in training up under its alias.
+
+    word_aliases (Optional[Dict[str, str]]): word (lower case) -> the word whose training
+        evidence it takes when it has none of its own (None: ``CONTRACTION_ALIASES``,
+        *n't* as *not*; {}: none, as v1).
+    The other settings: ``make_cue_decoder``.
+    RETURNS (CueDecoder): the decoder.
+    """
+    return CueDecoder(
+        affix_over_whole=affix_over_whole, affix_threshold=affix_threshold, multiword_cues=multiword_cues,
+        multiword_min_precision=multiword_min_precision, min_word_precision=min_word_precision,
+        word_aliases=dict(CONTRACTION_ALIASES if word_aliases is None else word_aliases),
+    )
+
+
 @dataclass
 class CueDecoder:
     """Decodes the cue tagger's scores; the settings are those of ``make_cue_decoder``.
@@ -70,6 +103,8 @@ class CueDecoder:
     multiword_cues: bool = True
     multiword_min_precision: float = 0.5
     min_word_precision: Optional[float] = None
+    #: v2: word -> the word whose training evidence it takes when it has none (v1: none).
+    word_aliases: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.multiword_min_precision <= 1.0:
@@ -146,12 +181,13 @@ class CueDecoder:
         if self.min_word_precision is not None and cues:
             if lexicons.words is None:
                 raise ValueError(Errors.E305.format(name=name, value=self.min_word_precision))
-            cues = filter_words(doc, cues, lexicons.words, self.min_word_precision)
+            cues = filter_words(doc, cues, lexicons.words, self.min_word_precision, self.word_aliases)
         return cues
 
 
-#: The settings of ``spacy-negation.cue_decoder.v1`` and their defaults.
-CUE_DECODER_DEFAULTS: Dict[str, Any] = {field.name: field.default for field in fields(CueDecoder)}
+#: The settings of ``spacy-negation.cue_decoder.v1`` and their defaults (the flat settings
+#: of configs written before the decoder block).
+CUE_DECODER_DEFAULTS: Dict[str, Any] = {f.name: f.default for f in fields(CueDecoder) if f.name != "word_aliases"}
 
 
 def _fitting_affix_ids(affixes: AffixLexicon, text: str, parsed: List[Optional[Tuple[str, Optional[str]]]]) -> List[int]:
@@ -234,7 +270,8 @@ def join_multiword(doc: Doc, cues: List[List[Part]], patterns: List[Pattern]) ->
     return sorted(kept + joined, key=lambda cue: min(part.i for part in cue))
 
 
-def filter_words(doc: Doc, cues: List[List[Part]], words: WordLexicon, min_precision: float) -> List[List[Part]]:
+def filter_words(doc: Doc, cues: List[List[Part]], words: WordLexicon, min_precision: float,
+                 aliases: Optional[Mapping[str, str]] = None) -> List[List[Part]]:
     """The cues without the single-token cues of whole words that were a cue in less
     than ``min_precision`` of their training occurrences (or never).
 
@@ -242,10 +279,16 @@ def filter_words(doc: Doc, cues: List[List[Part]], words: WordLexicon, min_preci
     cues (List[List[Part]]): the parts of each cue.
     words (WordLexicon): the word lexicon.
     min_precision (float): the share, 0 to 1.
+    aliases (Optional[Mapping[str, str]]): word -> the word looked up instead when the
+        lexicon has no entry for it.
     RETURNS (List[List[Part]]): the cues kept.
     """
+    aliases = aliases or {}
+
+    def lookup(word: str) -> str:
+        return aliases[word] if word in aliases and not words.has(word) else word
 
     def keep(cue: List[Part]) -> bool:
-        return len(cue) != 1 or cue[0].is_partial(doc) or words.is_cue(doc[cue[0].i].lower_, min_precision)
+        return len(cue) != 1 or cue[0].is_partial(doc) or words.is_cue(lookup(doc[cue[0].i].lower_), min_precision)
 
     return [cue for cue in cues if keep(cue)]

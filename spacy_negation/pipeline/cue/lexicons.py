@@ -248,6 +248,14 @@ class WordLexicon:
         """RETURNS (Dict[str, List[int]]): word -> [cues, occurrences]."""
         return {word: list(counts) for word, counts in self.counts.items()}
 
+    def has(self, word: str) -> bool:
+        """Whether a word (lower case) was a cue in training at least once.
+
+        word (str): the word.
+        RETURNS (bool): the answer.
+        """
+        return word in self.counts
+
     def is_cue(self, word: str, min_precision: float) -> bool:
         """Whether a word (lower case) was a cue in at least ``min_precision`` of its
         training occurrences (never for a word not seen as a cue).

@@ -11,6 +11,8 @@ A token is a candidate when its lower-case text is
   *means* of *by no means*);
 - a word with a learned negation affix, when the component learned affixal cues
   (ConanDoyle-neg: *un*happy, care*less*; BioScope and SFU Review annotate none);
+- a word the decoder looks up as one of those when it never was a cue itself
+  (``cue_decoder.v2``'s ``word_aliases``: *n't* as *not*);
 
 or when it lies in a match of the component's user cue list (``cue_patterns``).
 
@@ -96,6 +98,9 @@ class CuePrefilter:
         """
         words = {w for w, (n_cue, n_seen) in (cue.words or {}).items() if n_cue > 0 and n_cue >= MIN_SHARE * n_seen}
         decoder = cue.decoder
+        # a word the decoder looks up as another (cue_decoder.v2: n't as not) is a candidate as that one is
+        words |= {alias for alias, target in getattr(decoder, "word_aliases", {}).items()
+                  if target in words and alias not in (cue.words or {})}
         if decoder.multiword_cues:
             patterns = cue.lexicons.multiword.patterns(decoder.multiword_min_precision)
             words |= covering_words([[w for segment in pattern for w in segment] for pattern in patterns],

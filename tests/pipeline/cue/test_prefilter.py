@@ -106,6 +106,25 @@ def test_candidates_of_a_component(trained_cnn_dir):
     assert cue.candidate_sentences(doc) == [(5, 10)]
 
 
+
+@pytest.mark.parametrize("misc,seen,candidate", [
+    ("spacy-negation.cue_decoder.v2", {}, True),             # n't never a cue: a candidate as "not" is
+    ("spacy-negation.cue_decoder.v2", {"n't": [0, 5]}, False),  # its own entry counts, as in the decoder
+    ("spacy-negation.cue_decoder.v2", {"n't": [1, 100]}, False),  # its own evidence: below MIN_SHARE
+    ("spacy-negation.cue_decoder.v1", {}, False),            # v1 has no aliases
+])
+def test_a_word_alias_is_a_candidate_as_its_word(trained_cnn_dir, misc, seen, candidate):
+    """cue_decoder.v2 keeps a tagged n't whose model never saw it as a cue (it counts as
+    not): the prefilter must let its sentence through too."""
+    nlp = spacy.load(trained_cnn_dir, config={"components": {"negation_cue": {
+        "prefilter": True, "decoder": {"@misc": misc, "min_word_precision": 0.1}}}})
+    cue = nlp.get_pipe("negation_cue")
+    cue.cfg["words"] = {"not": [9, 10], **seen}
+    cue.set_cue_patterns([])  # resets the prefilter
+    prefilter = CuePrefilter.of_component(cue, nlp.Defaults.stop_words)
+    assert ("n't" in prefilter.words) is candidate
+    assert ("n\u2019t" in prefilter.words) is misc.endswith("v2")  # never seen in any case
+
 def test_cues_only_in_candidate_sentences(trained_cnn_dir, prefilter_dir):
     plain, filtered = spacy.load(trained_cnn_dir), spacy.load(prefilter_dir)
     assert filtered.get_pipe("negation_cue").prefilter and not plain.get_pipe("negation_cue").prefilter
