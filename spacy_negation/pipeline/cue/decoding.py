@@ -285,10 +285,8 @@ def filter_words(doc: Doc, cues: List[List[Part]], words: WordLexicon, min_preci
     """
     aliases = aliases or {}
 
-    def lookup(word: str) -> str:
-        return aliases[word] if word in aliases and not words.has(word) else word
-
     def keep(cue: List[Part]) -> bool:
-        return len(cue) != 1 or cue[0].is_partial(doc) or words.is_cue(lookup(doc[cue[0].i].lower_), min_precision)
+        return (len(cue) != 1 or cue[0].is_partial(doc)
+                or words.is_cue(words.evidence_word(doc[cue[0].i].lower_, aliases), min_precision))
 
     return [cue for cue in cues if keep(cue)]

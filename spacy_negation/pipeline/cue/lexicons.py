@@ -248,13 +248,16 @@ class WordLexicon:
         """RETURNS (Dict[str, List[int]]): word -> [cues, occurrences]."""
         return {word: list(counts) for word, counts in self.counts.items()}
 
-    def has(self, word: str) -> bool:
-        """Whether a word (lower case) was a cue in training at least once.
+    def evidence_word(self, word: str, aliases: Mapping[str, str]) -> str:
+        """The word whose training counts stand for a word (lower case): its alias
+        (``cue_decoder.v2``'s ``word_aliases``, *n't* -> *not*) when it has no entry of its
+        own, else itself.
 
         word (str): the word.
-        RETURNS (bool): the answer.
+        aliases (Mapping[str, str]): word -> its alias.
+        RETURNS (str): the word to look up.
         """
-        return word in self.counts
+        return aliases[word] if word in aliases and word not in self.counts else word
 
     def is_cue(self, word: str, min_precision: float) -> bool:
         """Whether a word (lower case) was a cue in at least ``min_precision`` of its

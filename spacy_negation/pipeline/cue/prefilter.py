@@ -99,8 +99,10 @@ class CuePrefilter:
         words = {w for w, (n_cue, n_seen) in (cue.words or {}).items() if n_cue > 0 and n_cue >= MIN_SHARE * n_seen}
         decoder = cue.decoder
         # a word the decoder looks up as another (cue_decoder.v2: n't as not) is a candidate as that one is
-        words |= {alias for alias, target in getattr(decoder, "word_aliases", {}).items()
-                  if target in words and alias not in (cue.words or {})}
+        lexicon = cue.lexicons.words
+        aliases = getattr(decoder, "word_aliases", {})
+        if lexicon is not None:
+            words |= {alias for alias in aliases if lexicon.evidence_word(alias, aliases) in words}
         if decoder.multiword_cues:
             patterns = cue.lexicons.multiword.patterns(decoder.multiword_min_precision)
             words |= covering_words([[w for segment in pattern for w in segment] for pattern in patterns],
