@@ -549,6 +549,28 @@ def goal_rows(runs: Sequence[Mapping[str, Any]], corpus: str, *, samples: int,
     return out
 
 
+def cross_domain_means(cross: Mapping[str, Mapping[str, Mapping[str, Optional[float]]]]
+                       ) -> Dict[str, Dict[str, float]]:
+    """The mean over the six train->test pairs of CORPORA (Sineva et al. 2021, Table 3) of
+    each system that has a value in all six, per measure that all six have: the single
+    figure of a system's cross-domain robustness.
+
+    cross (Mapping[str, Mapping[str, Mapping[str, Optional[float]]]]): "TRAIN->TEST" ->
+        system -> measure -> value (a seed mean, or a published number).
+    RETURNS (Dict[str, Dict[str, float]]): system -> measure -> the mean over the pairs.
+    """
+    pairs = [f"{a}->{b}" for a in CORPORA for b in CORPORA if a != b]
+    systems = list(dict.fromkeys(s for p in pairs for s in cross.get(p, {})))
+    out: Dict[str, Dict[str, float]] = {}
+    for system in systems:
+        cells = [cross[p][system] for p in pairs if system in cross.get(p, {})]
+        if len(cells) < len(pairs):
+            continue
+        values = {k: [c.get(k) for c in cells] for k in cells[0]}
+        out[system] = {k: float(numpy.mean(v)) for k, v in values.items() if None not in v}
+    return out
+
+
 def build_report(summaries: Sequence[Mapping[str, Any]], *, samples: int = 10000,
                  ar_samples: int = 10000, seed: int = 0) -> Dict[str, Any]:
     """The systems report from the run summaries (partial grids allowed).
@@ -574,6 +596,9 @@ def build_report(summaries: Sequence[Mapping[str, Any]], *, samples: int = 10000
         "published": ...}; values are fractions, a missing cell is absent. The best system of
         "significance" and "goal" is chosen among the systems on the default backbone; the
         systems on other backbones are compared with their own system in "backbones".
+        "cross_domain_mean": {SYSTEM: {"seeds": {PAIR: n}, "mean": {MEASURE: value}}} holds
+        the systems with a cell in all six pairs (:func:`cross_domain_means`; "published"
+        has the same of the published rows).
     """
     by_cell: Dict[Tuple[str, str], List[Mapping[str, Any]]] = {}
     for s in sorted(summaries, key=lambda s: s["seed"]):
@@ -643,7 +668,14 @@ def build_report(summaries: Sequence[Mapping[str, Any]], *, samples: int = 10000
                 seed=seed)]
             entry.update({"samples": samples, "ar_samples": ar_samples, "seed": seed})
         extra["backbones"].setdefault(corpus, {})[name] = entry
-    return {**doc, **extra, "published": published_rows()}
+    published = published_rows()
+    means = cross_domain_means({p: {s: c["mean"] for s, c in cells.items()}
+                                for p, cells in extra["cross_domain"].items()})
+    extra["cross_domain_mean"] = {
+        s: {"seeds": {p: len(cells[s]["seeds"]) for p, cells in extra["cross_domain"].items()}, "mean": m}
+        for s, m in means.items()}
+    return {**doc, **extra, "published": {**published,
+                                          "cross_domain_mean": cross_domain_means(published["cross_domain"])}}
 
 
 #: The stage of ``bench/bench_systems.py`` that runs the whole pipeline.

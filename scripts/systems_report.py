@@ -226,6 +226,27 @@ def _backbone_lines(backbones: Mapping[str, Any]) -> List[str]:
     return lines
 
 
+def _cross_mean_lines(ours: Mapping[str, Any], published: Mapping[str, Mapping[str, float]]) -> List[str]:
+    """The mean over the six pairs of the systems that have all six, then the published."""
+    if not ours:
+        return []
+    pairs = [f"{a}->{b}" for a in CORPORA for b in CORPORA if a != b]
+    lines = ["### Mean over the six pairs", "",
+             "Each system's six cells above (seed means) averaged, for the systems that have all six; "
+             "*seeds*: the runs of each pair, in the order of the sections above.", "",
+             "| System | seeds | " + " | ".join(MEASURE_NAMES.values()) + " |",
+             "|---|---|" + "---|" * len(MEASURES)]
+    for system in [s for s in ALL_SYSTEMS if s in ours]:
+        mean = ours[system]["mean"]
+        seeds = "/".join(str(ours[system]["seeds"][p]) for p in pairs)
+        lines.append("| " + " | ".join([system_name(system), seeds]
+                                       + [pct(mean[k]) if k in mean else "-" for k in MEASURES]) + " |")
+    for system, mean in published.items():
+        lines.append("| " + " | ".join([f"{PUBLISHED_LABELS.get(system, SYSTEM_NAMES[system])} (published)", ""]
+                                       + [f"{mean[k] * 100:.1f}" if k in mean else "-" for k in MEASURES]) + " |")
+    return lines + [""]
+
+
 def render_markdown(report: Mapping[str, Any]) -> str:
     """The report as Markdown (percent, mean ± sample sd over seeds)."""
     head = "| System | seeds | " + " | ".join(MEASURE_NAMES.values())
@@ -291,6 +312,7 @@ def render_markdown(report: Mapping[str, Any]) -> str:
                       head + " |", "|---|---|" + "---|" * len(MEASURES)]
             lines += _rows(cells, pub["cross_domain"].get(pair, {}), _present(trained, cells))
             lines.append("")
+    lines += _cross_mean_lines(report.get("cross_domain_mean", {}), pub.get("cross_domain_mean", {}))
     lines += ["## Significance", "",
               "Per corpus, the best system (highest mean dev NIS_tok F1 over its seeds, end-to-end "
               "systems only) against each other end-to-end system on the test split: paired "

@@ -14,7 +14,7 @@ from spacy_negation.metrics.compare import count_table
 from spacy_negation.metrics.evaluate import evaluate_files, to_json
 from spacy_negation.metrics.starsem.io import iter_aligned
 
-from systems_lib import (MEASURES, build_report, cue_type_counts, dense_counts, read_pairs, read_summary,
+from systems_lib import (MEASURES, build_report, cross_domain_means, cue_type_counts, dense_counts, read_pairs, read_summary,
                          scope_outcome_counts, sparse_counts, train_config)
 from starsem_systems import GOLD, SYS_A, SYS_B, starsem_text
 from test_report import write_docbin
@@ -91,7 +91,7 @@ def test_report_shape(built: Dict[str, Any]) -> None:
     doc = built["doc"]
     assert set(doc) == {"cdsco", "bioscope", "sfu", "cross_domain", "published", "scope_only", "dev",
                         "speed", "train_seconds", "configs", "cue_types", "scope_outcomes", "significance", "goal",
-                        "backbones"}
+                        "backbones", "cross_domain_mean"}
     assert doc["backbones"] == {}  # no system on another backbone
     assert set(doc["cdsco"]) == {"punct_baseline", "bilstm_tagger", "negbert", "dp_nested"}
     for cell in doc["cdsco"].values():
@@ -109,6 +109,10 @@ def test_report_shape(built: Dict[str, Any]) -> None:
     assert pub["in_domain"]["sfu"]["punct_baseline"]["cues_b_f"] == pytest.approx(1.0)
     assert pub["cross_domain"]["bioscope->cdsco"]["negbert"]["st_f"] == pytest.approx(0.552)
     assert "Sineva" in pub["citation"]
+    # no system has all six cross-domain pairs in this partial grid; the published ones do
+    assert doc["cross_domain_mean"] == {}
+    assert pub["cross_domain_mean"]["bilstm_tagger"]["nis_tok_f"] == pytest.approx(0.545, abs=5e-4)
+    assert "Mean over the six pairs" not in built["md"]
 
 
 def test_mean_and_sd_hand_computed(built: Dict[str, Any]) -> None:
@@ -760,3 +764,42 @@ def test_a_data_variant_is_a_row_compared_with_its_system(built: Dict[str, Any],
     assert "| NegBERT@affixal | 1 | 80.00 |" in md
     assert "### CD-SCO: NegBERT@affixal (1 seed(s)) against NegBERT" in md
     assert "*affixal*: trained on CD-SCO train with two copies of each sentence with an affixal cue" in md
+
+
+def test_cross_domain_mean_by_hand() -> None:
+    pairs = ["cdsco->bioscope", "cdsco->sfu", "bioscope->cdsco", "bioscope->sfu", "sfu->cdsco", "sfu->bioscope"]
+    cross: Dict[str, Dict[str, Dict[str, Optional[float]]]] = {
+        p: {"negbert": {"nis_tok_f": 0.1 * (k + 1), "nis_ex_f": None if k == 2 else 0.5}}
+        for k, p in enumerate(pairs)}
+    for p in pairs[:5]:  # one pair short: no mean
+        cross[p]["dp_nested"] = {"nis_tok_f": 0.9}
+    means = cross_domain_means(cross)
+    assert set(means) == {"negbert"}
+    assert means["negbert"] == {"nis_tok_f": pytest.approx(0.35)}  # (0.1 + ... + 0.6) / 6; nis_ex_f lacks a pair
+
+
+def test_cross_domain_mean_is_reported_for_a_full_grid(built: Dict[str, Any], tmp_path: Path,
+                                                        run_script: RunScript) -> None:
+    """NegBERT@mpnet with all six pairs (CD-SCO over two seeds, the others one) gets a mean;
+    the grid's NegBERT (CD-SCO -> SFU only) does not."""
+    root = tmp_path / "full"
+    shutil.copytree(built["root"] / "training", root / "training")
+    runs = root / "training" / "systems"
+    for seed in (0, 1):
+        make_run(runs, "cdsco", "negbert@mpnet", seed, same(0.8), same(0.9), SYS_B, ("cross_bioscope", "cross_sfu"))
+    for corpus, others, value in (("bioscope", ("cross_cdsco", "cross_sfu"), 0.6),
+                                  ("sfu", ("cross_cdsco", "cross_bioscope"), 0.5)):
+        (runs / "gold" / f"{corpus}_test.txt").write_text(starsem_text(GOLD), encoding="utf-8")
+        make_run(runs, corpus, "negbert@mpnet", 0, same(value), same(0.9), SYS_B, others)
+    proc = report(run_script, root)
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads((root / "results" / "systems.json").read_text(encoding="utf-8"))
+    assert set(doc["cross_domain_mean"]) == {"negbert@mpnet"}
+    entry = doc["cross_domain_mean"]["negbert@mpnet"]
+    assert entry["seeds"] == {"cdsco->bioscope": 2, "cdsco->sfu": 2, "bioscope->cdsco": 1, "bioscope->sfu": 1,
+                              "sfu->cdsco": 1, "sfu->bioscope": 1}
+    assert entry["mean"]["nis_tok_f"] == pytest.approx((0.8 * 2 + 0.6 * 2 + 0.5 * 2) / 6)
+    md = (root / "results" / "systems.md").read_text(encoding="utf-8")
+    assert "### Mean over the six pairs" in md and "| NegBERT@mpnet | 1/1/2/1/1/2 |" not in md
+    assert "| NegBERT@mpnet | 2/2/1/1/1/1 | 63.33 |" in md
+    assert "| BiLSTM-Tagger (published) |  | 65.1 | 25.6 | 53.5 | 54.5 | - |" in md
