@@ -52,6 +52,8 @@ SEEDS_DISAGREE = ("The runs of {system} on the {corpus} test split cover differe
 BAD_SPEED_BENCH = "{path}: not a speed measurement of bench/bench_systems.py --json ({reason})."
 
 CORPORA: Tuple[str, ...] = ("cdsco", "bioscope", "sfu")
+#: The cross-domain pairs "TRAIN->TEST" of Sineva et al. (2021), Table 3, in report order.
+CROSS_PAIRS: Tuple[str, ...] = tuple(f"{a}->{b}" for a in CORPORA for b in CORPORA if a != b)
 #: The trained systems, in the order of the tables.
 TRAINED: Tuple[str, ...] = ("bilstm_tagger", "negbert", "dp_direct", "dp_nested")
 PUNCT = "punct_baseline"
@@ -559,12 +561,11 @@ def cross_domain_means(cross: Mapping[str, Mapping[str, Mapping[str, Optional[fl
         system -> measure -> value (a seed mean, or a published number).
     RETURNS (Dict[str, Dict[str, float]]): system -> measure -> the mean over the pairs.
     """
-    pairs = [f"{a}->{b}" for a in CORPORA for b in CORPORA if a != b]
-    systems = list(dict.fromkeys(s for p in pairs for s in cross.get(p, {})))
+    systems = list(dict.fromkeys(s for p in CROSS_PAIRS for s in cross.get(p, {})))
     out: Dict[str, Dict[str, float]] = {}
     for system in systems:
-        cells = [cross[p][system] for p in pairs if system in cross.get(p, {})]
-        if len(cells) < len(pairs):
+        cells = [cross[p][system] for p in CROSS_PAIRS if system in cross.get(p, {})]
+        if len(cells) < len(CROSS_PAIRS):
             continue
         values = {k: [c.get(k) for c in cells] for k in cells[0]}
         out[system] = {k: float(numpy.mean(v)) for k, v in values.items() if None not in v}

@@ -32,9 +32,9 @@ from spacy_negation.errors import NegationFormatError
 from spacy_negation.metrics.core import pct
 from spacy_negation.util import atomic_write_text
 
-from systems_lib import (ALL_SYSTEMS, CORPORA, CUE_TYPES, MEASURES, SCOPE_COMPONENT, SCOPE_OUTCOMES, SYSTEMS,
-                         TRAINED, VARIANT_DESCRIPTIONS, build_report, find_runs, read_speed_bench, read_summary,
-                         split_system, summarize_run, summary_name)
+from systems_lib import (ALL_SYSTEMS, CORPORA, CROSS_PAIRS, CUE_TYPES, MEASURES, SCOPE_COMPONENT, SCOPE_OUTCOMES,
+                         SYSTEMS, TRAINED, VARIANT_DESCRIPTIONS, build_report, find_runs, read_speed_bench,
+                         read_summary, split_system, summarize_run, summary_name)
 
 CORPUS_NAMES = {"cdsco": "CD-SCO", "bioscope": "BioScope abstracts", "sfu": "SFU Review"}
 SYSTEM_NAMES = {"punct_baseline": "Punct-BL (gold cues)", "bilstm_tagger": "BiLSTM-Tagger",
@@ -230,7 +230,6 @@ def _cross_mean_lines(ours: Mapping[str, Any], published: Mapping[str, Mapping[s
     """The mean over the six pairs of the systems that have all six, then the published."""
     if not ours:
         return []
-    pairs = [f"{a}->{b}" for a in CORPORA for b in CORPORA if a != b]
     lines = ["### Mean over the six pairs", "",
              "Each system's six cells above (seed means) averaged, for the systems that have all six; "
              "*seeds*: the runs of each pair, in the order of the sections above.", "",
@@ -238,7 +237,7 @@ def _cross_mean_lines(ours: Mapping[str, Any], published: Mapping[str, Mapping[s
              "|---|---|" + "---|" * len(MEASURES)]
     for system in [s for s in ALL_SYSTEMS if s in ours]:
         mean = ours[system]["mean"]
-        seeds = "/".join(str(ours[system]["seeds"][p]) for p in pairs)
+        seeds = "/".join(str(ours[system]["seeds"][p]) for p in CROSS_PAIRS)
         lines.append("| " + " | ".join([system_name(system), seeds]
                                        + [pct(mean[k]) if k in mean else "-" for k in MEASURES]) + " |")
     for system, mean in published.items():
