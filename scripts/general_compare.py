@@ -44,6 +44,9 @@ LABELS = {"cues_b_f": "Cues-B F1", "scm_b_f": "SCM-B F1", "st_f": "Scope-tokens 
 GOAL_MEASURE = "nis_tok_f"
 
 
+BAD_COMPARISON = "{path}: not a comparison written by scripts/general_compare.py ({reason})."
+
+
 class InputError(ValueError):
     """A missing or unreadable input (the message names the file)."""
 
@@ -164,6 +167,48 @@ def render(doc: Dict[str, Any]) -> str:
                              + " | ".join(f"{entry[split][m] * 100:.2f}" for m in MEASURES) + " |")
         lines.append("")
     return "\n".join(lines)
+
+
+def read_comparison(path: Path) -> Dict[str, Any]:
+    """A results/NAME.json that this script wrote, checked for what a reader of it uses: the
+    labels of A and B, the goal, and per split each side's seeds and measures (fractions,
+    mean and sd), the difference of the means and the paired test of NIS_tok F1.
+
+    path (Path): the JSON file.
+    RETURNS (Dict[str, Any]): the document as :func:`build` made it.
+    RAISES (ValueError): not such a file (BAD_COMPARISON).
+    """
+    def bad(reason: object) -> ValueError:
+        return ValueError(BAD_COMPARISON.format(path=path, reason=reason))
+
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise bad(err) from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("splits"), dict) or not doc["splits"]:
+        raise bad("no 'splits'")
+    for key in ("a", "b"):
+        if not isinstance(doc.get(key), dict) or not isinstance(doc[key].get("label"), str):
+            raise bad(f"no label of {key!r}")
+    goal_metric = MEASURES[GOAL_MEASURE][1]
+    for split, entry in doc["splits"].items():
+        if split not in NAMES:
+            raise bad(f"unknown split {split!r} (known: {', '.join(NAMES)})")
+        for key in ("a", "b"):
+            cell = entry.get(key) if isinstance(entry, dict) else None
+            if not isinstance(cell, dict) or not isinstance(cell.get("seeds"), list) or not cell["seeds"]:
+                raise bad(f"{split}: {key!r} has no seeds")
+            for measure in MEASURES:
+                value = cell.get(measure)
+                if not isinstance(value, dict) or not isinstance(value.get("mean"), (int, float)):
+                    raise bad(f"{split}: {key!r} has no mean {measure!r}")
+        diff = entry.get("diff")
+        if not isinstance(diff, dict) or not isinstance(diff.get(GOAL_MEASURE), (int, float)):
+            raise bad(f"{split}: no difference of the means of {GOAL_MEASURE!r}")
+        tests = [c for c in entry.get("comparisons", []) if isinstance(c, dict) and c.get("metric") == goal_metric]
+        if not tests or not all(isinstance(tests[0].get(k), (int, float)) for k in ("diff", "ci_low", "ci_high")):
+            raise bad(f"{split}: no paired test of {goal_metric!r}")
+    return doc
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

@@ -4,6 +4,7 @@ results/systems.json, and one committed summary per finished run.
 python scripts/systems_report.py [--runs-dir training/systems] [--gold-dir RUNS/gold]
     [--summaries-dir results/systems/runs] [--out-dir results] [--samples 10000]
     [--ar-samples 10000] [--seed 0] [--speed results/systems/speed.json]
+    [--distilled results/general_mpnet.json]
 
 Reads every finished run of ``scripts/systems_run.py`` (``RUNS/{corpus}/{system}/seed{N}``
 with ``test.json``; partial grids are normal) and writes its summary to
@@ -18,7 +19,9 @@ a system trained on another backbone or other training data, folder
 ``RUNS/{corpus}/{system}@{label}``, is a
 system of its own, compared with the same system on the default backbone), and
 with ``--speed`` "speed_one_run": the systems' speed measured in one run of
-``bench/bench_systems.py --json`` (:func:`systems_lib.read_speed_bench`).
+``bench/bench_systems.py --json`` (:func:`systems_lib.read_speed_bench`); with
+``--distilled`` "distilled": the default general model against a student distilled from
+another teacher, from ``scripts/general_compare.py``'s JSON (:func:`general_compare.read_comparison`).
 All inputs are read and checked before the first file is written; each file is written
 atomically.
 """
@@ -32,11 +35,13 @@ from spacy_negation.errors import NegationFormatError
 from spacy_negation.metrics.core import pct
 from spacy_negation.util import atomic_write_text
 
+from general_compare import read_comparison
 from systems_lib import (ALL_SYSTEMS, CORPORA, CROSS_PAIRS, CUE_TYPES, MEASURES, SCOPE_COMPONENT, SCOPE_OUTCOMES,
                          SYSTEMS, TRAINED, VARIANT_DESCRIPTIONS, build_report, find_runs, read_speed_bench,
                          read_summary, split_system, summarize_run, summary_name)
 
 CORPUS_NAMES = {"cdsco": "CD-SCO", "bioscope": "BioScope abstracts", "sfu": "SFU Review"}
+SPLIT_NAMES = {**CORPUS_NAMES, "bioscope_clinical": "BioScope clinical"}
 SYSTEM_NAMES = {"punct_baseline": "Punct-BL (gold cues)", "bilstm_tagger": "BiLSTM-Tagger",
                 "negbert": "NegBERT", "dp_direct": "DP-direct", "dp_nested": "DP-nested",
                 "dp_direct_synt": "DP-direct-synt", "dp_nested_synt": "DP-nested-synt"}
@@ -246,6 +251,55 @@ def _cross_mean_lines(ours: Mapping[str, Any], published: Mapping[str, Mapping[s
     return lines + [""]
 
 
+def distilled_rows(path: Path) -> Dict[str, Any]:
+    """The report's "distilled": per English test split each side's seeds and measures (mean,
+    sd) and B - A in NIS_tok F1 (the difference of the means) with the paired test's 95%
+    interval, from a comparison JSON."""
+    doc = read_comparison(path)
+    metric = MEASURES["nis_tok_f"][1]
+    splits = {}
+    for split, entry in doc["splits"].items():
+        test = next(c for c in entry["comparisons"] if c.get("metric") == metric)
+        splits[split] = {**{key: {"seeds": entry[key]["seeds"],
+                                  **{m: {"mean": entry[key][m]["mean"], "sd": entry[key][m].get("sd")}
+                                     for m in MEASURES}} for key in ("a", "b")},
+                         "nis_tok_diff": {"diff": entry["diff"]["nis_tok_f"], "ci_low": test["ci_low"],
+                                          "ci_high": test["ci_high"]},
+                         "goal_met": entry.get("goal_met")}
+    return {"path": str(path), "a": doc["a"]["label"], "b": doc["b"]["label"], "goal": doc.get("goal"),
+            "splits": splits}
+
+
+def _distilled_lines(distilled: Optional[Mapping[str, Any]]) -> List[str]:
+    """The section on the default general model and a distilled student (none without it)."""
+    if distilled is None:
+        return []
+    goal = distilled["goal"]
+    lines = ["## The default general model and a distilled student", "",
+             f"From `{distilled['path']}` (`scripts/general_compare.py`): the general English model "
+             "(one pipeline for every corpus, not one of the systems above), A: "
+             f"{distilled['a']}, B: {distilled['b']}; each English test split in its corpus's "
+             "convention, mean ± sd over each side's seeds; B − A in NIS_tok F1 with the paired "
+             "bootstrap interval over sentences"
+             + ("." if goal is None else f"; the goal: B at least {goal['min_gain']:.1f} NIS_tok above A."), "",
+             "| test split | model | seeds | " + " | ".join(MEASURE_NAMES.values()) + " | NIS_tok B − A (95% CI) |"
+             + ("" if goal is None else " goal |"),
+             "|---|---|---|" + "---|" * (len(MEASURES) + 1 + (goal is not None))]
+    for split, entry in distilled["splits"].items():
+        for key in ("a", "b"):
+            cell = entry[key]
+            row = [SPLIT_NAMES[split], distilled[key], str(len(cell["seeds"]))]
+            row += [pct(cell[m]["mean"]) + ("" if cell[m]["sd"] is None else f" ± {pct(cell[m]['sd'])}")
+                    for m in MEASURES]
+            diff = entry["nis_tok_diff"]
+            row.append("" if key == "a" else f"{100 * diff['diff']:+.2f} ({100 * diff['ci_low']:+.2f} to "
+                                             f"{100 * diff['ci_high']:+.2f})")
+            if goal is not None:
+                row.append("" if key == "a" else ("met" if entry["goal_met"] else "not met"))
+            lines.append("| " + " | ".join(row) + " |")
+    return lines + [""]
+
+
 def render_markdown(report: Mapping[str, Any]) -> str:
     """The report as Markdown (percent, mean ± sample sd over seeds)."""
     head = "| System | seeds | " + " | ".join(MEASURE_NAMES.values())
@@ -356,6 +410,7 @@ def render_markdown(report: Mapping[str, Any]) -> str:
                          f"({SYSTEM_NAMES[row['published_system']]}) | {100 * row['mean']:.2f} ({ours}) | "
                          f"{100 * row['diff']:+.2f} | {100 * row['ci']['low']:.2f}-{100 * row['ci']['high']:.2f} |")
     lines += [""] + _backbone_lines(report.get("backbones", {}))
+    lines += _distilled_lines(report.get("distilled"))
     lines += ["## Training configs", "", "| corpus | system | config and overrides |", "|---|---|---|"]
     for corpus in CORPORA:
         for system in trained:
@@ -383,6 +438,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="random seed of the tests")
     parser.add_argument("--speed", type=Path, default=None,
                         help="the systems' speed in one run (bench/bench_systems.py --json)")
+    parser.add_argument("--distilled", type=Path, default=None,
+                        help="the default general model against a distilled student (scripts/general_compare.py's JSON)")
     args = parser.parse_args(argv)
     gold_dir = args.gold_dir if args.gold_dir is not None else args.runs_dir / "gold"
     try:
@@ -391,6 +448,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                               seed=args.seed)
         if args.speed is not None:
             report["speed_one_run"] = read_speed_bench(args.speed)
+        if args.distilled is not None:
+            report["distilled"] = distilled_rows(args.distilled)
     except (ValueError, NegationFormatError, FileNotFoundError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 1

@@ -631,6 +631,61 @@ def test_bad_speed_json_is_a_coded_error(built: Dict[str, Any], tmp_path: Path, 
     assert not (root / "results").exists()
 
 
+def _comparison(run_script: RunScript, tmp_path: Path) -> Path:
+    """results/cmp.json of general_compare.py: A two seeds (NIS_tok 80, 82), B one seed (85)."""
+    gold = tmp_path / "gold.txt"
+    gold.write_text(starsem_text(GOLD), encoding="utf-8")
+    for side, values, system in (("a", (0.80, 0.82), SYS_A), ("b", (0.85,), SYS_B)):
+        for seed, value in enumerate(values):
+            folder = tmp_path / side / f"seed{seed}"
+            folder.mkdir(parents=True)
+            (folder / "on_cdsco.json").write_text(json.dumps({"scores": {FLAT[k]: value for k in MEASURES}}),
+                                                  encoding="utf-8")
+            (folder / "on_cdsco.txt").write_text(starsem_text(system), encoding="utf-8")
+    proc = run_script("general_compare.py", "--a", f"the default={tmp_path / 'a'}", "--b", f"student={tmp_path / 'b'}",
+                      "--gold", f"cdsco={gold}", "--goal", "4.0", "--name", "cmp", "--out-dir", tmp_path / "cmp",
+                      "--samples", "200", "--ar-samples", "200")
+    assert proc.returncode == 0, proc.stderr
+    return tmp_path / "cmp" / "cmp.json"
+
+
+def test_the_distilled_default_is_reported(built: Dict[str, Any], tmp_path: Path, run_script: RunScript) -> None:
+    root = _grid_copy(built, tmp_path)
+    comparison = _comparison(run_script, tmp_path)
+    proc = report(run_script, root, None, "--distilled", str(comparison))
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads((root / "results" / "systems.json").read_text(encoding="utf-8"))
+    entry = doc["distilled"]["splits"]["cdsco"]
+    assert (doc["distilled"]["a"], doc["distilled"]["b"]) == ("the default", "student")
+    assert entry["a"]["seeds"] == [0, 1] and entry["b"]["nis_tok_f"] == {"mean": 0.85, "sd": None}
+    assert entry["nis_tok_diff"]["diff"] == pytest.approx(0.04) and entry["goal_met"] is True
+    md = (root / "results" / "systems.md").read_text(encoding="utf-8")
+    assert "## The default general model and a distilled student" in md
+    assert "| CD-SCO | the default | 2 | 81.00 ± 1.41 | 81.00 ± 1.41 |" in md
+    assert "| CD-SCO | student | 1 | 85.00 | 85.00 | 85.00 | 85.00 | 85.00 | +4.00 (" in md and "| met |" in md
+    assert "distilled student" not in built["md"]  # only with --distilled
+
+
+@pytest.mark.parametrize("edit,reason", [
+    (lambda d: d.pop("splits"), "no 'splits'"),
+    (lambda d: d["splits"]["cdsco"]["b"].update(seeds=[]), "'b' has no seeds"),
+    (lambda d: d["splits"]["cdsco"].update(comparisons=[]), "no paired test"),
+    (lambda d: d["splits"]["cdsco"].pop("diff"), "no difference of the means"),
+    (lambda d: d["splits"].update(wiki=d["splits"]["cdsco"]), "unknown split 'wiki'"),
+])
+def test_a_bad_comparison_is_an_error_and_writes_nothing(built: Dict[str, Any], tmp_path: Path,
+                                                         run_script: RunScript, edit: Any, reason: str) -> None:
+    root = _grid_copy(built, tmp_path)
+    comparison = _comparison(run_script, tmp_path)
+    doc = json.loads(comparison.read_text(encoding="utf-8"))
+    edit(doc)
+    comparison.write_text(json.dumps(doc), encoding="utf-8")
+    proc = report(run_script, root, None, "--distilled", str(comparison))
+    assert proc.returncode == 1 and "not a comparison written by scripts/general_compare.py" in proc.stderr
+    assert reason in proc.stderr, proc.stderr
+    assert not (root / "results").exists()
+
+
 WORDS = ["He", "was", "unhappy", "neither", "nor", "not", "."]
 
 
