@@ -42,8 +42,6 @@ NAMES = {"cdsco": "CD-SCO", "bioscope": "BioScope abstracts", "sfu": "SFU Review
 LABELS = {"cues_b_f": "Cues-B F1", "scm_b_f": "SCM-B F1", "st_f": "Scope-tokens F1",
           "nis_tok_f": "NIS_tok F1", "nis_ex_f": "NIS_ex F1"}
 GOAL_MEASURE = "nis_tok_f"
-
-
 BAD_COMPARISON = "{path}: not a comparison written by scripts/general_compare.py ({reason})."
 
 
@@ -172,7 +170,8 @@ def render(doc: Dict[str, Any]) -> str:
 def read_comparison(path: Path) -> Dict[str, Any]:
     """A results/NAME.json that this script wrote, checked for what a reader of it uses: the
     labels of A and B, the goal, and per split each side's seeds and measures (fractions,
-    mean and sd), the difference of the means and the paired test of NIS_tok F1.
+    mean and sd), the difference of the means and the paired test of NIS_tok F1, and
+    whether the goal is met where one is stated.
 
     path (Path): the JSON file.
     RETURNS (Dict[str, Any]): the document as :func:`build` made it.
@@ -205,6 +204,8 @@ def read_comparison(path: Path) -> Dict[str, Any]:
         diff = entry.get("diff")
         if not isinstance(diff, dict) or not isinstance(diff.get(GOAL_MEASURE), (int, float)):
             raise bad(f"{split}: no difference of the means of {GOAL_MEASURE!r}")
+        if doc.get("goal") is not None and not isinstance(entry.get("goal_met"), bool):
+            raise bad(f"{split}: a goal is stated but 'goal_met' is not true or false")
         tests = [c for c in entry.get("comparisons", []) if isinstance(c, dict) and c.get("metric") == goal_metric]
         if not tests or not all(isinstance(tests[0].get(k), (int, float)) for k in ("diff", "ci_low", "ci_high")):
             raise bad(f"{split}: no paired test of {goal_metric!r}")

@@ -35,13 +35,12 @@ from spacy_negation.errors import NegationFormatError
 from spacy_negation.metrics.core import pct
 from spacy_negation.util import atomic_write_text
 
-from general_compare import read_comparison
+from general_compare import NAMES as SPLIT_NAMES, read_comparison
 from systems_lib import (ALL_SYSTEMS, CORPORA, CROSS_PAIRS, CUE_TYPES, MEASURES, SCOPE_COMPONENT, SCOPE_OUTCOMES,
                          SYSTEMS, TRAINED, VARIANT_DESCRIPTIONS, build_report, find_runs, read_speed_bench,
                          read_summary, split_system, summarize_run, summary_name)
 
 CORPUS_NAMES = {"cdsco": "CD-SCO", "bioscope": "BioScope abstracts", "sfu": "SFU Review"}
-SPLIT_NAMES = {**CORPUS_NAMES, "bioscope_clinical": "BioScope clinical"}
 SYSTEM_NAMES = {"punct_baseline": "Punct-BL (gold cues)", "bilstm_tagger": "BiLSTM-Tagger",
                 "negbert": "NegBERT", "dp_direct": "DP-direct", "dp_nested": "DP-nested",
                 "dp_direct_synt": "DP-direct-synt", "dp_nested_synt": "DP-nested-synt"}

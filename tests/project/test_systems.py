@@ -671,6 +671,7 @@ def test_the_distilled_default_is_reported(built: Dict[str, Any], tmp_path: Path
     (lambda d: d["splits"]["cdsco"]["b"].update(seeds=[]), "'b' has no seeds"),
     (lambda d: d["splits"]["cdsco"].update(comparisons=[]), "no paired test"),
     (lambda d: d["splits"]["cdsco"].pop("diff"), "no difference of the means"),
+    (lambda d: d["splits"]["cdsco"].pop("goal_met"), "'goal_met' is not true or false"),
     (lambda d: d["splits"].update(wiki=d["splits"]["cdsco"]), "unknown split 'wiki'"),
 ])
 def test_a_bad_comparison_is_an_error_and_writes_nothing(built: Dict[str, Any], tmp_path: Path,
