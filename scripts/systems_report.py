@@ -285,12 +285,12 @@ def _distilled_lines(distilled: Optional[Mapping[str, Any]]) -> List[str]:
              + ("" if goal is None else " goal |"),
              "|---|---|---|" + "---|" * (len(MEASURES) + 1 + (goal is not None))]
     for split, entry in distilled["splits"].items():
+        diff = entry["nis_tok_diff"]
         for key in ("a", "b"):
             cell = entry[key]
             row = [SPLIT_NAMES[split], distilled[key], str(len(cell["seeds"]))]
             row += [pct(cell[m]["mean"]) + ("" if cell[m]["sd"] is None else f" ± {pct(cell[m]['sd'])}")
                     for m in MEASURES]
-            diff = entry["nis_tok_diff"]
             row.append("" if key == "a" else f"{100 * diff['diff']:+.2f} ({100 * diff['ci_low']:+.2f} to "
                                              f"{100 * diff['ci_high']:+.2f})")
             if goal is not None:
