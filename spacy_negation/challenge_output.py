@@ -4,6 +4,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Sequence, Union
 
 from .challenge import Item, make_doc
+from .metrics.core import markdown_table
 
 
 def gold_docs(vocab: Any, items: Sequence[Item]) -> List[Any]:
@@ -41,17 +42,15 @@ def markdown(data: Dict[str, Any]) -> str:
              "the model was checked in, the row below; CD-SCO unless it says otherwise); "
              "invariance failures: items whose prediction changes when only "
              "the name, profession or gender changes. Written by "
-             "`python -m spacy_negation challenge`.", "",
-             "| family | " + " | ".join(names) + " |", "|---|" + "---:|" * len(names)]
+             "`python -m spacy_negation challenge`.", ""]
+    rows = []
     for f in fams + ["overall"]:
-        cells = []
-        for n in names:
-            cell = models[n]["overall"] if f == "overall" else models[n]["families"].get(f)
-            cells.append(f"{cell['error_rate']:.1f} ({cell['errors']}/{cell['n']})" if cell else "–")
-        lines.append(f"| {f} | " + " | ".join(cells) + " |")
-    lines.append("| convention | " + " | ".join(models[n].get("convention", "cdsco") for n in names) + " |")
-    lines.append("| invariance failures | " + " | ".join(
-        f"{models[n]['invariance_failures']} ({models[n]['invariance_groups']} groups)" for n in names) + " |")
+        cells = [models[n]["overall"] if f == "overall" else models[n]["families"].get(f) for n in names]
+        rows.append([f] + [f"{c['error_rate']:.1f} ({c['errors']}/{c['n']})" if c else "–" for c in cells])
+    rows.append(["convention"] + [models[n].get("convention", "cdsco") for n in names])
+    rows.append(["invariance failures"] + [f"{models[n]['invariance_failures']} ({models[n]['invariance_groups']} groups)"
+                                           for n in names])
+    lines += markdown_table(["family", *names], rows, left=1)
     return "\n".join(lines) + "\n"
 
 

@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import Any, Dict, List, Sequence, Tuple
 
 from ..errors import Errors
-from ..metrics.core import pct
+from ..metrics.core import pct, text_table
 
-__all__ = ["add_arguments", "run", "read_tables", "format_table", "text_table"]
+__all__ = ["add_arguments", "run", "read_tables", "format_table"]
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -80,27 +80,7 @@ def format_table(doc: Dict[str, Any]) -> str:
              f"samples, {doc['ar_samples']} approximate randomization shuffles, seed "
              f"{doc['seed']}; B-A with its {doc['confidence'] * 100:g}% paired bootstrap "
              f"interval (F1/P/R points), two-sided p-values")
-    return text_table(title, head, rows, left=3)
-
-
-def text_table(title: str, head: Sequence[str], rows: Sequence[Sequence[str]], left: int) -> str:
-    """A plain text table: the title, the header, a rule, the rows; columns padded to
-    their widest cell, the first ``left`` left-aligned, the others right-aligned.
-
-    title (str): the line above the table.
-    head (Sequence[str]): the column names.
-    rows (Sequence[Sequence[str]]): the cells.
-    left (int): the number of left-aligned columns.
-    RETURNS (str): the table, ending with a newline.
-    """
-    widths = [max(len(r[k]) for r in [head, *rows]) for k in range(len(head))]
-    lines = [title]
-    for k, r in enumerate([head, *rows]):
-        lines.append("  ".join(c.ljust(w) if j < left else c.rjust(w)
-                               for j, (c, w) in enumerate(zip(r, widths))).rstrip())
-        if k == 0:
-            lines.append("-" * len(lines[-1]))
-    return "\n".join(lines) + "\n"
+    return "\n".join([title, *text_table(head, rows, left=3, rule=True)]) + "\n"
 
 
 def run(args: argparse.Namespace) -> int:

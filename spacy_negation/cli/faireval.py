@@ -6,10 +6,10 @@ CoNLL2000; see :mod:`spacy_negation.metrics.faireval.io`), read sentence by sent
 import argparse
 import json
 from pathlib import Path
-from typing import Any, List, Mapping, Optional, Sequence
+from typing import Any, List, Mapping, Optional
 
 from ..errors import Errors
-from ..metrics.core import pct
+from ..metrics.core import pct, text_table
 from ..metrics.faireval import (METHODS, PAPER_WEIGHTS_FORMULA, TRADITIONAL_TYPES,
                                 format_weights, parse_weights, scores_from_counts)
 from ..metrics.faireval.files import count_files
@@ -74,15 +74,6 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
-    lines = []
-    for r in [header, *rows]:
-        cells = [str(r[0]).ljust(widths[0])] + [str(c).rjust(w) for c, w in zip(r[1:], widths[1:])]
-        lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines)
-
-
 def format_report(result: Mapping[str, Any], weights: Mapping[str, Any],
                   target_labels: Mapping[str, int], settings: Mapping[str, Any]) -> str:
     """The readable report: settings, one table per method (counts, P/R/F1 in percent),
@@ -108,17 +99,15 @@ def format_report(result: Mapping[str, Any], weights: Mapping[str, Any],
                 for label, d in sorted(result["per_label"][method].items())]
         d = result[method]
         rows.append(["overall"] + [str(d[c]) for c in cols] + [pct(d[k]) for k in ("p", "r", "f")])
-        out += ["", f"{_TITLES[method]} evaluation", _table(["Label", *cols, "P", "R", "F1"], rows)]
-    out += ["", "Comparison", _table(
+        out += ["", f"{_TITLES[method]} evaluation", *text_table(["Label", *cols, "P", "R", "F1"], rows)]
+    out += ["", "Comparison", *text_table(
         ["Method", "P", "R", "F1"],
         [[_TITLES[m]] + [pct(result[m][k]) for k in ("p", "r", "f")] for m in METHODS])]
     conf = result["confusion"]
     labels = list(conf)
     out += ["", "Confusion matrix (rows: target, columns: system, _ = none; TP not counted)",
-            _table(["Target\\System", *labels], [[t] + [str(conf[t][s]) for s in labels]
-                                                 for t in labels])]
+            *text_table(["Target\\System", *labels], [[t] + [str(conf[t][s]) for s in labels] for t in labels])]
     total = sum(target_labels.values())
-    out += ["", "Target label frequencies", _table(
-        ["Label", "Freq", "%"],
-        [[lab, str(n), pct(n / total)] for lab, n in target_labels.items()])]
+    out += ["", "Target label frequencies", *text_table(
+        ["Label", "Freq", "%"], [[lab, str(n), pct(n / total)] for lab, n in target_labels.items()])]
     return "\n".join(out)

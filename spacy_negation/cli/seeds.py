@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any, Dict, List
 
 from ..errors import Errors
-from .compare import read_tables, text_table
+from ..metrics.core import pct, text_table
+from .compare import read_tables
 
 __all__ = ["add_arguments", "run", "read_metrics_json", "format_table"]
 
@@ -80,14 +81,14 @@ def format_table(doc: Dict[str, Any]) -> str:
     head = ["metric", "runs", "mean (%)", "sd"] + (["CI low", "CI high"] if pooled else [])
     rows = []
     for name, s in doc["metrics"].items():
-        row = [name, str(len(s["values"])), f"{s['mean'] * 100:.2f}", f"{s['sd'] * 100:.2f}"]
+        row = [name, str(len(s["values"])), pct(s["mean"]), pct(s["sd"])]
         if pooled:
-            row += [f"{s['ci']['low'] * 100:.2f}", f"{s['ci']['high'] * 100:.2f}"]
+            row += [pct(s["ci"]["low"]), pct(s["ci"]["high"])]
         rows.append(row)
     title = (f"Over {len(doc['runs'])} runs: mean and sample standard deviation (points)"
              + (f"; {doc['confidence'] * 100:g}% pooled bootstrap interval of the mean over "
                 f"sentences ({doc['samples']} samples, seed {doc['seed']})" if pooled else ""))
-    return text_table(title, head, rows, left=1)
+    return "\n".join([title, *text_table(head, rows, left=1, rule=True)]) + "\n"
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,12 +1,16 @@
-"""What every metric family shares: flat count records and division with one explicit
-zero rule.
+"""What every metric family shares: flat count records, division with one explicit zero
+rule, and the formatting of the numbers and tables that the reports print.
 
 As in seqeval (Nakayama 2018), counting comes first and division once at the end: the
 family modules count into :class:`Counts` records (summed with ``+=``), and these
 functions only divide. 0/0 (or any zero denominator) gives 0.0, never an exception.
+
+The one table writer of the package, the command lines and the project's scripts and
+benchmarks: :func:`markdown_table` (with :func:`markdown_row`) for the Markdown reports,
+:func:`text_table` for the plain-text tables that the commands print.
 """
 from dataclasses import dataclass, fields
-from typing import Dict, Optional, Sequence, Tuple, TypeVar
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple, TypeVar
 
 _C = TypeVar("_C", bound="Counts")
 
@@ -90,3 +94,50 @@ def pct(x: Optional[float], signed: bool = False) -> str:
     if x is None:
         return "-"
     return f"{100 * x:+.2f}" if signed else f"{100 * x:.2f}"
+
+
+def markdown_row(cells: Sequence[Optional[str]]) -> str:
+    """One row of a Markdown table: ``| a | b |``. A cell of None is left blank (``| |``);
+    an empty string is a cell of no text (``|  |``).
+
+    cells (Sequence[Optional[str]]): the cells' text.
+    RETURNS (str): the row.
+    """
+    return "|" + "".join(" |" if cell is None else f" {cell} |" for cell in cells)
+
+
+def markdown_table(head: Sequence[Optional[str]], rows: Iterable[Sequence[Optional[str]]] = (),
+                   left: Optional[int] = None) -> List[str]:
+    """A Markdown table as lines: the header, the rule under it and the rows (none: the
+    header of rows written one at a time with :func:`markdown_row`).
+
+    head (Sequence[Optional[str]]): the column names (None: a blank header cell).
+    rows (Iterable[Sequence[Optional[str]]]): the cells of each row.
+    left (Optional[int]): None: no column is aligned (``|---|``); N: the first N columns
+        as written, the others right-aligned (``---:``).
+    RETURNS (List[str]): the lines.
+    """
+    rule = "|" + "".join("---|" if left is None or k < left else "---:|" for k in range(len(head)))
+    return [markdown_row(head), rule] + [markdown_row(row) for row in rows]
+
+
+def text_table(head: Sequence[str], rows: Sequence[Sequence[str]], left: int = 1,
+               rule: bool = False) -> List[str]:
+    """A plain-text table as lines: columns padded to their widest cell and two spaces
+    apart, the first ``left`` left-aligned and the others right-aligned, trailing spaces
+    cut.
+
+    head (Sequence[str]): the column names.
+    rows (Sequence[Sequence[str]]): the cells.
+    left (int): the number of left-aligned columns.
+    rule (bool): a line of '-' under the header, as long as the header.
+    RETURNS (List[str]): the lines.
+    """
+    widths = [max(len(r[k]) for r in [head, *rows]) for k in range(len(head))]
+    lines = []
+    for k, r in enumerate([head, *rows]):
+        lines.append("  ".join(c.ljust(w) if j < left else c.rjust(w)
+                               for j, (c, w) in enumerate(zip(r, widths))).rstrip())
+        if rule and k == 0:
+            lines.append("-" * len(lines[-1]))
+    return lines

@@ -5,6 +5,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Sequence, Tuple
 
 from ..errors import Errors
+from ..metrics.core import markdown_table
 from ..util import atomic_write_bytes, atomic_write_text
 
 #: Figures the paper reports in its text (Gubelmann & Handschuh 2022, sections 6-8 and
@@ -68,12 +69,11 @@ def _repetition_cell(table: Dict[str, Any], key: str) -> str:
 
 def _row_table(models: Dict[str, Any], rows: Sequence[Tuple[str, str, str]]) -> List[str]:
     names = list(models)
-    out = ["| | " + " | ".join(names) + " |", "|---|" + "---:|" * len(names)]
+    cells = []
     for label, exp, key in rows:
         section, _, sub = key.partition(":")
-        cells = [_repetition_cell(models[n].get(exp, {}).get(section, {}), sub) for n in names]
-        out.append(f"| {label} | " + " | ".join(cells) + " |")
-    return out
+        cells.append([label] + [_repetition_cell(models[n].get(exp, {}).get(section, {}), sub) for n in names])
+    return markdown_table([None, *names], cells, left=1)
 
 
 def markdown(data: Dict[str, Any]) -> str:
@@ -113,9 +113,8 @@ def markdown(data: Dict[str, Any]) -> str:
                                  ("MP_but (\"but not NAME\")", "experiment_2", "by_added:MP_but"),
                                  ("1rand (unrelated sentence)", "experiment_2", "by_added:1rand"),
                                  ("Cleo (another referent)", "experiment_3", "by_added:Cleo")])
-    lines += ["", "## The paper's figures (as stated in its text)", "",
-              "| model | what | %-ACT-repetition |", "|---|---|---|"]
-    lines += [f"| {m} | {w} | {v} |" for m, w, v in PAPER_FIGURES]
+    lines += ["", "## The paper's figures (as stated in its text)", ""]
+    lines += markdown_table(["model", "what", "%-ACT-repetition"], PAPER_FIGURES)
     return "\n".join(lines) + "\n"
 
 
