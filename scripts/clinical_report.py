@@ -34,7 +34,9 @@ from typing import Any, Dict, List, Optional, Sequence
 import numpy
 
 from spacy_negation.metrics.bootstrap import bootstrap_interval, f1_statistic
-from spacy_negation.util import atomic_write_text
+from spacy_negation.metrics.core import markdown_table
+
+from report_lib import mean_sd, write_report
 
 SCRIPTS = Path(__file__).resolve().parent
 REPO = SCRIPTS.parent
@@ -191,8 +193,9 @@ def keep_rows(report: Dict[str, Any], previous: Dict[str, Any], models: Sequence
     return None
 
 
-def _ms(entry: Dict[str, float]) -> str:
-    return f"{entry['mean']:.2f} ± {entry['sd']:.2f}"
+def _ms(entry: Dict[str, float], signed: bool = False) -> str:
+    """An entry's mean ± sd over seeds (in points)."""
+    return mean_sd(entry["mean"], entry["sd"], signed, scale=1)
 
 
 def goals(report: Dict[str, Any]) -> List[str]:
@@ -206,12 +209,12 @@ def goals(report: Dict[str, Any]) -> List[str]:
         pooled_text = (f"pooled over seeds {pooled['diff']:+.2f} ({pooled['ci_low']:+.1f} to {pooled['ci_high']:+.1f})"
                        if pooled else "no pooled interval (run bench again)")
         lines.append(f"- Clinical model ≥ best rule tool + {GOAL_MARGIN:.0f} F1, paired CI excluding 0: "
-                     f"{vs['mean']:+.2f} ± {vs['sd']:.2f} over {len(vs['runs'])} seeds, {pooled_text}; "
+                     f"{_ms(vs, signed=True)} over {len(vs['runs'])} seeds, {pooled_text}; "
                      f"each seed's own CI excludes 0 in {sum(r['ci_low'] > 0 for r in vs['runs'])} of "
                      f"{len(vs['runs'])}: {'met' if met else 'not met'}")
     if "general" in word:
         vs = word["general"]["vs_best_rule"]
-        lines.append(f"- General model at least matches the best rule tool: {vs['mean']:+.2f} ± {vs['sd']:.2f} "
+        lines.append(f"- General model at least matches the best rule tool: {_ms(vs, signed=True)} "
                      f"({sum(r['ci_high'] < 0 for r in vs['runs'])} of {len(vs['runs'])} seeds below it with a "
                      f"CI excluding 0): {'met' if vs['mean'] >= 0 and not any(r['ci_high'] < 0 for r in vs['runs']) else 'not met'}")
     if SPLIT in starsem.get("clinical", {}):
@@ -236,26 +239,23 @@ def render(report: Dict[str, Any]) -> str:
         lines.append("Not re-measured in this run, carried over from the previous report unchanged: "
                      + ", ".join(f"the {model} model's rows" for model in report["kept"]) + ".")
         lines.append("")
-    lines += ["## End to end, BioScope convention (*SEM 2012 measures and NIS)", "",
-              "| model | test split | seeds | " + " | ".join(name for name, _ in MEASURES) + " |",
-              "|---" * (len(MEASURES) + 3) + "|"]
-    for model, splits in report["starsem"].items():
-        for split, entry in splits.items():
-            label = "BioScope clinical" if split == SPLIT else "BioScope abstracts"
-            lines.append(f"| {model} | {label} | {len(entry['seeds'])} | "
-                         + " | ".join(_ms(entry[key]) for _, key in MEASURES) + " |")
+    lines += ["## End to end, BioScope convention (*SEM 2012 measures and NIS)", ""]
+    lines += markdown_table(["model", "test split", "seeds", *(name for name, _ in MEASURES)],
+                            [[model, "BioScope clinical" if split == SPLIT else "BioScope abstracts",
+                              str(len(entry["seeds"]))] + [_ms(entry[key]) for _, key in MEASURES]
+                             for model, splits in report["starsem"].items() for split, entry in splits.items()])
     if report.get("word"):
         lines += ["", "## Is this word negated? Against the rule tools", "",
                   "The task of `bench/bench_vs_rules.py` (content words as entities, gold tokens and "
                   "sentences); each model set up as its package is (both with the "
                   "sentence prefilter, the general model in its default convention); F1 of \"negated\" with "
                   "its 95% bootstrap interval for the rule tools (the same in every seed's run). Speed: "
-                  "results/vs_rules.md.", "",
-                  "| system | seeds | F1 |", "|---|---|---|"]
-        for name, rule in report["rules"].items():
-            lines.append(f"| {RULE_NAMES[name]} | - | {rule['f']:.2f} ({rule['ci_low']:.1f}-{rule['ci_high']:.1f}) |")
-        for model, entry in report["word"].items():
-            lines.append(f"| {model} | {len(entry['seeds'])} | {_ms(entry['f'])} |")
+                  "results/vs_rules.md.", ""]
+        lines += markdown_table(["system", "seeds", "F1"],
+                                [[RULE_NAMES[name], "-", f"{rule['f']:.2f} ({rule['ci_low']:.1f}-{rule['ci_high']:.1f})"]
+                                 for name, rule in report["rules"].items()]
+                                + [[model, str(len(entry["seeds"])), _ms(entry["f"])]
+                                   for model, entry in report["word"].items()])
         lines += ["", f"Each model minus the best rule tool ({RULE_NAMES[report['best_rule']]}), F1 points: "
                   "the mean over seeds pooled, its paired bootstrap 95% interval drawing the same sentences "
                   "for every seed and the tool; then per seed with its own paired interval (\"beats\" only "
@@ -266,7 +266,7 @@ def render(report: Dict[str, Any]) -> str:
             vs = entry["vs_best_rule"]
             pooled = vs.get("pooled")
             pooled_text = f" (pooled {pooled['ci_low']:+.1f} to {pooled['ci_high']:+.1f})" if pooled else ""
-            lines.append(f"- {model}: {vs['mean']:+.2f} ± {vs['sd']:.2f}{pooled_text}; {runs}")
+            lines.append(f"- {model}: {_ms(vs, signed=True)}{pooled_text}; {runs}")
     goal_lines = goals(report)
     if goal_lines:
         lines += ["", "## Goals", "", *goal_lines]
@@ -311,9 +311,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if problem is not None:
             print(f"error: {problem}", file=sys.stderr)
             return 1
-    args.out_dir.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(args.out_dir / "clinical.json", json.dumps(report, indent=2) + "\n")
-    atomic_write_text(args.out_dir / "clinical.md", render(report))
+    write_report(args.out_dir, "clinical", report, render(report))
     return 0
 
 

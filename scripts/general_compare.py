@@ -27,14 +27,17 @@ import json
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Optional, Sequence, Tuple
 
 import numpy
 
 from spacy_negation.metrics.compare import CountTable, compare
-from spacy_negation.util import atomic_write_text
+from spacy_negation.metrics.core import markdown_table, pct
 
-from systems_lib import MEASURES, average_tables, count_run, read_pairs, read_scores
+from report_lib import mean_sd, write_report
+from systems_grid import MEASURES
+from systems_inputs import count_run, read_pairs, read_scores
+from systems_stats import average_tables
 from systems_run import write_starsem_gold
 
 NAMES = {"cdsco": "CD-SCO", "bioscope": "BioScope abstracts", "sfu": "SFU Review",
@@ -128,10 +131,6 @@ def build(a: Tuple[str, Path], b: Tuple[str, Path], golds: Dict[str, Path], sing
     return doc
 
 
-def _ms(cell: Dict[str, Any]) -> str:
-    return f"{cell['mean'] * 100:.2f}" + ("" if cell["sd"] is None else f" ± {cell['sd'] * 100:.2f}")
-
-
 def render(doc: Dict[str, Any]) -> str:
     a, b = doc["a"]["label"], doc["b"]["label"]
     lines = [f"# {b} against {a}", "",
@@ -143,26 +142,25 @@ def render(doc: Dict[str, Any]) -> str:
     goal = doc["goal"]
     for split, entry in doc["splits"].items():
         lines += [f"## {NAMES.get(split, split)}", "",
-                  f"A seeds {entry['a']['seeds']}, B seeds {entry['b']['seeds']}.", "",
-                  f"| measure | A | B | B − A | 95% interval | p (bootstrap) | p (AR) |",
-                  "|---|---|---|---|---|---|---|"]
+                  f"A seeds {entry['a']['seeds']}, B seeds {entry['b']['seeds']}.", ""]
         by_metric = {c["metric"]: c for c in entry["comparisons"]}
+        rows = []
         for key, (_, metric) in MEASURES.items():
             c = by_metric[metric]
-            lines.append(f"| {LABELS[key]} | {_ms(entry['a'][key])} | {_ms(entry['b'][key])} | "
-                         f"{entry['diff'][key] * 100:+.2f} | {c['ci_low'] * 100:+.2f} to {c['ci_high'] * 100:+.2f} | "
-                         f"{c['p_bootstrap']:.4f} | {c['p_ar']:.4f} |")
+            rows.append([LABELS[key], *(mean_sd(entry[side][key]["mean"], entry[side][key]["sd"]) for side in "ab"),
+                         pct(entry["diff"][key], signed=True),
+                         f"{pct(c['ci_low'], signed=True)} to {pct(c['ci_high'], signed=True)}",
+                         f"{c['p_bootstrap']:.4f}", f"{c['p_ar']:.4f}"])
+        lines += markdown_table(["measure", "A", "B", "B − A", "95% interval", "p (bootstrap)", "p (AR)"], rows)
         lines.append("")
         if goal is not None:
             lines += [f"Goal (B's mean {LABELS[goal['measure']]} at least {goal['min_gain']:.1f} above A's): "
                       + ("met." if entry["goal_met"] else "not met."), ""]
     if doc["single"]:
-        lines += ["## Single runs", "", "| split | run | " + " | ".join(LABELS[m] for m in MEASURES) + " |",
-                  "|---|---|" + "---|" * len(MEASURES)]
-        for split in doc["splits"]:
-            for label, entry in doc["single"].items():
-                lines.append(f"| {NAMES.get(split, split)} | {label} | "
-                             + " | ".join(f"{entry[split][m] * 100:.2f}" for m in MEASURES) + " |")
+        lines += ["## Single runs", ""]
+        lines += markdown_table(["split", "run", *(LABELS[m] for m in MEASURES)],
+                                [[NAMES.get(split, split), label, *(pct(entry[split][m]) for m in MEASURES)]
+                                 for split in doc["splits"] for label, entry in doc["single"].items()])
         lines.append("")
     return "\n".join(lines)
 
@@ -236,8 +234,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except (InputError, ValueError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
-    atomic_write_text(args.out_dir / f"{args.name}.json", json.dumps(doc, indent=2) + "\n")
-    atomic_write_text(args.out_dir / f"{args.name}.md", render(doc))
+    write_report(args.out_dir, args.name, doc, render(doc))
     print(f"wrote {args.out_dir / (args.name + '.md')} and .json", file=sys.stderr)
     return 0
 

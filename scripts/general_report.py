@@ -24,6 +24,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
+from spacy_negation.metrics.core import markdown_table, pct
+
+from report_lib import mean_sd, write_report
+
 SPLITS = ("cdsco", "bioscope", "sfu", "bioscope_clinical")
 #: The in-domain models of the cross-domain workflow (BioScope clinical has none of its own).
 CROSS_MODELS = ("cdsco", "bioscope", "sfu")
@@ -31,6 +35,8 @@ NAMES = {"cdsco": "CD-SCO", "bioscope": "BioScope abstracts", "sfu": "SFU Review
          "bioscope_clinical": "BioScope clinical"}
 MEASURES = (("cues_b_f", "neg_cue_b_f"), ("scm_b_f", "neg_scm_b_f"), ("st_f", "neg_st_f"),
             ("nis_tok_f", "neg_nis_tok_f"), ("nis_ex_f", "neg_nis_ex_f"))
+#: The column heads of MEASURES.
+MEASURE_NAMES = ("Cues-B F1", "SCM-B F1", "Scope-tokens F1", "NIS_tok F1", "NIS_ex F1")
 #: The row labels of the models that are not a cross-domain model.
 LABELS = {"general": "general", "fast": "fast (en_negation_fast, CNN)"}
 #: The goal of the general model: within this many NIS_tok F1 points of the in-domain model.
@@ -167,43 +173,41 @@ def render(report: Dict[str, Any]) -> str:
         lines += ["## The general model over training seeds", "",
                   f"Mean ± sd over seeds {', '.join(map(str, first['seeds']))} (one training each)"
                   + (f"; the package ships seed {selected['seed']} ({selected['rule']})." if selected else ".")
-                  + "", "",
-                  "| test split | seeds | Cues-B F1 | SCM-B F1 | Scope-tokens F1 | NIS_tok F1 | NIS_ex F1 |",
-                  "|---|---|---|---|---|---|---|"]
-        for split in SPLITS:
-            seeds = report.get(split, {}).get("general_seeds")
-            if seeds:
-                lines.append(f"| {NAMES[split]} | {len(seeds['seeds'])} | " + " | ".join(
-                    f"{100 * seeds['mean'][k]:.2f} ± {100 * seeds['sd'][k]:.2f}" for k, _ in MEASURES) + " |")
+                  + "", ""]
+        lines += markdown_table(["test split", "seeds", *MEASURE_NAMES],
+                                [[NAMES[split], str(len(seeds["seeds"]))]
+                                 + [mean_sd(seeds["mean"][k], seeds["sd"][k]) for k, _ in MEASURES]
+                                 for split, seeds in ((split, report.get(split, {}).get("general_seeds"))
+                                                      for split in SPLITS) if seeds])
         lines.append("")
-    lines += ["## The shipped model beside the single-corpus models", "",
-             "| test split | model | Cues-B F1 | SCM-B F1 | Scope-tokens F1 | NIS_tok F1 | NIS_ex F1 |",
-             "|---|---|---|---|---|---|---|"]
+    lines += ["## The shipped model beside the single-corpus models", ""]
+    rows = []
     for split, name, entry in _systems(report):
-        s = entry["scores"]
         label = LABELS.get(name) or f"{NAMES[name]} model" + (" (in domain)" if name == split else "")
         if entry.get("run") == "earlier":
             label += " (earlier run)"
-        lines.append(f"| {NAMES[split]} | {label} | " + " | ".join(f"{100 * s[k]:.2f}" for k, _ in MEASURES) + " |")
+        rows.append([NAMES[split], label] + [pct(entry["scores"][k]) for k, _ in MEASURES])
+    lines += markdown_table(["test split", "model", *MEASURE_NAMES], rows)
     lines += ["", f"Goal: NIS_tok F1 within {report['within']} points of the in-domain model on every split, "
-              "no split below 80.", "", "| test split | general | in domain | difference |", "|---|---|---|---|"]
+              "no split below 80.", ""]
+    rows = []
     for split in SPLITS:
         entry = report.get(split, {})
         if "general" in entry and split in entry:
             g, d = entry["general"]["scores"]["nis_tok_f"], entry[split]["scores"]["nis_tok_f"]
-            lines.append(f"| {NAMES[split]} | {100 * g:.2f} | {100 * d:.2f} | {100 * (g - d):+.2f} |")
+            rows.append([NAMES[split], pct(g), pct(d), pct(g - d, signed=True)])
+    lines += markdown_table(["test split", "general", "in domain", "difference"], rows)
     lines += ["", "## Cues in sentences without negation", "",
               "Predicted cues in the test sentences that have no gold negation (the off-domain "
               "hallucinations of a model trained on one corpus, e.g. the CD-SCO model's `T` of "
-              "\"T cell\" on BioScope), and affixal cues predicted anywhere.", "",
-              "| test split | model | sentences without negation | with a predicted cue | cues there | affixal cues | most frequent |",
-              "|---|---|---|---|---|---|---|"]
-    for split, name, entry in _systems(report):
-        c = entry.get("cues")
-        if c is not None:
-            top = ", ".join(f"{cue} ({n})" for cue, n in c["top"][:5])
-            lines.append(f"| {NAMES[split]} | {name} | {c['unnegated_sentences']} | {c['sentences_with_false_cue']} | "
-                         f"{c['cues_in_unnegated']} | {c['affixal_cues']} | {top} |")
+              "\"T cell\" on BioScope), and affixal cues predicted anywhere.", ""]
+    lines += markdown_table(["test split", "model", "sentences without negation", "with a predicted cue", "cues there",
+                             "affixal cues", "most frequent"],
+                            [[NAMES[split], name, str(c["unnegated_sentences"]), str(c["sentences_with_false_cue"]),
+                              str(c["cues_in_unnegated"]), str(c["affixal_cues"]),
+                              ", ".join(f"{cue} ({n})" for cue, n in c["top"][:5])]
+                             for split, name, c in ((split, name, entry.get("cues"))
+                                                    for split, name, entry in _systems(report)) if c is not None])
     return "\n".join(lines) + "\n"
 
 
@@ -220,8 +224,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                              "and single-corpus models of earlier runs), marked as such; the general "
                              "model's rows only when --general-dir has none (a report of the fast model)")
     args = parser.parse_args(argv)
-    from spacy_negation.util import atomic_write_text
-
     try:
         gold = {}
         for text in args.gold:
@@ -235,9 +237,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except (OSError, ValueError, KeyError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
-    args.out_dir.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(args.out_dir / "general.json", json.dumps(report, indent=2) + "\n")
-    atomic_write_text(args.out_dir / "general.md", render(report))
+    write_report(args.out_dir, "general", report, render(report))
     return 0
 
 

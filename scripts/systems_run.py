@@ -29,7 +29,7 @@ initial learning rate X, instead of the system's (the schedule's decay follows t
 its warm-up does not).
 
 ``--data LABEL`` trains the systems on another train split of the corpus
-(``systems_lib.DATA_VARIANTS``: ``affixal``, CD-SCO train with affixal cue copies, built by
+(``systems_grid.DATA_VARIANTS``: ``affixal``, CD-SCO train with affixal cue copies, built by
 ``spacy project run augment-cdsco``) into ``OUT/{corpus}/{system}@{label}/seed{N}``; dev and
 test stay the corpus's own.
 """
@@ -45,9 +45,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from spacy_negation.errors import Errors
 from spacy_negation.util import atomic_write_text
 
-from systems_lib import (BACKBONE_LABELS, CORPORA, DATA_VARIANTS, PUNCT, RUN_FAILED, SYSTEMS, TRAIN_CONFIG,
-                         UNTAGGED,
-                         backbone_overrides, evaluations, gold_file, run_dir, split_file, train_config)
+from systems_grid import (BACKBONE_LABELS, CORPORA, DATA_VARIANTS, PUNCT, RUN_FAILED, SYSTEMS, TRAIN_CONFIG,
+                          UNTAGGED, backbone_overrides, evaluations, gold_file, run_dir, split_file, train_config)
 
 SCRIPTS = Path(__file__).resolve().parent
 

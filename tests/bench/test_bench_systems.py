@@ -1,5 +1,5 @@
 """bench/bench_systems.py on a tiny trained pipeline: its --json is what the systems report
-reads (scripts/systems_lib.py, read_speed_bench)."""
+reads (scripts/systems_inputs.py, read_speed_bench)."""
 import json
 import subprocess
 import sys
@@ -10,7 +10,7 @@ from spacy.tokens import DocBin
 
 from spacy_negation import register_extensions
 
-from systems_lib import END_TO_END, read_speed_bench
+from systems_inputs import END_TO_END, read_speed_bench
 from util import REPO, gold_sentences, make_reference
 
 

@@ -5,7 +5,7 @@ import json
 from pathlib import Path
 from typing import Any, Dict, List, Sequence
 
-from systems_lib import MEASURES
+from systems_grid import MEASURES
 from starsem_systems import GOLD, SYS_A, SYS_B, starsem_text
 
 RunScript = Any

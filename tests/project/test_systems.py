@@ -14,8 +14,9 @@ from spacy_negation.metrics.compare import count_table
 from spacy_negation.metrics.evaluate import evaluate_files, to_json
 from spacy_negation.metrics.starsem.io import iter_aligned
 
-from systems_lib import (MEASURES, build_report, cross_domain_means, cue_type_counts, dense_counts, read_pairs, read_summary,
-                         scope_outcome_counts, sparse_counts, train_config)
+from systems_grid import MEASURES, train_config
+from systems_inputs import cue_type_counts, dense_counts, read_pairs, read_summary, scope_outcome_counts, sparse_counts
+from systems_stats import build_report, cross_domain_means
 from starsem_systems import GOLD, SYS_A, SYS_B, starsem_text
 from test_report import write_docbin
 
