@@ -5,7 +5,7 @@ A message starts with its code behind the package's prefix, ``[NEG-E101] ...`` o
 without the prefix is spaCy's own, raised by a component where spaCy's components raise it
 (e.g. spaCy's ``[E923]`` for a component initialized without labels). The attribute names
 carry no prefix (``Errors.E101``). Tests match on the rendered code:
-``pytest.raises(StarsemFormatError, match=r"\\[NEG-E101\\]")``.
+``pytest.raises(NegationFormatError, match=r"\\[NEG-E101\\]")``.
 """
 from pathlib import Path
 from typing import Optional, Union
@@ -54,10 +54,6 @@ class Warnings(metaclass=ErrorsWithCodes):
             "loaded. Pass an absolute path, a shipped list's name or inline entries for a "
             "portable pipeline.")
     W303 = ("{where}: the same pattern and kind as line {first}; the repeated entry is ignored.")
-    W304 = ("The component '{name}' sets {settings} on the component, as configs written "
-            "before its decoder block did: read into its decoder. Set them in the decoder "
-            "block ([components.{name}.decoder]) instead; the flat settings go in the next "
-            "release.")
     W400 = ("{path}:{line}: negation instance {k} (columns {cols}) of the sentence has no "
             "cue word; the instance is dropped (a known quirk of the NEGES 2018 data).")
     W401 = ("{path}:{line}: <neg_structure value={value!r}> without a <negexp> token; it is "
@@ -277,11 +273,6 @@ class Errors(ErrorsFrom500, metaclass=ErrorsWithCodes):
     E357 = ("{where}: the pattern is already on line {first} with kind {first_kind!r}, here "
             "with kind {kind!r}; give each pattern one kind.")
     E358 = ("{path}: the cue pattern file holds no entries.")
-    E360 = ("The component '{name}' sets {key} = {flat!r} on the component and {decoder!r} "
-            "in its decoder: set it in the decoder only (the flat setting is read only from "
-            "configs written before the decoder block existed).")
-    E361 = ("The component '{name}' sets {settings} on the component, but its decoder has "
-            "no such setting: set the decoder's own settings in its config block instead.")
     E362 = ("The component '{name}' got a batch in which {n} of {total} examples carry no "
             "teacher targets: read the whole training corpus through "
             "spacy-negation.DistilledCorpus.v1, or none of it.")
@@ -360,6 +351,3 @@ class NegationFormatError(ValueError):
         self.path = str(path) if path is not None else None
         self.line = line
 
-
-# Backwards-friendly alias used across the package.
-StarsemFormatError = NegationFormatError

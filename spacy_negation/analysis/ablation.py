@@ -29,13 +29,13 @@ SETTINGS: Tuple[Setting, ...] = (
 def settings_on(components: Dict[str, Dict[str, Any]]) -> List[Setting]:
     """The settings of SETTINGS that a pipeline's config switches on in the decoders (a
     model trained before a setting existed has it off), each with the value that switches
-    it off. The flat settings of a config written before the decoder blocks count as
-    loading reads them (``spacy_negation.pipeline.base.decoder_settings``).
+    it off (the decoders' settings as ``spacy_negation.pipeline.base.decoder_settings``
+    reads them).
 
     components (Dict[str, Dict[str, Any]]): the config's "components" section.
     RETURNS (List[Setting]): the rows to ablate.
     """
-    decoders = {name: decoder_settings(name, components[name]) for name in {row[0] for row in SETTINGS}
+    decoders = {name: decoder_settings(components[name]) for name in {row[0] for row in SETTINGS}
                 if name in components}
     return [row for row in SETTINGS if decoders.get(row[0], {}).get(row[1], row[2]) != row[2]]
 

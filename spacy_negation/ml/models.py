@@ -6,16 +6,13 @@ thinc's combinators.
   transformer or tok2vec) -> a linear softmax layer over the cue labels.
 - ``spacy-negation.BiLSTMCueTagger.v1``: token vectors -> a bidirectional LSTM over each
   sentence -> a softmax layer (the cue half of the paper's BiLSTM-Tagger; sentence-wide
-  context for discontinuous cues such as *no … nada* on a CNN tok2vec). Its former name
-  ``spacy-negation.CueTagger.v2`` is a deprecated alias: configs that name it build the
-  same model.
+  context for discontinuous cues such as *no … nada* on a CNN tok2vec).
 - ``spacy-negation.ScopeTagger.v1``: for every cue instance, the token vectors of its
   sentence (computed once per doc, gathered per cue: the backbone never runs per cue)
   concatenated with a learned cue/not-cue embedding, a bidirectional LSTM over the
   windows of all cue instances of the batch, and a softmax layer per token.
 
-The transformer backbone and its span getter are in :mod:`.transformer`. Pipelines
-saved before the taggers were composed of layers load through :mod:`.legacy`.
+The transformer backbone and its span getter are in :mod:`.transformer`.
 """
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -26,7 +23,6 @@ from thinc.types import Floats2d
 
 from ..errors import Errors
 from .bilstm import build_cue_bilstm, build_module, is_built
-from .legacy import ReadsLegacyLayouts
 from .windows import CueWindow, ScopeInputs, pad_windows, with_sentence_windows
 
 __all__ = ["CueWindow", "ScopeInputs", "build_bilstm_cue_tagger", "build_cue_tagger",
@@ -64,8 +60,6 @@ def build_bilstm_cue_tagger(
 ) -> Model[List[Doc], List[Floats2d]]:
     """Cue tagger with a BiLSTM: the token vectors of each sentence, a bidirectional
     LSTM over the sentences of the batch and a softmax layer over the cue labels.
-    Also registered as ``spacy-negation.CueTagger.v2`` (deprecated: the name under which
-    it was first registered).
 
     tok2vec (Model[List[Doc], List[Floats2d]]): the token-to-vector subnetwork,
         usually a listener of a shared transformer or tok2vec component.
@@ -116,8 +110,7 @@ def build_scope_tagger(
     )
     refs: Dict[str, Optional[Model]] = {"tok2vec": tok2vec, "in_dropout": in_dropout, "bilstm": bilstm,
             "out_dropout": out_dropout, "output_layer": output_layer}
-    return ReadsLegacyLayouts("scope_tagger", _windows_forward, init=_windows_init, layers=[tagger],
-                              refs=refs, dims={"nO": nO})
+    return Model("scope_tagger", _windows_forward, init=_windows_init, layers=[tagger], refs=refs, dims={"nO": nO})
 
 
 def _windows_forward(model: Model, inputs: ScopeInputs, is_train: bool) -> Tuple[List[Floats2d], Callable]:

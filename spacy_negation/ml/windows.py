@@ -14,12 +14,13 @@ from thinc.api import Model
 from thinc.types import Floats2d, Floats3d, Ints1d, Ints2d
 
 from ..sentences import sentence_ranges
-from .legacy import ROLES, ReadsLegacyLayouts
 
 #: Cue types of a window's tokens: not a cue token, whole-token cue, affixal cue token.
 CUE_NONE, CUE_WHOLE, CUE_AFFIX = 0, 1, 2
 #: Rows of the cue embedding: one per cue type.
 N_CUE_TYPES = 3
+#: The roles of a window tagger's nodes, each a reference of the top node.
+ROLES = ("tagger", "tok2vec", "in_dropout", "bilstm", "out_dropout", "output_layer")
 
 
 @dataclass
@@ -113,14 +114,14 @@ def with_sentence_windows(tagger: Model[Any, List[Floats2d]]) -> Model[List[Doc]
     scores joined per doc (an empty doc gets an empty array).
 
     tagger (Model[Tuple[List[Doc], List[CueWindow]], List[Floats2d]]): the window
-        tagger (its references name its nodes by role, see :mod:`.legacy`).
+        tagger (its references name its nodes by role, see :data:`ROLES`).
     RETURNS (Model[List[Doc], List[Floats2d]]): per doc, scores (tokens x labels).
     """
     refs: Dict[str, Optional[Model]] = {
         role: tagger if role == "tagger" else tagger.get_ref(role) for role in ROLES
     }
-    return ReadsLegacyLayouts("with_sentence_windows", _sentences_forward, init=_sentences_init,
-                              layers=[tagger], refs=refs, dims={"nO": tagger.maybe_get_dim("nO")})
+    return Model("with_sentence_windows", _sentences_forward, init=_sentences_init, layers=[tagger], refs=refs,
+                 dims={"nO": tagger.maybe_get_dim("nO")})
 
 
 def _sentences_forward(model: Model, docs: List[Doc], is_train: bool) -> Tuple[List[Floats2d], Callable]:

@@ -1,14 +1,11 @@
-"""What the two trainable negation components share: a training step that runs the
-model once over a batch and takes a per-token categorical cross-entropy against gold
-labels, a per-component learning-rate factor, and the load-time migration of the decoder
-settings that pipelines trained before the registered decoders existed keep on the
-component."""
-import json
-import warnings
+"""What the trainable negation components share: a training step that runs the model
+once over a batch and takes a per-token categorical cross-entropy against gold labels, a
+per-component learning-rate factor, and the settings of a component's decoder as a
+pipeline's config gives them (for config overrides at load time)."""
+import inspect
 from importlib.metadata import entry_points
-from dataclasses import fields, is_dataclass, replace
 from itertools import islice
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, TypeVar, cast
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, cast
 
 from thinc.api import Model, Optimizer, SequenceCategoricalCrossentropy, set_dropout_rate
 from thinc.types import Floats2d
@@ -18,16 +15,14 @@ from spacy.language import Language
 from spacy.pipeline import TrainablePipe
 from spacy.tokens import Doc
 from spacy.training import Example, validate_examples
+from spacy.util import registry
 
 from ..distill.loss import distilled_loss
 from ..distill.targets import teacher_targets
-from ..errors import Errors, Warnings
+from ..errors import Errors
 from ..negation import get_convention
 from ..ml.lr_scale import layer_lr_scales
 from ._util import ScaledOptimizer, one_hot
-
-D = TypeVar("D")
-
 
 class NegationPipe(TrainablePipe):
     """A trainable negation component: the model maps an input built from a batch of
@@ -205,78 +200,11 @@ class NegationPipe(TrainablePipe):
             self.model.finish_update(cast(Optimizer, ScaledOptimizer(sgd, self.lr_scale, layers)))
 
 
-#: Per factory whose config keeps flat copies of its decoder's settings: their former
-#: defaults (the built-in decoder's) and those for which None is a value in a config written
-#: by the former code (see ``with_flat_settings``); filled by the component modules.
-FLAT_DECODER_SETTINGS: Dict[str, Tuple[Dict[str, Any], Tuple[str, ...]]] = {}
-
-#: Per factory: the earlier versions of its default decoder, whose config blocks take the
-#: same settings (a block of one of them leaving a setting out gets its former default).
-EARLIER_DECODERS: Dict[str, Tuple[str, ...]] = {}
-
-
-def with_flat_settings(name: str, decoder: D, flat: Dict[str, Optional[Any]], defaults: Dict[str, Any],
-                       nullable: Sequence[str] = ()) -> D:
-    """The decoder with the flat decoder settings of a component config folded in: the
-    load-time migration of configs written before the decoder block was the one way to
-    set them (pipelines trained then keep them on the component). A flat setting of None
-    is unset (the factories' default); one other than its former default replaces the
-    decoder's setting of that name, with a deprecation warning (W304); one at its former
-    default changes nothing, as before.
-
-    In a config written by the former code every flat setting is present (spaCy wrote the
-    defaults): there, and only there, a None of a ``nullable`` setting (whose former
-    default is not None) is a value, as it was then (``affix_threshold = null``: never).
-
-    name (str): the component's name, for messages.
-    decoder (D): the decoder of the config (a dataclass with those settings).
-    flat (Dict[str, Optional[Any]]): the flat settings (None: unset).
-    defaults (Dict[str, Any]): their former defaults (those of the built-in decoder).
-    nullable (Sequence[str]): the settings for which None is a value in a config written
-        by the former code.
-    RETURNS (D): the decoder to use.
-    RAISES (ValueError): the decoder has no such setting (E361), or sets another value
-        than its default and the flat setting's (E360).
-    """
-    current = {field.name: getattr(decoder, field.name) for field in fields(decoder)} if is_dataclass(decoder) else {}
-    changed = _flat_changes(name, current, flat, defaults, nullable)
-    if not changed:
-        return decoder
-    settings = ", ".join(f"{key} = {json.dumps(value)}" for key, value in changed.items())
-    warnings.warn(Warnings.W304.format(name=name, settings=settings), DeprecationWarning, stacklevel=2)
-    return replace(decoder, **changed)  # type: ignore[type-var]
-
-
-def _flat_changes(name: str, current: Dict[str, Any], flat: Dict[str, Optional[Any]], defaults: Dict[str, Any],
-                  nullable: Sequence[str]) -> Dict[str, Any]:
-    """The decoder settings that the flat settings replace (see ``with_flat_settings``).
-
-    name (str): the component's name, for error messages.
-    current (Dict[str, Any]): the decoder's settings.
-    flat (Dict[str, Optional[Any]]): the flat settings.
-    defaults (Dict[str, Any]): their former defaults.
-    nullable (Sequence[str]): the settings for which None is a value in a full config.
-    RETURNS (Dict[str, Any]): setting -> the value that replaces the decoder's.
-    """
-    written = all(value is not None for key, value in flat.items() if key not in nullable and defaults[key] is not None)
-    given = {key: value for key, value in flat.items() if value is not None or (written and key in nullable)}
-    changed = {key: value for key, value in given.items() if value != defaults[key]}
-    if not set(changed) <= set(current):
-        raise ValueError(Errors.E361.format(name=name, settings=", ".join(sorted(set(changed) - set(current)))))
-    for key, value in changed.items():
-        if current[key] != defaults[key] and current[key] != value:
-            raise ValueError(Errors.E360.format(name=name, key=key, flat=value, decoder=current[key]))
-    return changed
-
-
-def decoder_settings(name: str, section: Dict[str, Any]) -> Dict[str, Any]:
+def decoder_settings(section: Dict[str, Any]) -> Dict[str, Any]:
     """The settings of a component's decoder as a section of a pipeline's config gives
-    them: those of its decoder block (the factory's default decoder where there is none;
-    its defaults where the block leaves a setting out), with the flat settings of a
-    config written before the block existed folded in, as loading does (without its
-    warning).
+    them: those of its decoder block (the factory's default decoder where there is none),
+    with the registered decoder's defaults where the block leaves a setting out.
 
-    name (str): the component's name, for error messages.
     section (Dict[str, Any]): the component's config section (``[components.NAME]``).
     RETURNS (Dict[str, Any]): the decoder block's settings, "@misc" included.
     """
@@ -286,40 +214,31 @@ def decoder_settings(name: str, section: Dict[str, Any]) -> Dict[str, Any]:
         # is imported: what a Language instance does for every spacy_factories entry point
         for entry_point in entry_points(group="spacy_factories", name=factory):
             entry_point.load()
-    default_block = dict((Language.get_factory_meta(factory).default_config or {}).get("decoder") or {})
-    block = dict(section.get("decoder") or default_block)
-    defaults, nullable = FLAT_DECODER_SETTINGS.get(factory, ({}, ()))
-    if block.get("@misc") == default_block.get("@misc") or block.get("@misc") in EARLIER_DECODERS.get(factory, ()):
-        block = {**defaults, **block}
-    flat = {key: section.get(key) for key in defaults}
-    current = {key: value for key, value in block.items() if not key.startswith("@")}
-    return {**block, **_flat_changes(name, current, flat, defaults, nullable)}
+    block = dict(section.get("decoder") or (Language.get_factory_meta(factory).default_config or {}).get("decoder") or {})
+    make = registry.misc.get(block["@misc"])
+    defaults = {name: param.default for name, param in inspect.signature(make).parameters.items()
+                if param.default is not inspect.Parameter.empty}
+    return {"@misc": block["@misc"], **defaults, **block}
 
 
 def decoder_overrides(components: Dict[str, Any], settings: Dict[str, Dict[str, Any]]) -> Dict[str, Any]:
-    """Overrides of a saved pipeline's config (``spacy.load(path, config=...)``) that set
-    decoder settings of its components, whichever way its config holds them: a dotted
-    ``components.NAME.decoder.KEY`` override needs a decoder block and is undone by a flat
-    setting of a config written before the block existed. Each component gets its whole
-    decoder block (``decoder_settings`` with the new settings) and its flat settings unset.
+    """Overrides of a pipeline's config (``spacy.load(path, config=...)``) that set
+    decoder settings of its components: each component gets its whole decoder block
+    (``decoder_settings`` with the new settings), so that the overrides hold whether or
+    not the config spells the block out.
 
     components (Dict[str, Any]): the "components" section of the pipeline's config.
     settings (Dict[str, Dict[str, Any]]): component name -> decoder setting -> value.
     RETURNS (Dict[str, Any]): the overrides, in dot notation.
     """
-    overrides: Dict[str, Any] = {}
-    for name, values in settings.items():
-        section = components[name]
-        overrides[f"components.{name}.decoder"] = {**decoder_settings(name, section), **values}
-        defaults = FLAT_DECODER_SETTINGS.get(section["factory"], ({}, ()))[0]
-        overrides.update({f"components.{name}.{key}": None for key in defaults if key in section})
-    return overrides
+    return {f"components.{name}.decoder": {**decoder_settings(components[name]), **values}
+            for name, values in settings.items()}
 
 
 def with_decoder_overrides(components: Dict[str, Any], overrides: Dict[str, Any]) -> Dict[str, Any]:
     """Config overrides in dot notation with those of decoder settings
-    (``components.NAME.decoder.KEY``) made to hold for a saved pipeline's config, whichever
-    way it holds them (``decoder_overrides``); the others as given, after them.
+    (``components.NAME.decoder.KEY``) as whole decoder blocks (``decoder_overrides``); the
+    others as given, after them.
 
     components (Dict[str, Any]): the "components" section of the pipeline's config.
     overrides (Dict[str, Any]): the overrides, e.g. {"components.negation_cue.decoder.

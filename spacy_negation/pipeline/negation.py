@@ -128,8 +128,7 @@ def load_negation_model(model: str) -> Language:
 
     pipes = [pipe for _, pipe in nlp.pipeline]
     roles = {"a cue component (negation_cue or negation_graph)": (NegationCue, NegationGraph),
-             "a scope component (negation_scope, negation_scope_negbert or negation_graph)": (NegationScope,
-                                                                                            NegationGraph)}
+             "a scope component (negation_scope or negation_graph)": (NegationScope, NegationGraph)}
     missing = [role for role, kinds in roles.items() if not any(isinstance(pipe, kinds) for pipe in pipes)]
     if missing:
         raise ValueError(Errors.E321.format(model=model, missing=" and ".join(missing),

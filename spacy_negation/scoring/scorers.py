@@ -4,11 +4,11 @@ The scorers turn ``Doc`` objects into the plain records of
 :mod:`spacy_negation.metrics.records` (:func:`~spacy_negation.scoring.doc_records.example_records`,
 the counterpart of the *SEM file reader) and count on those
 (:class:`~spacy_negation.scoring.counts.NegationCounter`).
-``spacy_negation.negation_cue_scorer.v1`` (default of ``negation_cue``) scores the cues,
-``spacy_negation.negation_scope_scorer.v1`` (default of ``negation_scope``) the scopes and
+``spacy-negation.negation_cue_scorer.v1`` (default of ``negation_cue``) scores the cues,
+``spacy-negation.negation_scope_scorer.v1`` (default of ``negation_scope``) the scopes and
 whole instances, so that ``nlp.evaluate`` computes each score once;
-``spacy_negation.negation_scorer.v1`` gives both in one pass.
-``spacy_negation.faireval_spans_scorer.v1`` applies FairEval to any span source
+``spacy-negation.negation_scorer.v1`` gives both in one pass.
+``spacy-negation.faireval_spans_scorer.v1`` applies FairEval to any span source
 (``doc.ents`` or ``doc.spans[key]``).
 """
 import warnings

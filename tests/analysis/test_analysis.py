@@ -7,7 +7,6 @@ from spacy.language import Language
 
 from spacy_negation.analysis.ablation import SETTINGS, parse_setting, settings_on
 from spacy_negation.analysis.ensemble import check_compatible, softmax
-from spacy_negation.pipeline.cue.decoding import CUE_DECODER_DEFAULTS
 
 
 def test_parse_setting() -> None:
@@ -36,11 +35,12 @@ def test_settings_on_lists_the_settings_a_config_switches_on() -> None:
                                        ("negation_scope", "contiguous", False),
                                        ("negation_scope", "scope_bias", 0.0)]
     assert all(row in SETTINGS for row in settings_on(components))
-    # a config written before the decoder blocks (every flat setting, no block): as loading reads it
-    old = {"negation_cue": {"factory": "negation_cue", **CUE_DECODER_DEFAULTS, "affix_threshold": None},
-           "negation_scope": {"factory": "negation_scope", "split_at_other_cues": False, "contiguous": True,
-                              "scope_bias": 0.5}}
-    assert settings_on(old) == settings_on(components)
+    # a section without a decoder block: the factory's default decoder, with its defaults
+    default = {"negation_cue": {"factory": "negation_cue"}, "negation_scope": {"factory": "negation_scope"}}
+    assert settings_on(default) == [("negation_cue", "affix_over_whole", False),
+                                    ("negation_cue", "affix_threshold", None),
+                                    ("negation_cue", "multiword_cues", False),
+                                    ("negation_scope", "split_at_other_cues", False)]
 
 
 def test_softmax_rows() -> None:

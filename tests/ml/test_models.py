@@ -1,14 +1,12 @@
 """The architectures: cue and scope taggers composed of the window-extraction and
-BiLSTM layers, pipelines stored in the former layouts, the transformer backbone
-resolution, its length bucketing and the sentence-window span getter."""
+BiLSTM layers, the transformer backbone resolution, its length bucketing and the
+sentence-window span getter."""
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy
 import pytest
 import spacy
-import srsly
 from spacy.tokens import Doc
 from spacy.util import registry
 from thinc.api import Model, chain
@@ -17,10 +15,6 @@ from spacy_negation.ml.bilstm import build_cue_bilstm, build_module, is_built
 from spacy_negation.ml.models import build_bilstm_cue_tagger, build_cue_tagger, build_scope_tagger
 from spacy_negation.ml.transformer import configure_sent_windows, resolve_backbone, sent_windows
 from spacy_negation.ml.windows import CUE_AFFIX, CUE_WHOLE, CueWindow, pad_windows
-
-from make_legacy_taggers import CNN, legacy_inputs
-
-LEGACY = Path(__file__).parent / "data" / "legacy_taggers.msgpack"
 
 
 def _cnn(width: int = 16) -> Model:
@@ -99,55 +93,15 @@ def test_bilstm_layer_one_array_per_window():
     assert dX.shape == X.shape and dX[0].any() and not dX[1, 2:].any()  # no gradient to padding
 
 
-@pytest.mark.parametrize("key", ["scope", "cue"])
-def test_stored_legacy_layout_loads_and_predicts_the_same(key):
-    """A tagger stored before the taggers were composed of layers (one node holding
-    tok2vec, dropouts, BiLSTM and softmax; written by make_legacy_taggers.py with
-    that code) loads and predicts what it predicted then; saved again, it round-trips
-    in the new layout."""
-    stored = srsly.read_msgpack(LEGACY)
-    docs, windows = legacy_inputs()
-    X = (docs, windows) if key == "scope" else docs
-    build = build_scope_tagger if key == "scope" else build_bilstm_cue_tagger
-    extra = {"cue_width": 4} if key == "scope" else {}
+def test_bilstm_cue_tagger_has_one_name():
+    """``spacy-negation.BiLSTMCueTagger.v1`` is the BiLSTM cue tagger's one name; the
+    linear ``CueTagger.v1`` is another architecture."""
+    from catalogue import RegistryError
 
-    def fresh() -> Model:
-        return build(spacy.registry.resolve({"m": CNN})["m"], hidden_width=6, dropout=0.2, nO=4, **extra)
-
-    model = fresh().from_bytes(stored[key])
-    assert is_built(model.get_ref("bilstm"))
-    predicted = model.predict(X)
-    assert len(predicted) == len(stored[f"{key}_expected"])
-    for got, want in zip(predicted, stored[f"{key}_expected"]):
-        numpy.testing.assert_allclose(got, numpy.asarray(want, dtype="f").reshape(got.shape), rtol=1e-5, atol=1e-6)
-    resaved = model.to_bytes()
-    assert [n["name"] for n in srsly.msgpack_loads(resaved)["nodes"]] != \
-        [n["name"] for n in srsly.msgpack_loads(stored[key])["nodes"]]
-    again = fresh().from_bytes(resaved).predict(X)
-    for a, b in zip(again, predicted):
-        numpy.testing.assert_array_equal(a, b)
-
-
-def test_legacy_layout_of_another_tok2vec_is_refused():
-    stored = srsly.read_msgpack(LEGACY)
-    passing = Model("pass", lambda m, X, is_train: (X, lambda dY: dY))
-    tok2vec = chain(spacy.registry.resolve({"m": CNN})["m"], passing)  # one node more
-    model = build_scope_tagger(tok2vec, cue_width=4, hidden_width=6, dropout=0.2, nO=4)
-    with pytest.raises(ValueError, match="mismatched structure"):
-        model.from_bytes(stored["scope"])
-
-
-def test_bilstm_cue_tagger_name_and_deprecated_alias():
-    """``spacy-negation.CueTagger.v2``, the former name, builds the same architecture."""
-    new = registry.architectures.get("spacy-negation.BiLSTMCueTagger.v1")
-    assert registry.architectures.get("spacy-negation.CueTagger.v2") is new is build_bilstm_cue_tagger
-    assert registry.architectures.get("spacy-negation.CueTagger.v1") is not new
-    config = {"@architectures": "spacy-negation.CueTagger.v2", "tok2vec": {
-        "@architectures": "spacy.HashEmbedCNN.v2", "pretrained_vectors": None, "width": 8, "depth": 1,
-        "embed_size": 50, "window_size": 1, "maxout_pieces": 2, "subword_features": True}}
-    old = registry.resolve({"m": config})["m"]
-    current = registry.resolve({"m": {**config, "@architectures": "spacy-negation.BiLSTMCueTagger.v1"}})["m"]
-    assert [n.name for n in old.walk()] == [n.name for n in current.walk()]
+    assert registry.architectures.get("spacy-negation.BiLSTMCueTagger.v1") is build_bilstm_cue_tagger
+    assert registry.architectures.get("spacy-negation.CueTagger.v1") is build_cue_tagger
+    with pytest.raises(RegistryError):
+        registry.architectures.get("spacy-negation.CueTagger.v2")
 
 
 def test_cue_tagger_shapes_with_empty_doc(docs):

@@ -1,10 +1,8 @@
-"""The cue lexicons, the registered cue and scope decoders, the load-time migration of the
-flat decoder settings of pipelines trained before the decoders existed, and the shared
-training base."""
+"""The cue lexicons, the registered cue and scope decoders, the decoder settings of a
+config (``decoder_settings``, ``decoder_overrides``), and the shared training base."""
 import re
 import configparser
 import inspect
-import shutil
 import warnings
 from dataclasses import dataclass
 from typing import List
@@ -14,6 +12,7 @@ import pytest
 import spacy
 from spacy.training import Example
 from spacy.util import registry
+from thinc.api import ConfigValidationError
 
 from spacy_negation import get_negations, set_negations
 from spacy_negation.ml.training_corpus import count_cue_words
@@ -104,9 +103,9 @@ def test_decoder_blocks_in_the_config():
             "@misc": "spacy-negation.cue_decoder.v1", "multiword_min_precision": 2.0}})
 
 
-def test_decoder_blocks_are_the_one_way_and_flat_settings_are_unset():
-    """New configs set the decoding in the decoder block; the flat settings are unset
-    (None) and loading them warns of nothing."""
+def test_decoder_blocks_are_the_one_way():
+    """The decoding is set in the decoder block; the component has no setting of its
+    decoder's (a config that sets one there does not validate)."""
     nlp = spacy.blank("en")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -116,58 +115,26 @@ def test_decoder_blocks_are_the_one_way_and_flat_settings_are_unset():
     assert cue.decoder == CueDecoder(affix_threshold=None, min_word_precision=0.1)
     assert scope.decoder == ScopeDecoder()
     for name, defaults in (("negation_cue", CUE_DECODER_DEFAULTS), ("negation_scope", SCOPE_DECODER_DEFAULTS)):
-        assert {key: nlp.config["components"][name][key] for key in defaults} == dict.fromkeys(defaults)
-        assert decoder_settings(name, nlp.config["components"][name]) == {
+        assert not set(defaults) & set(nlp.config["components"][name])
+        assert decoder_settings(nlp.config["components"][name]) == {
             **defaults, **nlp.config["components"][name]["decoder"]}
+    for factory, key in (("negation_cue", "min_word_precision"), ("negation_scope", "contiguous")):
+        with pytest.raises(ConfigValidationError):
+            spacy.blank("en").add_pipe(factory, config={key: True})
 
 
-def test_flat_settings_of_old_configs_migrate_into_the_decoders_with_a_warning():
-    """A config written before the decoder blocks sets the decoding on the component: a
-    flat setting other than its former default replaces the decoder's, with W304."""
-    nlp = spacy.blank("en")
-    with pytest.warns(DeprecationWarning, match=r"\[NEG-W304\] The component 'negation_cue' sets min_word_precision = 0.1"):
-        cue = nlp.add_pipe("negation_cue", config={"min_word_precision": 0.1})
-    assert cue.decoder == make_cue_decoder_v2(min_word_precision=0.1)  # the factory's default decoder
-    with pytest.warns(DeprecationWarning, match=r"\[NEG-W304\].*split_at_other_cues = false, contiguous = true"):
-        scope = nlp.add_pipe("negation_scope", config={"contiguous": True, "split_at_other_cues": False})
-    assert scope.decoder == ScopeDecoder(contiguous=True, split_at_other_cues=False)
-    # the former code wrote every flat setting: there a None of affix_threshold is a value
-    # (never), as it was; alone it is unset
-    written = {**CUE_DECODER_DEFAULTS, "affix_threshold": None, "min_word_precision": 0.1}
-    with pytest.warns(DeprecationWarning, match=r"\[NEG-W304\].*affix_threshold = null, min_word_precision = 0.1"):
-        old = spacy.blank("en").add_pipe("negation_cue", config=written)
-    assert old.decoder == make_cue_decoder_v2(affix_threshold=None, min_word_precision=0.1)
-    assert decoder_settings("negation_cue", {"factory": "negation_cue", **written}) == {
-        "@misc": "spacy-negation.cue_decoder.v2", **CUE_DECODER_DEFAULTS, "affix_threshold": None,
-        "min_word_precision": 0.1}
-    with pytest.warns(DeprecationWarning, match=r"\[NEG-W304\].*min_word_precision = 0.1\D"):
-        alone = spacy.blank("en").add_pipe("negation_cue", config={"affix_threshold": None, "min_word_precision": 0.1})
-    assert alone.decoder == make_cue_decoder_v2(min_word_precision=0.1)
-    # flat settings at their former defaults (as the former code wrote them) change nothing
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        at_defaults = spacy.blank("en").add_pipe("negation_scope", config={
-            **SCOPE_DECODER_DEFAULTS, "decoder": {"@misc": "spacy-negation.scope_decoder.v1", "scope_bias": 0.5}})
-    assert at_defaults.decoder == ScopeDecoder(scope_bias=0.5)
-
-
-def test_conflicting_flat_and_decoder_settings_are_errors():
-    # a flat setting and the decoder's agree, or the decoder's is at its default: fine
-    with pytest.warns(DeprecationWarning, match=r"\[NEG-W304\]"):
-        agree = spacy.blank("en").add_pipe("negation_scope", config={
-            "scope_bias": 0.5, "decoder": {"@misc": "spacy-negation.scope_decoder.v1", "scope_bias": 0.5, "contiguous": True}})
-    assert agree.decoder == ScopeDecoder(contiguous=True, scope_bias=0.5)
-    with pytest.raises(ValueError, match=r"\[NEG-E360\].*scope_bias = 0.5"):
-        spacy.blank("en").add_pipe("negation_scope", config={
-            "scope_bias": 0.5, "decoder": {"@misc": "spacy-negation.scope_decoder.v1", "scope_bias": 1.0}})
-    with pytest.raises(ValueError, match=r"\[NEG-E360\].*min_word_precision"):
-        spacy.blank("en").add_pipe("negation_cue", config={
-            "min_word_precision": 0.1, "decoder": {"@misc": "spacy-negation.cue_decoder.v1", "min_word_precision": 0.2}})
-    with pytest.raises(ValueError, match=r"\[NEG-E360\]"):
-        decoder_settings("negation_cue", {"factory": "negation_cue", "min_word_precision": 0.1, "decoder": {
-            "@misc": "spacy-negation.cue_decoder.v1", "min_word_precision": 0.2}})
-    with pytest.raises(ValueError, match=r"\[NEG-E304\]"), pytest.warns(DeprecationWarning):
-        spacy.blank("en").add_pipe("negation_cue", config={"min_word_precision": 1.5})
+def test_decoder_settings_fill_the_registered_decoders_defaults():
+    """A decoder block that leaves settings out (a config as written, not as loaded) gets
+    the registered decoder's defaults; a section without a block, the factory's default
+    decoder."""
+    assert decoder_settings({"factory": "negation_cue", "decoder": {
+        "@misc": "spacy-negation.cue_decoder.v1", "min_word_precision": 0.1}}) == {
+        "@misc": "spacy-negation.cue_decoder.v1", **CUE_DECODER_DEFAULTS, "min_word_precision": 0.1}
+    assert decoder_settings({"factory": "negation_cue"}) == {
+        "@misc": "spacy-negation.cue_decoder.v2", **CUE_DECODER_DEFAULTS, "word_aliases": None}
+    assert decoder_settings({"factory": "negation_scope", "decoder": {
+        "@misc": "spacy-negation.scope_decoder.v1", "scope_bias": 0.5}}) == {
+        "@misc": "spacy-negation.scope_decoder.v1", **SCOPE_DECODER_DEFAULTS, "scope_bias": 0.5}
 
 
 @dataclass
@@ -196,46 +163,26 @@ def test_a_registered_decoder_replaces_the_built_in(trained_cnn_dir, tmp_path):
     full = [cue_key(doc) for doc in nlp.pipe(TEXTS)]
     assert any(len(key) > 1 for key in full)
     assert [cue_key(doc) for doc in first.pipe(TEXTS)] == [key[:1] for key in full]
-    # flat settings need the decoder to have them
-    with pytest.raises(ValueError, match=r"\[NEG-E361\].*min_word_precision"):
-        spacy.load(trained_cnn_dir, config={**block, "components.negation_cue.min_word_precision": 0.5})
+    # settings of the built-in decoder are not the registered one's
+    with pytest.raises(ConfigValidationError):
+        spacy.load(trained_cnn_dir, config={**block, "components.negation_cue.decoder.min_word_precision": 0.5})
     first.to_disk(tmp_path / "first")
     assert [cue_key(doc) for doc in spacy.load(tmp_path / "first").pipe(TEXTS)] == [key[:1] for key in full]
 
 
-def test_config_without_decoder_blocks_loads_as_with_them(trained_cnn_dir, tmp_path):
-    """A pipeline saved before the decoders existed has every flat setting (spaCy wrote
-    the defaults) and no decoder block; it decodes as the same settings in decoder blocks
-    do, with W304. ``decoder_overrides`` sets decoder settings of either kind of config."""
-    legacy = tmp_path / "legacy"
-    shutil.copytree(trained_cnn_dir, legacy)
-    config = spacy.util.load_config(legacy / "config.cfg")
-    flat = {"negation_cue": {"affix_threshold": None, "multiword_cues": False},
-            "negation_scope": {"contiguous": True, "scope_bias": 0.3, "split_at_other_cues": False}}
-    defaults = {"negation_cue": CUE_DECODER_DEFAULTS, "negation_scope": SCOPE_DECODER_DEFAULTS}
-    for name, settings in flat.items():
-        del config["components"][name]["decoder"]
-        config["components"][name].update({**defaults[name], **settings})
-    config.to_disk(legacy / "config.cfg")
-    assert "decoder" not in (legacy / "config.cfg").read_text()
-    with pytest.warns(DeprecationWarning, match=r"\[NEG-W304\]"):
-        old = spacy.load(legacy)
-    new = spacy.load(trained_cnn_dir, config={f"components.{name}.decoder.{key}": value
-                                              for name, settings in flat.items() for key, value in settings.items()})
-    for name in flat:
-        assert old.get_pipe(name).decoder == new.get_pipe(name).decoder != spacy.load(trained_cnn_dir).get_pipe(name).decoder
-    assert [negation_key(d) for d in old.pipe(TEXTS)] == [negation_key(d) for d in new.pipe(TEXTS)]
-    # decoder settings set on either: the old config's flat settings move into the block
-    change = {"negation_cue": {"multiword_min_precision": 0.6}, "negation_scope": {"scope_bias": 0.0}}
-    decoders = []
-    for pipeline, components in ((legacy, old.config["components"]), (trained_cnn_dir, new.config["components"])):
-        with warnings.catch_warnings():
-            warnings.simplefilter("error")
-            nlp = spacy.load(pipeline, config=decoder_overrides(components, change))
-        decoders.append([nlp.get_pipe(name).decoder for name in flat])
-    assert decoders[0] == decoders[1] == [
-        make_cue_decoder_v2(affix_threshold=None, multiword_cues=False, multiword_min_precision=0.6),
-        ScopeDecoder(contiguous=True, split_at_other_cues=False)]
+def test_decoder_overrides_set_decoder_settings_at_load_time(trained_cnn_dir):
+    """``decoder_overrides`` gives each component its whole decoder block with the new
+    settings: loaded with them, the pipeline decodes as one whose config has them."""
+    nlp = spacy.load(trained_cnn_dir)
+    change = {"negation_cue": {"multiword_min_precision": 0.6}, "negation_scope": {"scope_bias": 0.3}}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        changed = spacy.load(trained_cnn_dir, config=decoder_overrides(nlp.config["components"], change))
+    dotted = spacy.load(trained_cnn_dir, config={f"components.{name}.decoder.{key}": value
+                                                 for name, settings in change.items() for key, value in settings.items()})
+    assert [changed.get_pipe(name).decoder for name in change] == [dotted.get_pipe(name).decoder for name in change] == [
+        make_cue_decoder_v2(multiword_min_precision=0.6), ScopeDecoder(scope_bias=0.3)]
+    assert [negation_key(d) for d in changed.pipe(TEXTS)] == [negation_key(d) for d in dotted.pipe(TEXTS)]
 
 
 def test_shared_loss_of_both_components(trained_cnn_dir):
@@ -259,7 +206,7 @@ def test_shared_loss_of_both_components(trained_cnn_dir):
     assert scope.get_loss([Example(doc, ref)], []) == (0.0, [])
 
 
-@pytest.mark.parametrize("factory", ["negation_cue", "negation_scope", "negation_graph", "negation_scope_negbert"])
+@pytest.mark.parametrize("factory", ["negation_cue", "negation_scope", "negation_graph"])
 def test_decoder_settings_before_any_pipeline_exists(factory):
     """A script that reads a saved config before loading any pipeline (as
     scripts/evaluate_model.py --set does) finds every factory's default decoder: the
@@ -268,7 +215,7 @@ def test_decoder_settings_before_any_pipeline_exists(factory):
     import sys
 
     code = ("from spacy_negation.pipeline.base import decoder_settings; "
-            f"print(decoder_settings({factory!r}, {{'factory': {factory!r}}})['@misc'])")
+            f"print(decoder_settings({{'factory': {factory!r}}})['@misc'])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert re.fullmatch(r"spacy-negation\.\w+_decoder\.v[12]", out.stdout.strip())

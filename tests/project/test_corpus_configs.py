@@ -37,18 +37,16 @@ def _commands() -> Dict[str, Any]:
 
 
 def _as_loaded(config: Any) -> Dict[str, Any]:
-    """A config as plain data with each negation component's decoding in its decoder block,
-    as loading reads it: the old commands set the decoding as flat settings, read into the
-    decoder (``spacy_negation.pipeline.base.decoder_settings``)."""
-    import spacy_negation  # noqa: F401  (the factories)
-    from spacy_negation.pipeline.base import FLAT_DECODER_SETTINGS, decoder_settings
+    """A config as plain data with each negation component's decoding in its whole decoder
+    block (``spacy_negation.pipeline.base.decoder_settings``). The old commands set the
+    decoding on the component, as the components then read it: moved into the block."""
+    from spacy_negation.pipeline.base import decoder_settings
 
     data = json.loads(json.dumps(dict(config)))
-    for name, section in data["components"].items():
-        if section.get("factory") in FLAT_DECODER_SETTINGS:
-            section["decoder"] = decoder_settings(name, section)
-            for key in FLAT_DECODER_SETTINGS[section["factory"]][0]:
-                section.pop(key, None)
+    for section in data["components"].values():
+        if section.get("factory") in ("negation_cue", "negation_scope", "negation_graph"):
+            block = decoder_settings(section)
+            section["decoder"] = {**block, **{key: section.pop(key) for key in list(section) if key in block}}
     return data
 
 

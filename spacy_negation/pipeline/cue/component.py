@@ -36,8 +36,8 @@ from ...errors import Errors
 from ...corpora.docbin import read_docbin
 from ...ml.training_corpus import count_cue_words
 from ...negation import register_extensions, set_negations
-from ..base import EARLIER_DECODERS, FLAT_DECODER_SETTINGS, NegationPipe, with_flat_settings
-from .decoding import CUE_DECODER_DEFAULTS, CueDecoder, CueLexicons, make_cue_decoder_v2
+from ..base import NegationPipe
+from .decoding import CueDecoder, CueLexicons, make_cue_decoder_v2
 from .labels import OUTSIDE, gold_cue_labels, learn_lexicons, parse_label
 from .patterns import PATTERNS_KEY, CuePatterns, Setting, cue_patterns_from_entries, load_cue_patterns
 from .lexicons import AFFIX_KINDS, AffixLexicon, MultiwordLexicon, WordLexicon
@@ -55,11 +55,6 @@ nO = null
 DEFAULT_CUE_MODEL = Config().from_str(default_model_config + DEFAULT_TOK2VEC_CONFIG)["model"]
 
 
-#: The flat settings read from configs written before the decoder block (with_flat_settings).
-FLAT_DECODER_SETTINGS["negation_cue"] = (CUE_DECODER_DEFAULTS, ("affix_threshold",))
-EARLIER_DECODERS["negation_cue"] = ("spacy-negation.cue_decoder.v1",)
-
-
 @Language.factory(
     "negation_cue",
     assigns=["doc.spans", "doc._.negations"],
@@ -67,8 +62,6 @@ EARLIER_DECODERS["negation_cue"] = ("spacy-negation.cue_decoder.v1",)
         "model": DEFAULT_CUE_MODEL,
         "lr_scale": 1.0,
         "decoder": {"@misc": "spacy-negation.cue_decoder.v2"},
-        # unset: read only from configs written before the decoder block (with_flat_settings)
-        **{key: None for key in CUE_DECODER_DEFAULTS},
         "cue_patterns": None,
         "convention": None,
         "annotate_unmarked": True,
@@ -84,11 +77,6 @@ def make_negation_cue(
     model: Model[List[Doc], List[Floats2d]],
     lr_scale: float,
     decoder: CueDecoder,
-    affix_over_whole: Optional[bool],
-    affix_threshold: Optional[float],
-    multiword_cues: Optional[bool],
-    multiword_min_precision: Optional[float],
-    min_word_precision: Optional[float],
     cue_patterns: Setting,
     convention: Optional[str],
     annotate_unmarked: bool,
@@ -102,11 +90,6 @@ def make_negation_cue(
     lr_scale (float): the component's learning rate relative to the optimizer's (e.g.
         10 for 2e-4 on a 2e-5 transformer; it applies to this component's own weights).
     decoder (CueDecoder): turns the scores into cues (``spacy-negation.cue_decoder.v2``).
-    affix_over_whole, affix_threshold, multiword_cues, multiword_min_precision,
-        min_word_precision: unset (None); read only from the configs of pipelines trained
-        before the decoder block existed, which keep the decoder's settings on the
-        component: one other than its default replaces the decoder's, with a deprecation
-        warning (W304).
     cue_patterns (Setting): a user cue list applied to the predicted cues: None, a
         shipped list's name ("en_clinical"), a JSONL file path, or a list of entries
         ({"pattern": "denies", "kind": "preceding"}), names and paths.
@@ -120,11 +103,8 @@ def make_negation_cue(
         after its last; None: whole sentences.
     scorer (Optional[Callable]): the scoring method.
     """
-    flat = dict(affix_over_whole=affix_over_whole, affix_threshold=affix_threshold, multiword_cues=multiword_cues,
-                multiword_min_precision=multiword_min_precision, min_word_precision=min_word_precision)
     return NegationCue(
-        nlp.vocab, model, name, lr_scale=lr_scale,
-        decoder=with_flat_settings(name, decoder, flat, *FLAT_DECODER_SETTINGS["negation_cue"]),
+        nlp.vocab, model, name, lr_scale=lr_scale, decoder=decoder,
         cue_patterns=None if cue_patterns is None else load_cue_patterns(cue_patterns, nlp.make_doc),
         convention=convention, annotate_unmarked=annotate_unmarked, prefilter=prefilter, prefilter_window=prefilter_window,
         scorer=scorer,

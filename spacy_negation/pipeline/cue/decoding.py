@@ -185,8 +185,8 @@ class CueDecoder:
         return cues
 
 
-#: The settings of ``spacy-negation.cue_decoder.v1`` and their defaults (the flat settings
-#: of configs written before the decoder block).
+#: The settings of ``spacy-negation.cue_decoder.v1`` and their defaults (``.v2`` adds
+#: ``word_aliases``).
 CUE_DECODER_DEFAULTS: Dict[str, Any] = {f.name: f.default for f in fields(CueDecoder) if f.name != "word_aliases"}
 
 

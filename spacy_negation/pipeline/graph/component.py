@@ -33,10 +33,9 @@ from ...alignment import CharIndex, project_parts
 from ...errors import Errors
 from ...ml.biaffine import graph_ranges, sentence_spans
 from ...negation import Negation, PartLike, get_negations, register_extensions, set_negations
-from ..base import FLAT_DECODER_SETTINGS, NegationPipe, with_flat_settings
+from ..base import NegationPipe
 from ..cue.component import DEFAULT_CUE_MODEL
-from .decoding import (CUE_DECODINGS, GRAPH_DECODER_DEFAULTS, GraphDecoder, RootGroups, graph_labels,
-                       root_groups)
+from .decoding import CUE_DECODINGS, GraphDecoder, RootGroups, graph_labels, root_groups
 from .encoding import ENCODINGS, NO_EDGE, Instance, PartTuple, decode, encode, graph_of_pairs, pair_labels, parse_label
 
 #: The default model: the biaffine scorer on the default CNN tok2vec of ``negation_cue``.
@@ -46,10 +45,6 @@ DEFAULT_GRAPH_MODEL = Config({
 })
 
 
-#: The flat settings read from configs written before the decoder block (with_flat_settings).
-FLAT_DECODER_SETTINGS["negation_graph"] = (GRAPH_DECODER_DEFAULTS, ())
-
-
 @Language.factory(
     "negation_graph",
     assigns=["doc.spans", "doc._.negations"],
@@ -57,8 +52,6 @@ FLAT_DECODER_SETTINGS["negation_graph"] = (GRAPH_DECODER_DEFAULTS, ())
         "model": DEFAULT_GRAPH_MODEL,
         "encoding": "nested",
         "decoder": {"@misc": "spacy-negation.graph_decoder.v1"},
-        # unset: read only from configs written before the decoder block (with_flat_settings)
-        **{key: None for key in GRAPH_DECODER_DEFAULTS},
         "lr_scale": 1.0,
         "scorer": {"@scorers": "spacy-negation.negation_scorer.v1"},
     },
@@ -71,9 +64,6 @@ def make_negation_graph(
     model: Model[List[Doc], List[Floats2d]],
     encoding: str,
     decoder: GraphDecoder,
-    cue_decoding: Optional[str],
-    contiguous: Optional[bool],
-    scope_bias: Optional[float],
     lr_scale: float,
     scorer: Optional[Callable],
 ) -> "NegationGraph":
@@ -84,17 +74,10 @@ def make_negation_graph(
     encoding (str): "direct" (Kurtz et al. 2020) or "nested" (Sineva et al. 2021).
     decoder (GraphDecoder): reads the labels off the scores
         (``spacy-negation.graph_decoder.v1``).
-    cue_decoding, contiguous, scope_bias: unset (None); read only from the configs of
-        pipelines trained before the decoder block existed, which keep the decoder's
-        settings on the component: one other than its default replaces the decoder's,
-        with a deprecation warning (W304).
     lr_scale (float): the component's learning rate relative to the optimizer's.
     scorer (Optional[Callable]): the scoring method.
     """
-    flat = {"cue_decoding": cue_decoding, "contiguous": contiguous, "scope_bias": scope_bias}
-    return NegationGraph(nlp.vocab, model, name, encoding=encoding,
-                         decoder=with_flat_settings(name, decoder, flat, GRAPH_DECODER_DEFAULTS),
-                         lr_scale=lr_scale, scorer=scorer)
+    return NegationGraph(nlp.vocab, model, name, encoding=encoding, decoder=decoder, lr_scale=lr_scale, scorer=scorer)
 
 
 class NegationGraph(NegationPipe):

@@ -3,8 +3,7 @@
 * :mod:`.component`: the component (factory ``negation_scope``), one window per cue;
 * :mod:`.decoding`: labels to scopes and events (``spacy-negation.scope_decoder.v1``);
 * :mod:`.negbert`: the NegBERT-style resolver, ``negation_scope`` with the architecture
-  ``spacy-negation.NegBERTScopeTagger.v1``, and the factory alias ``negation_scope_negbert``
-  with that model as its default (imported on its own: it needs spacy-transformers).
+  ``spacy-negation.NegBERTScopeTagger.v1`` (its default model block).
 
 The Thinc models are in :mod:`spacy_negation.ml.models` (``spacy-negation.ScopeTagger.v1``)
 and :mod:`spacy_negation.ml.negbert` (``spacy-negation.NegBERTScopeTagger.v1``).

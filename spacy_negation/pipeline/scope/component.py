@@ -33,9 +33,9 @@ from ...errors import Errors
 from ...ml.bilstm import CUE_AFFIX, CUE_WHOLE
 from ...ml.models import CueWindow
 from ...negation import Negation, Part, get_negations, register_extensions, set_negations
-from ..base import FLAT_DECODER_SETTINGS, NegationPipe, with_flat_settings
+from ..base import NegationPipe
 from ..cue.patterns import constrain_scopes
-from .decoding import SCOPE_DECODER_DEFAULTS, SCOPE_LABELS, ScopeDecoder, make_scope_decoder
+from .decoding import SCOPE_LABELS, ScopeDecoder, make_scope_decoder
 from .._util import DEFAULT_TOK2VEC_CONFIG, remainder
 from ...sentences import sentence_ranges
 
@@ -62,10 +62,6 @@ MAX_WINDOW_TOKENS = 512
 MAX_BATCH_CELLS = 1 << 16
 
 
-#: The flat settings read from configs written before the decoder block (with_flat_settings).
-FLAT_DECODER_SETTINGS["negation_scope"] = (SCOPE_DECODER_DEFAULTS, ())
-
-
 @Language.factory(
     "negation_scope",
     assigns=["doc.spans", "doc._.negations"],
@@ -74,8 +70,6 @@ FLAT_DECODER_SETTINGS["negation_scope"] = (SCOPE_DECODER_DEFAULTS, ())
         "model": DEFAULT_SCOPE_MODEL,
         "lr_scale": 1.0,
         "decoder": {"@misc": "spacy-negation.scope_decoder.v1"},
-        # unset: read only from configs written before the decoder block (with_flat_settings)
-        **{key: None for key in SCOPE_DECODER_DEFAULTS},
         "convention": None,
         "annotate_unmarked": True,
         "scorer": {"@scorers": "spacy-negation.negation_scope_scorer.v1"},
@@ -88,9 +82,6 @@ def make_negation_scope(
     model: Model,
     lr_scale: float,
     decoder: ScopeDecoder,
-    split_at_other_cues: Optional[bool],
-    contiguous: Optional[bool],
-    scope_bias: Optional[float],
     convention: Optional[str],
     annotate_unmarked: bool,
     scorer: Optional[Callable],
@@ -103,21 +94,13 @@ def make_negation_scope(
         10 for 2e-4 on a 2e-5 transformer; it applies to this component's own weights).
     decoder (ScopeDecoder): turns the scores into scopes and events
         (``spacy-negation.scope_decoder.v1``).
-    split_at_other_cues, contiguous, scope_bias: unset (None); read only from the
-        configs of pipelines trained before the decoder block existed, which keep the
-        decoder's settings on the component: one other than its default replaces the
-        decoder's, with a deprecation warning (W304).
     convention (Optional[str]): learn from and annotate only docs of this annotation
         convention (``spacy_negation.negation.convention``); None: all.
     annotate_unmarked (bool): annotate docs without a convention mark.
     scorer (Optional[Callable]): the scoring method.
     """
-    flat = {"split_at_other_cues": split_at_other_cues, "contiguous": contiguous, "scope_bias": scope_bias}
-    return NegationScope(
-        nlp.vocab, model, name, lr_scale=lr_scale,
-        decoder=with_flat_settings(name, decoder, flat, SCOPE_DECODER_DEFAULTS),
-        convention=convention, annotate_unmarked=annotate_unmarked, scorer=scorer,
-    )
+    return NegationScope(nlp.vocab, model, name, lr_scale=lr_scale, decoder=decoder, convention=convention,
+                         annotate_unmarked=annotate_unmarked, scorer=scorer)
 
 
 class NegationScope(NegationPipe):

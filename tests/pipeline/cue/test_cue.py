@@ -16,12 +16,12 @@ from spacy_negation.pipeline.cue.lexicons import MultiwordLexicon, choose_affix,
 from util import SMALL_CNN, assert_initialize_checks_get_examples, cue_key, make_examples, make_reference
 
 CUE_MODELS = {
-    "v1": {"@architectures": "spacy-negation.CueTagger.v1", "tok2vec": SMALL_CNN},
-    "v2": {"@architectures": "spacy-negation.CueTagger.v2", "tok2vec": SMALL_CNN, "hidden_width": 16},
+    "linear": {"@architectures": "spacy-negation.CueTagger.v1", "tok2vec": SMALL_CNN},
+    "bilstm": {"@architectures": "spacy-negation.BiLSTMCueTagger.v1", "tok2vec": SMALL_CNN, "hidden_width": 16},
 }
 
 
-def _nlp_with_cue(arch: str = "v1") -> Language:
+def _nlp_with_cue(arch: str = "linear") -> Language:
     nlp = spacy.blank("en")
     nlp.add_pipe("negation_cue", config={"model": CUE_MODELS[arch]})
     return nlp
@@ -31,7 +31,7 @@ def _cue_with_affixes(labels, affixes, **decoder):
     """A blank pipeline's cue tagger with the given labels, affix lexicon and decoder
     settings."""
     nlp = spacy.blank("en")
-    cue = nlp.add_pipe("negation_cue", config={"model": CUE_MODELS["v1"], "decoder": {
+    cue = nlp.add_pipe("negation_cue", config={"model": CUE_MODELS["linear"], "decoder": {
         "@misc": "spacy-negation.cue_decoder.v1", **decoder}})
     for label in labels:
         cue.add_label(label)
@@ -350,7 +350,7 @@ def test_i_continues_only_within_the_sentence():
     assert [labels[i] for i in cue._decode(doc, scores)] == ["B", "O", "O", "S", "O"]
 
 
-@pytest.mark.parametrize("arch", ["v1", "v2"])
+@pytest.mark.parametrize("arch", ["linear", "bilstm"])
 def test_overfit_and_predict_replaces_negations(arch):
     nlp = _nlp_with_cue(arch)
     examples = make_examples(nlp)
@@ -383,7 +383,7 @@ def test_empty_doc_and_whitespace(trained_cnn_dir):
     assert not any(t._.is_neg_cue for t in docs[1] if t.is_space)
 
 
-@pytest.mark.parametrize("arch", ["v1", "v2"])
+@pytest.mark.parametrize("arch", ["linear", "bilstm"])
 def test_serialization_round_trips(tmp_path, arch):
     nlp = _nlp_with_cue(arch)
     examples = make_examples(nlp)
@@ -410,7 +410,7 @@ def test_serialization_round_trips(tmp_path, arch):
 
 
 def test_bilstm_cue_tagger_empty_docs_and_no_sentence_boundaries():
-    nlp = _nlp_with_cue("v2")
+    nlp = _nlp_with_cue("bilstm")
     examples = make_examples(nlp)
     nlp.initialize(lambda: examples)
     model = nlp.get_pipe("negation_cue").model

@@ -15,7 +15,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.training import Example
 from spacy.util import registry
-from thinc.api import Model
+from thinc.api import ConfigValidationError, Model
 
 import spacy_negation.pipeline.graph  # noqa: F401  (registers negation_graph and the architecture)
 from spacy_negation import set_negations
@@ -140,11 +140,9 @@ def test_add_pipe_settings_and_bad_encoding():
         graph.add_label("CUE")
 
 
-def test_the_decoder_is_a_registered_function_and_flat_settings_migrate_to_it():
+def test_the_decoder_is_a_registered_function():
     """The decoder block ([components.negation_graph.decoder]) holds the decoding settings,
-    as negation_cue's and negation_scope's do; the flat settings (unset in new configs) of
-    pipelines trained before it existed replace the decoder's defaults with a deprecation
-    warning, a conflict between the two is an error."""
+    as negation_cue's and negation_scope's do: the one place to set them."""
     nlp = spacy.blank("en")
     graph = nlp.add_pipe("negation_graph")
     block = nlp.config["components"]["negation_graph"]["decoder"]
@@ -152,8 +150,7 @@ def test_the_decoder_is_a_registered_function_and_flat_settings_migrate_to_it():
     assert {k: v for k, v in block.items() if k != "@misc"} == GRAPH_DECODER_DEFAULTS == {
         "cue_decoding": "argmax", "contiguous": False, "scope_bias": 0.0}
     assert graph.decoder == GraphDecoder()
-    assert {key: nlp.config["components"]["negation_graph"][key] for key in GRAPH_DECODER_DEFAULTS} == dict.fromkeys(
-        GRAPH_DECODER_DEFAULTS)
+    assert not set(GRAPH_DECODER_DEFAULTS) & set(nlp.config["components"]["negation_graph"])
     setup = configparser.ConfigParser()
     setup.read(REPO / "setup.cfg")
     declared = dict(line.split(" = ") for line in setup["options.entry_points"]["spacy_misc"].strip().splitlines())
@@ -161,43 +158,12 @@ def test_the_decoder_is_a_registered_function_and_flat_settings_migrate_to_it():
     in_block = spacy.blank("en").add_pipe("negation_graph", config={"decoder": {
         "@misc": "spacy-negation.graph_decoder.v1", "cue_decoding": "affix_groups", "contiguous": True, "scope_bias": 1}})
     assert in_block.decoder == GraphDecoder("affix_groups", True, 1.0) and isinstance(in_block.scope_bias, float)
-    with pytest.warns(DeprecationWarning, match=r"\[NEG-W304\].*cue_decoding = \"affix_groups\""):
-        flat = spacy.blank("en").add_pipe("negation_graph", config={"cue_decoding": "affix_groups", "contiguous": True,
-                                                                    "scope_bias": 1.0})
-    assert flat.decoder == in_block.decoder
-    assert (flat.cue_decoding, flat.contiguous, flat.scope_bias) == ("affix_groups", True, 1.0)
-    with pytest.raises(ValueError, match=r"\[NEG-E360\]"):
-        spacy.blank("en").add_pipe("negation_graph", config={
-            "scope_bias": 0.5, "decoder": {"@misc": "spacy-negation.graph_decoder.v1", "scope_bias": 1.0}})
+    assert (in_block.cue_decoding, in_block.contiguous, in_block.scope_bias) == ("affix_groups", True, 1.0)
+    with pytest.raises(ConfigValidationError):  # a decoder setting on the component
+        spacy.blank("en").add_pipe("negation_graph", config={"cue_decoding": "affix_groups"})
     with pytest.raises(ValueError, match=r"\[NEG-E871\]"):
         spacy.blank("en").add_pipe("negation_graph", config={
             "decoder": {"@misc": "spacy-negation.graph_decoder.v1", "cue_decoding": "best"}})
-
-
-def test_config_without_decoder_block_predicts_as_with_it():
-    """A pipeline saved before the decoder existed (flat settings, no decoder block) loads
-    and decodes as the same settings in a decoder block do."""
-    nlp = _nlp()
-    examples = make_examples(nlp)
-    spacy.util.fix_random_seed(0)
-    optimizer = nlp.initialize(lambda: examples)
-    optimizer.learn_rate = 0.01
-    for _ in range(20):  # weights that find negations (not yet all of them)
-        nlp.update(examples, sgd=optimizer)
-    texts = [" ".join(w) for w, _ in gold_sentences()]
-    for settings in ({}, {"cue_decoding": "affix_groups", "contiguous": True, "scope_bias": 0.3}):
-        legacy = nlp.config.copy()
-        del legacy["components"]["negation_graph"]["decoder"]
-        legacy["components"]["negation_graph"].update({**GRAPH_DECODER_DEFAULTS, **settings})  # as written then
-        current = nlp.config.copy()
-        current["components"]["negation_graph"]["decoder"].update(settings)
-        old, new = (spacy.blank("en").from_config(config) for config in (legacy, current))
-        for loaded in (old, new):
-            loaded.get_pipe("negation_graph").from_bytes(nlp.get_pipe("negation_graph").to_bytes())
-        assert old.get_pipe("negation_graph").decoder == GraphDecoder(**{**GRAPH_DECODER_DEFAULTS, **settings})
-        keys = [negation_key(doc) for doc in new.pipe(texts)]
-        assert any(keys)
-        assert [negation_key(doc) for doc in old.pipe(texts)] == keys
 
 
 def test_cue_decoding_by_affix_groups():

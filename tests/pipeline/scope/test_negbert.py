@@ -1,12 +1,13 @@
 """The NegBERT-style scope resolver (Khandelwal and Sawant 2020): negation_scope with the
-architecture NegBERTScopeTagger.v1, and its factory alias negation_scope_negbert; the marked input
+architecture NegBERTScopeTagger.v1 (named negation_scope_negbert in the pipelines); the marked input
 (cue-type markers, one sequence per cue instance, long sentences), settings and
 initialization errors, overfitting with gold cues, serialization, empty docs and docs
 without cues, and the full pipeline of the tiny config (``spacy train``, ``nlp.pipe``,
 ``spacy evaluate`` with the package's scorers)."""
+import copy
 import shutil
 from pathlib import Path
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy
 import pytest
@@ -17,7 +18,6 @@ from spacy.language import Language
 from spacy.tokens import Doc, DocBin
 from spacy.training import Example
 
-import spacy_negation.pipeline.scope.negbert  # noqa: F401  (registers the factory before a reinstall)
 from spacy_negation import Negation, get_negations, set_negations
 from spacy_negation.ml.bilstm import CUE_AFFIX, CUE_WHOLE
 from spacy_negation.ml.models import CueWindow
@@ -25,6 +25,7 @@ from spacy_negation.ml.negbert import (
     MARKER_AFFIX, MARKER_MULTIWORD, MARKER_WHOLE, encoded_range, mark_windows, marker_types, tokenizer_of,
 )
 from spacy_negation.pipeline.scope import SCOPE_LABELS, NegationScope, cue_windows
+from spacy_negation.pipeline.scope.negbert import DEFAULT_NEGBERT_MODEL
 
 from test_scope import _with_gold_cues
 
@@ -34,9 +35,18 @@ NEGBERT_TINY = CONFIGS / "test" / "negbert_tiny.cfg"
 NAME = "negation_scope_negbert"
 
 
+def _negbert_model(backbone: Path, tokenizer_config: Optional[Dict[str, Any]] = None, **settings: Any) -> Dict[str, Any]:
+    """The NegBERT-style model block on a backbone, with other settings."""
+    model = copy.deepcopy(DEFAULT_NEGBERT_MODEL)
+    model["transformer"]["name"] = str(backbone)
+    model["transformer"]["tokenizer_config"].update(tokenizer_config or {})
+    model.update(settings)
+    return model
+
+
 def _negbert_nlp(backbone: Path, **model: Any) -> Language:
     nlp = spacy.blank("en")
-    nlp.add_pipe(NAME, config={"model": {"transformer": {"name": str(backbone)}, **model}})
+    nlp.add_pipe("negation_scope", name=NAME, config={"model": _negbert_model(backbone, **model)})
     return nlp
 
 
@@ -47,7 +57,7 @@ def _tiny_config_nlp(backbone: Path) -> Language:
 
 def test_add_pipe_defaults():
     nlp = spacy.blank("en")
-    pipe = nlp.add_pipe(NAME)  # the backbone is only loaded by initialize
+    pipe = nlp.add_pipe("negation_scope", name=NAME, config={"model": DEFAULT_NEGBERT_MODEL})  # loaded by initialize
     assert type(pipe) is NegationScope and pipe.labels == SCOPE_LABELS
     model_cfg = nlp.config["components"][NAME]["model"]
     assert model_cfg["@architectures"] == "spacy-negation.NegBERTScopeTagger.v1"
@@ -55,37 +65,9 @@ def test_add_pipe_defaults():
     assert pipe.model.attrs["markers"] == ["[unused0]", "[unused1]", "[unused2]"]
     assert pipe.decoder.split_at_other_cues and pipe.lr_scale == 1.0
     assert pipe.convention is None and pipe.annotate_unmarked
-    other = spacy.blank("en").add_pipe(NAME, config={"convention": "cdsco", "annotate_unmarked": False})
+    other = spacy.blank("en").add_pipe("negation_scope", config={
+        "model": DEFAULT_NEGBERT_MODEL, "convention": "cdsco", "annotate_unmarked": False})
     assert other.convention == "cdsco" and not other.annotate_unmarked
-
-
-def test_the_factory_is_an_alias_of_negation_scope_with_the_negbert_model(tiny_bert_dir):
-    """negation_scope with the architecture NegBERTScopeTagger.v1 is the component that the
-    alias negation_scope_negbert makes: the same settings, and with the same weights the
-    same scopes."""
-    alias = _negbert_nlp(tiny_bert_dir)
-    examples = make_examples(alias)
-    spacy.util.fix_random_seed(0)
-    optimizer = alias.initialize(lambda: examples)
-    optimizer.learn_rate = 0.001
-    for _ in range(10):  # weights that give scopes (the output layer starts at zero)
-        alias.update(examples, sgd=optimizer)
-    model = alias.config["components"][NAME]["model"]
-    nlp = spacy.blank("en")
-    scope = nlp.add_pipe("negation_scope", config={"model": model})
-    assert type(scope) is NegationScope and scope.labels == SCOPE_LABELS
-    alias_config = dict(alias.config["components"][NAME])
-    config = dict(nlp.config["components"]["negation_scope"])
-    assert alias_config.pop("factory") == NAME and config.pop("factory") == "negation_scope"
-    # negation_scope's flat copies of its decoder's settings, read only from old configs: unset
-    assert {key: config.pop(key) for key in ("split_at_other_cues", "contiguous", "scope_bias")} == {
-        "split_at_other_cues": None, "contiguous": None, "scope_bias": None}
-    assert config == alias_config and scope.decoder == alias.get_pipe(NAME).decoder
-    scope.from_bytes(alias.get_pipe(NAME).to_bytes())
-    docs = list(alias.get_pipe(NAME).pipe(_with_gold_cues(alias, examples)))
-    assert any(neg.scope for doc in docs for neg in get_negations(doc))
-    expected = [negation_key(d) for d in docs]
-    assert [negation_key(d) for d in scope.pipe(_with_gold_cues(alias, examples))] == expected
 
 
 class _Recorder:
@@ -102,15 +84,9 @@ class _Recorder:
 def test_v2_the_classifier_learns_at_its_own_rate(tiny_bert_dir):
     """NegBERTScopeTagger.v2: the output layer's parameters get classifier_lr_scale times
     the component's lr_scale, every other parameter (the encoder's) the component's."""
-    from spacy_negation.pipeline.scope.negbert import DEFAULT_NEGBERT_MODEL
-
     def v2(scale: float) -> Language:
-        model = DEFAULT_NEGBERT_MODEL.copy()
-        model["transformer"] = dict(model["transformer"], name=str(tiny_bert_dir))
-        model.update({"@architectures": "spacy-negation.NegBERTScopeTagger.v2", "classifier_lr_scale": scale})
-        nlp = spacy.blank("en")
-        nlp.add_pipe(NAME, config={"model": model})
-        return nlp
+        return _negbert_nlp(tiny_bert_dir, **{"@architectures": "spacy-negation.NegBERTScopeTagger.v2",
+                                              "classifier_lr_scale": scale})
 
     nlp = v2(5.0)
     pipe = nlp.get_pipe(NAME)
@@ -126,15 +102,6 @@ def test_v2_the_classifier_learns_at_its_own_rate(tiny_bert_dir):
     assert {scale for key, scale in recorder.scales.items() if key not in classifier} == {0.5}
     with pytest.raises(ValueError, match=r"\[NEG-E834\]"):
         v2(0.0)
-
-
-def test_former_class_name_is_a_deprecated_alias():
-    import spacy_negation.pipeline.scope.negbert as negbert
-
-    with pytest.warns(DeprecationWarning, match="NegationScopeNegBERT is now NegationScope"):
-        assert negbert.NegationScopeNegBERT is NegationScope
-    with pytest.raises(AttributeError):
-        negbert.NoSuchName
 
 
 def test_marker_types_are_negberts_cue_types():
@@ -222,9 +189,7 @@ def test_bad_settings_and_initialization(tiny_bert_dir):
     examples = make_examples(nlp)
     with pytest.raises(ValueError, match=r"\[NEG-E833\]"):
         nlp.initialize(lambda: examples)
-    slow = spacy.blank("en")
-    slow.add_pipe(NAME, config={"model": {"transformer": {"name": str(tiny_bert_dir),
-                                                          "tokenizer_config": {"use_fast": False}}}})
+    slow = _negbert_nlp(tiny_bert_dir, tokenizer_config={"use_fast": False})
     with pytest.raises(ValueError, match=r"\[NEG-E832\]"):
         slow.initialize(lambda: examples)
     # bad examples, as negation_scope: no example, not an Example, no cue

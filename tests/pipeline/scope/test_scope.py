@@ -6,6 +6,7 @@ import spacy
 from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.training import Example
+from thinc.api import Model
 
 from spacy_negation import Negation, get_negations, set_negations
 from spacy_negation.ml.bilstm import CUE_AFFIX, CUE_WHOLE
@@ -215,13 +216,14 @@ def test_many_cues_in_one_long_doc_are_predicted_in_bounded_calls(trained_cnn_di
     monkeypatch.setattr(scope_component, "MAX_BATCH_CELLS", 10_000_000)
     whole = scope.predict(docs)  # one call, whole sentences
     calls = []
-    predict = scope.model.predict
+    predict = Model.predict
 
-    def spy(inputs):
-        calls.append((len(inputs[0]), len(inputs[1]), max(len(w) for w in inputs[1])))
-        return predict(inputs)
+    def spy(model, inputs):
+        if model is scope.model:
+            calls.append((len(inputs[0]), len(inputs[1]), max(len(w) for w in inputs[1])))
+        return predict(model, inputs)
 
-    monkeypatch.setattr(scope.model, "predict", spy)
+    monkeypatch.setattr(Model, "predict", spy)  # a thinc Model's attributes are slots
     monkeypatch.setattr(scope_component, "MAX_WINDOW_TOKENS", 64)
     monkeypatch.setattr(scope_component, "MAX_BATCH_CELLS", 64 * 16)
     bounded = scope.predict(docs)
