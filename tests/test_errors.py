@@ -1,9 +1,12 @@
 """The error and warning catalogue: every code defined once, with its own message, and
 raised or warned somewhere in the code (spacy_negation/, scripts/, bench/). The catalogue is
-imported from errors.py; its messages are written in errors.py (warnings, E000-E499) and
-errors_500.py (E500-E999, inherited by Errors), read here as one."""
+imported from spacy_negation.errors; its messages are written per feature in the modules of
+that package (errors/readers.py, errors/metrics.py, ...), whose classes Errors and Warnings
+inherit, read here as one."""
 import ast
+import importlib
 import re
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import Dict, List, Tuple
@@ -15,11 +18,10 @@ from spacy.errors import Errors as SpacyErrors
 from spacy_negation.errors import CODE_PREFIX, Errors, Warnings, code_tag
 
 REPO = Path(__file__).resolve().parents[1]
-ERRORS_PY = REPO / "spacy_negation" / "errors.py"
-ERRORS_500_PY = REPO / "spacy_negation" / "errors_500.py"
-#: The files of the catalogue: file -> {class in the file: class of the catalogue}.
-CATALOGUE_FILES = {ERRORS_PY: {"Errors": "Errors", "Warnings": "Warnings"},
-                   ERRORS_500_PY: {"ErrorsFrom500": "Errors"}}
+ERRORS_DIR = REPO / "spacy_negation" / "errors"
+#: The feature modules of the catalogue (every module of the package but __init__.py).
+FEATURE_FILES = sorted(path for path in ERRORS_DIR.glob("*.py") if path.name != "__init__.py")
+CATALOGUE_FILES = [ERRORS_DIR / "__init__.py", *FEATURE_FILES]
 SOURCE_DIRS = ("spacy_negation", "scripts", "bench")
 TESTS = REPO / "tests"
 #: spaCy's own codes that reach the package's users unchanged: raised by the package as
@@ -36,21 +38,29 @@ def _spacy_codes_raised() -> List[str]:
     return sorted(codes)
 
 
+def _catalogue_class(name: str) -> str:
+    """The class of the catalogue that a class of a catalogue file is part of: Errors for
+    ``Errors`` and ``...Errors`` (e.g. ReaderErrors), Warnings for the warnings' classes."""
+    return "Warnings" if name.endswith("Warnings") else "Errors"
+
+
 def _catalogue() -> Dict[str, List[Tuple[str, str, str]]]:
     """Per class (Errors, Warnings): (code, message, file:line) of each assignment in the
     catalogue files, read from the source so that a code assigned twice (the second
-    silently wins, also across the two files: a subclass shadows its base) shows."""
-    out: Dict[str, List[Tuple[str, str, str]]] = {}
-    for path, classes in CATALOGUE_FILES.items():
+    silently wins, also across two feature files: the first base class in the MRO shadows
+    the others) shows."""
+    out: Dict[str, List[Tuple[str, str, str]]] = {"Errors": [], "Warnings": []}
+    for path in CATALOGUE_FILES:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in tree.body:
-            if isinstance(node, ast.ClassDef) and node.name in classes:
-                entries = out.setdefault(classes[node.name], [])
+            if isinstance(node, ast.ClassDef) and node.name.endswith(("Errors", "Warnings")):
+                entries = out[_catalogue_class(node.name)]
                 for stmt in node.body:
                     if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Constant):
                         for target in stmt.targets:
                             assert isinstance(target, ast.Name)
-                            entries.append((target.id, str(stmt.value.value), f"{path.name}:{stmt.lineno}"))
+                            entries.append((target.id, str(stmt.value.value),
+                                            f"errors/{path.name}:{stmt.lineno}"))
     return out
 
 
@@ -75,7 +85,7 @@ def test_no_two_codes_share_a_message():
     assert repeated == []
 
 
-def test_every_code_is_used_outside_errors_py():
+def test_every_code_is_used_outside_the_catalogue():
     used = set()
     for folder in SOURCE_DIRS:
         for path in (REPO / folder).rglob("*.py"):
@@ -92,18 +102,42 @@ def test_codes_carry_their_class_prefix(cls, prefix):
     assert all(code.startswith(prefix) for code, _, _ in _catalogue()[cls.__name__])
 
 
-def test_each_file_holds_its_range():
-    """A code's number says its file: E500-E999 in errors_500.py, the rest in errors.py."""
-    tree = ast.parse(ERRORS_500_PY.read_text(encoding="utf-8"))
-    late = {code for code, _, where in _catalogue()["Errors"] if where.startswith("errors_500.py")}
-    assert late and all(int(code[1:]) >= 500 for code in late)
-    early = {code for code, _, where in _catalogue()["Errors"] if where.startswith("errors.py")}
-    assert early and all(int(code[1:]) < 500 for code in early)
-    assert [n.name for n in tree.body if isinstance(n, ast.ClassDef)] == ["ErrorsFrom500"]
+def test_the_catalogue_is_composed_of_the_feature_modules():
+    """The messages are in the feature modules, one or two classes each (FeatureErrors,
+    FeatureWarnings), all of them bases of Errors or Warnings; the package's __init__.py
+    defines no code of its own."""
+    assert len(FEATURE_FILES) >= 8
+    init = {code for entries in _catalogue().values() for code, _, where in entries
+            if where.startswith("errors/__init__.py")}
+    assert init == set()
+    for path in FEATURE_FILES:
+        module = importlib.import_module(f"spacy_negation.errors.{path.stem}")
+        classes = [node.name for node in ast.parse(path.read_text(encoding="utf-8")).body
+                   if isinstance(node, ast.ClassDef)]
+        assert classes and all(name.endswith(("Errors", "Warnings")) for name in classes), path.name
+        for name in classes:
+            catalogue = Warnings if _catalogue_class(name) == "Warnings" else Errors
+            assert getattr(module, name) in catalogue.__bases__, (path.name, name)
 
 
-def test_codes_of_the_base_class_carry_their_code():
+def test_a_code_in_two_feature_modules_is_found(tmp_path, monkeypatch):
+    """The check of ``test_each_code_is_defined_once`` sees a code that two feature modules
+    define (the catalogue's classes would silently take one of them)."""
+    copy = tmp_path / "errors"
+    copy.mkdir()
+    for path in CATALOGUE_FILES:
+        (copy / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    host = copy / "host.py"
+    host.write_text(host.read_text(encoding="utf-8").replace("    E320 = (", "    E001 = (", 1), encoding="utf-8")
+    monkeypatch.setattr(sys.modules[__name__], "CATALOGUE_FILES",
+                        [copy / path.name for path in CATALOGUE_FILES])
+    codes = Counter(code for entries in _catalogue().values() for code, _, _ in entries)
+    assert [code for code, n in codes.items() if n > 1] == ["E001"]
+
+
+def test_codes_of_the_base_classes_carry_their_code():
     assert Errors.E500.startswith("[NEG-E500] ") and Errors.E001.startswith("[NEG-E001] ")
+    assert Warnings.W950.startswith("[NEG-W950] ")
 
 
 @pytest.mark.parametrize("cls", [Errors, Warnings])

@@ -1,0 +1,22 @@
+"""The command line (:mod:`spacy_negation.cli`): input and output files, languages and the
+options the commands share.
+
+Messages only, without their code: read them through :mod:`spacy_negation.errors`
+(``Errors.E123``), which adds it.
+"""
+
+
+class CliErrors:
+    """The error messages of the feature."""
+
+    # --- input and output files -----------------------------------------------------------
+    E123 = ("Cannot write {path}: {reason}.")
+    E124 = ("Cannot write {path}: it exists and is not a regular file ({kind}); it is not "
+            "replaced.")
+    E125 = ("The output {output} is the input {input} (the same file on disk); the input is "
+            "not overwritten. Choose another output path.")
+    E130 = ("Input file not found: {path}")
+    # --- languages and options (E704 also annotate's and the probe's) ---------------------
+    E126 = ("Unknown language {lang!r}: spaCy has no language class for it ({reason}). Use a "
+            "language code such as 'en' or 'es'.")
+    E704 = ("{option} must be at least 1, got {value}.")
