@@ -23,6 +23,12 @@ SYSTEM_LABELS: Dict[str, str] = {
     "model_end_to_end": "spacy-negation, end to end",
     "model_gold_cues": "spacy-negation, gold cues (scope only)",
 }
+#: The systems' labels in the plots and the narrow columns of cdsco.md.
+SHORT_LABELS: Dict[str, str] = {
+    "punct_baseline": "Punct-BL",
+    "model_end_to_end": "spacy-negation end to end",
+    "model_gold_cues": "spacy-negation gold cues",
+}
 
 CITATION = SINEVA2021_CITATION
 TEST_SET = ("The official *SEM 2012 CD-SCO test release (Morante & Blanco 2012): the gold files "
