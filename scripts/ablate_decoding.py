@@ -17,6 +17,7 @@ from spacy_negation import register_extensions
 from spacy_negation.analysis.ablation import ablate, parse_setting, settings_on
 from spacy_negation.analysis.evaluation import tag_punct
 from spacy_negation.corpora.docbin import read_docbin
+from spacy_negation.metrics.core import markdown_row, markdown_table, pct
 
 KEYS = [("Cues-B F1", "neg_cue_b_f"), ("SCM-B F1", "neg_scm_b_f"), ("Scope-tokens F1", "neg_st_f"),
         ("NIS_tok F1", "neg_nis_tok_f"), ("NIS_ex F1", "neg_nis_ex_f")]
@@ -41,11 +42,10 @@ def main() -> None:
     if args.tag_punct:
         for doc in gold:
             tag_punct(doc)
-    print("| decoding | " + " | ".join(name for name, _ in KEYS) + " |")
-    print("|---" * (len(KEYS) + 1) + "|")
-    for row, scores in ablate(args.model, gold, rows):
+    print("\n".join(markdown_table(["decoding", *(name for name, _ in KEYS)])))
+    for row, scores in ablate(args.model, gold, rows):  # each row as soon as it is scored
         label = "as configured" if row is None else f"{row[1]} = {row[2]}"
-        print(f"| {label} | " + " | ".join(f"{100 * scores[key]:.2f}" for _, key in KEYS) + " |", flush=True)
+        print(markdown_row([label, *(pct(scores[key]) for _, key in KEYS)]), flush=True)
 
 
 if __name__ == "__main__":

@@ -20,9 +20,11 @@ import sys
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from spacy_negation.util import atomic_write_bytes, atomic_write_text
+from spacy_negation.metrics.core import markdown_table, pct
+from spacy_negation.util import atomic_write_bytes
 
 from published import SINEVA2021_CITATION, sineva2021
+from report_lib import write_report
 
 CORPORA = ("cdsco", "bioscope", "sfu")
 CORPUS_NAMES = {"cdsco": "CD-SCO", "bioscope": "BioScope abstracts", "sfu": "SFU Review"}
@@ -136,24 +138,20 @@ def render_markdown(matrix: Dict[str, Dict[str, Dict[str, float]]], meta: Dict[s
     lines += ["", f"Published: {CITATION} Tables 1-3 (Table 8 in full), XLM-R-large backbone, on "
               "the authors' own BioScope and SFU splits; as printed.", ""]
     for key, name in MEASURE_NAMES.items():
-        lines += [f"## {name}", "",
-                  "| trained on \\ tested on | " + " | ".join(CORPUS_NAMES[c] for c in CORPORA) + " |",
-                  "|---|" + "---|" * len(CORPORA)]
-        for train in CORPORA:
-            cells = [f"{100 * matrix[train][test][key]:.2f}" for test in CORPORA]
-            lines.append(f"| {CORPUS_NAMES[train]} (ours) | " + " | ".join(cells) + " |")
-        for system in PUBLISHED_SYSTEMS:
-            for train in CORPORA:
-                cells = [f"{published(system, train, test, key):.1f}" for test in CORPORA]
-                lines.append(f"| {CORPUS_NAMES[train]} ({system}, published) | " + " | ".join(cells) + " |")
-        lines.append("")
-    lines += ["## In-domain targets (NIS_tok F1)", "", "| corpus | ours | target | difference |",
-              "|---|---|---|---|"]
+        rows = [[f"{CORPUS_NAMES[train]} (ours)"] + [pct(matrix[train][test][key]) for test in CORPORA]
+                for train in CORPORA]
+        rows += [[f"{CORPUS_NAMES[train]} ({system}, published)"]
+                 + [f"{published(system, train, test, key):.1f}" for test in CORPORA]
+                 for system in PUBLISHED_SYSTEMS for train in CORPORA]
+        lines += [f"## {name}", "", *markdown_table(["trained on \\ tested on", *(CORPUS_NAMES[c] for c in CORPORA)], rows),
+                  ""]
+    rows = []
     for corpus in ("bioscope", "sfu"):
         ours = 100 * matrix[corpus][corpus]["nis_tok_f"]
         target = published("BiLSTM-Tagger", corpus, corpus, "nis_tok_f")
-        lines.append(f"| {CORPUS_NAMES[corpus]} | {ours:.2f} | {target:.1f} | {ours - target:+.2f} |")
-    lines.append("")
+        rows.append([CORPUS_NAMES[corpus], f"{ours:.2f}", f"{target:.1f}", f"{ours - target:+.2f}"])
+    lines += ["## In-domain targets (NIS_tok F1)", "", *markdown_table(["corpus", "ours", "target", "difference"], rows),
+              ""]
     return "\n".join(lines)
 
 
@@ -208,9 +206,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     doc = {"meta": {"citation": CITATION, "measures": MEASURE_NAMES, "run": meta}, "matrix": matrix}
     markdown = render_markdown(matrix, meta)
     png = render_heatmap(matrix)
-    args.out_dir.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(args.out_dir / "cross_domain.json", json.dumps(doc, indent=2) + "\n")
-    atomic_write_text(args.out_dir / "cross_domain.md", markdown)
+    write_report(args.out_dir, "cross_domain", doc, markdown)
     atomic_write_bytes(args.out_dir / "cross_domain.png", png)
     print(f"wrote {args.out_dir}/cross_domain.{{json,md,png}}", file=sys.stderr)
     return 0

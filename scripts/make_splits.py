@@ -28,6 +28,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from spacy_negation.corpora.docs import document_ids
 from spacy_negation.corpora.splits import SPLIT_NAMES, make_document_split, select_documents
 from spacy_negation.corpora.stats import STAT_KEYS, negation_statistics
+from spacy_negation.metrics.core import markdown_table
 from spacy_negation.util import atomic_write_text
 
 #: The project folder (the defaults of --splits-dir and --results-dir are inside it).
@@ -124,14 +125,14 @@ def render_markdown(all_stats: Dict[str, Dict[str, Dict[str, int]]],
     ]
     for name, stats in all_stats.items():
         ref = PROVENANCE_TOTALS.get(name, {})
-        lines += [f"## {name}", "",
-                  "| split | documents | sentences | tokens | sentences w/ negation | negation instances |",
-                  "|---|---|---|---|---|---|"]
+        rows = []
         for split in (*SPLIT_NAMES, "total"):
             s = stats[split]
             share = 100.0 * s["negation_sentences"] / s["sentences"] if s["sentences"] else 0.0
-            lines.append(f"| {split} | {s['documents']:,} | {s['sentences']:,} | {s['tokens']:,} | "
-                         f"{s['negation_sentences']:,} ({share:.1f}%) | {s['negations']:,} |")
+            rows.append([split, f"{s['documents']:,}", f"{s['sentences']:,}", f"{s['tokens']:,}",
+                         f"{s['negation_sentences']:,} ({share:.1f}%)", f"{s['negations']:,}"])
+        lines += [f"## {name}", "", *markdown_table(["split", "documents", "sentences", "tokens",
+                                                     "sentences w/ negation", "negation instances"], rows)]
         checks = []
         for key, value in ref.items():
             ours = stats["total"][key]

@@ -30,9 +30,10 @@ from spacy_negation.analysis.evaluation import blank_copy, doc_sentences
 from spacy_negation.corpora.docbin import read_docbin
 from spacy_negation.corpora.starsem import Sentence
 from spacy_negation.corpora.starsem_docs import write_starsem_docs
-from spacy_negation.util import atomic_write_text
+from spacy_negation.metrics.core import markdown_table, pct
 
 from published import NEGES2018_CITATION, neges2018
+from report_lib import write_report
 
 #: The NEGES 2018 task-2 participants (Jiménez-Zafra et al. 2018, Tables 2-4) by row label.
 PUBLISHED_TEAMS = (("UPC", "Best participant (UPC, CRF)"), ("UNED", "Second participant (UNED)"))
@@ -62,6 +63,11 @@ def predict(nlp: Language, path: Path) -> Tuple[List[Sentence], List[Sentence], 
     return doc_sentences(gold), doc_sentences(system), system, seconds, sum(len(d) for d in system)
 
 
+def _prf(scores: Dict[str, Any]) -> List[str]:
+    """Precision, recall and F1 in percent."""
+    return [pct(scores[k]) for k in ("p", "r", "f")]
+
+
 def render_markdown(results: Dict[str, Any]) -> str:
     """The results as Markdown (percent, 2 decimals).
 
@@ -76,29 +82,26 @@ def render_markdown(results: Dict[str, Any]) -> str:
     for key, value in meta.items():
         if key != "citation":
             lines.append(f"- **{key}**: {json.dumps(value) if isinstance(value, (dict, list)) else value}")
-    lines += ["", "## Test, overall", "", "| System | P | R | F1 | TP | FP | FN |", "|---|---|---|---|---|---|---|"]
     o = results["test"]["overall"]
-    lines.append(f"| spacy-negation (CNN, see backbone) | {100 * o['p']:.2f} | {100 * o['r']:.2f} | "
-                 f"{100 * o['f']:.2f} | {o['tp']} | {o['fp']} | {o['fn']} |")
     published = neges2018()
-    for team, label in PUBLISHED_TEAMS:
-        s = published[team]["all"]
-        lines.append(f"| {label}, published | {s['p']:.2f} | {s['r']:.2f} | {s['f']:.2f} | | | |")
+    rows: List[List[Optional[str]]] = [["spacy-negation (CNN, see backbone)", *_prf(o), str(o["tp"]), str(o["fp"]),
+                                        str(o["fn"])]]
+    rows += [[f"{label}, published", *(f"{published[team]['all'][k]:.2f}" for k in "prf"), None, None, None]
+             for team, label in PUBLISHED_TEAMS]
+    lines += ["", "## Test, overall", "", *markdown_table(["System", "P", "R", "F1", "TP", "FP", "FN"], rows)]
     lines += ["", f"Published rows: {CITATION} Tables 2-4. A submission error kept the UNED "
               "system from being evaluated on the computers domain; the paper asks that its overall "
               "scores be read with caution.", "",
-              "## Test, per domain", "",
-              "| Domain | gold cues | P | R | F1 | TP | FP | FN | UPC F1, published | UNED F1, published |",
-              "|---|---|---|---|---|---|---|---|---|---|"]
-    for domain, s in results["test"]["per_domain"].items():
-        pub = [f"{published[team][domain]['f']:.2f}" if domain in published[team] else "-"
-               for team, _ in PUBLISHED_TEAMS]
-        lines.append(f"| {domain} | {s['gold']} | {100 * s['p']:.2f} | {100 * s['r']:.2f} | "
-                     f"{100 * s['f']:.2f} | {s['tp']} | {s['fp']} | {s['fn']} | " + " | ".join(pub) + " |")
+              "## Test, per domain", ""]
+    lines += markdown_table(["Domain", "gold cues", "P", "R", "F1", "TP", "FP", "FN", "UPC F1, published",
+                             "UNED F1, published"],
+                            [[domain, str(s["gold"]), *_prf(s), str(s["tp"]), str(s["fp"]), str(s["fn"])]
+                             + [f"{published[team][domain]['f']:.2f}" if domain in published[team] else "-"
+                                for team, _ in PUBLISHED_TEAMS]
+                             for domain, s in results["test"]["per_domain"].items()])
     if "dev" in results:
-        o = results["dev"]["overall"]
-        lines += ["", "## Dev (model selection), overall", "", "| P | R | F1 |", "|---|---|---|",
-                  f"| {100 * o['p']:.2f} | {100 * o['r']:.2f} | {100 * o['f']:.2f} |"]
+        lines += ["", "## Dev (model selection), overall", "",
+                  *markdown_table(["P", "R", "F1"], [_prf(results["dev"]["overall"])])]
     lines.append("")
     return "\n".join(lines)
 
@@ -135,9 +138,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         dev_gold, dev_sys, _, _, _ = predict(nlp, args.dev)
         results["dev"] = cue_scores_by_group(dev_gold, dev_sys)
     write_starsem_docs(system, args.system_out)
-    args.out_dir.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(args.out_dir / "neges2018.json", json.dumps(results, indent=2, ensure_ascii=False) + "\n")
-    atomic_write_text(args.out_dir / "neges2018.md", render_markdown(results))
+    write_report(args.out_dir, "neges2018", results, render_markdown(results), ensure_ascii=False)
     o = results["test"]["overall"]
     print(f"NEGES 2018 test cues: P {100 * o['p']:.2f} R {100 * o['r']:.2f} F1 {100 * o['f']:.2f} "
           f"-> {args.out_dir}/neges2018.{{json,md}}", file=sys.stderr)
