@@ -21,6 +21,7 @@ import spacy_negation.pipeline  # noqa: F401  (registers the factories)
 import spacy_negation.scoring.scorers  # noqa: F401  (registers the scorer)
 from spacy_negation import get_negations, set_negations
 from spacy_negation.errors import NegationFormatError
+from spacy_negation.metrics.faireval import FSpan
 from spacy_negation.negation import ROLES
 
 REPO = Path(__file__).resolve().parents[1]
@@ -167,6 +168,12 @@ def negation_keys(doc: Doc) -> List[Key]:
         tuple(tuple((p.i, p.start, p.end, p.text(doc)) for p in neg.parts(role)) for role in ROLES)
         for neg in get_negations(doc)
     ]
+
+
+def fspan(label: str, begin: int, end: int, *tokens: int) -> FSpan:
+    """A FairEval span: its label, first and last token (1-based) and its tokens (all from
+    ``begin`` to ``end`` unless given)."""
+    return FSpan(label, begin, end, frozenset(tokens or range(begin, end + 1)))
 
 
 def assert_coded_error(read: Callable[[Path], object], path: Path, code: str, line: Optional[int]) -> None:

@@ -23,7 +23,7 @@ import spacy_negation.scoring.scorers as scorers_module
 from spacy_negation.scoring.doc_records import example_records
 from spacy_negation.scoring.scorers import (
     make_faireval_spans_scorer, make_negation_cue_scorer, make_negation_scorer,
-    make_negation_scope_scorer, score_negation_cues, score_negation_scopes, score_negations,
+    make_negation_scope_scorer, score_negation_cues, score_negation_scopes, score_negations, score_span_examples,
 )
 from spacy_negation.corpora.starsem import read_starsem
 
@@ -315,3 +315,63 @@ def test_cdsco_dev_against_itself(cdsco_dir: Path) -> None:
     assert score_negations(examples)["neg_cue_r"] == 0.0  # nothing predicted
     examples = [Example(d.copy(), d) for d in docs]
     _check_all_one(score_negations(examples))
+
+
+# --- the generic spaCy span scorer --------------------------------------------------------
+def _example(ref_words, ref_spaces, pred_words, pred_spaces, ref_ents, pred_ents, key=None):
+    from spacy.tokens import Doc, Span
+    from spacy.training import Example
+    from spacy.vocab import Vocab
+
+    vocab = Vocab()
+    ref = Doc(vocab, words=ref_words, spaces=ref_spaces)
+    pred = Doc(vocab, words=pred_words, spaces=pred_spaces)
+    for doc, ents in ((ref, ref_ents), (pred, pred_ents)):
+        if ents is None:
+            continue
+        spans = [Span(doc, s, e, label=lab) for s, e, lab in ents]
+        if key is None:
+            doc.ents = spans
+        else:
+            doc.spans[key] = spans
+    return Example(pred, ref)
+
+
+def test_score_span_examples_projects_onto_reference_tokens():
+    # reference "New York - based firm" vs predicted "New York-based firm"
+    eg1 = _example(["New", "York", "-", "based", "firm"], [True, False, False, True, False],
+                   ["New", "York-based", "firm"], [True, True, False],
+                   [(0, 2, "GPE"), (4, 5, "ORG")], [(0, 2, "GPE"), (2, 3, "ORG")])
+    # predicted tokens finer than the reference: "can|not" inside "cannot"
+    eg2 = _example(["I", "cannot", "go"], [True, True, False],
+                   ["I", "can", "not", "go"], [True, False, True, False],
+                   [(1, 2, "NEG")], [(2, 3, "NEG")])
+    scores = score_span_examples([eg1, eg2])
+    # GPE: predicted covers ref tokens 1-4 -> BEL; ORG and NEG exact on the reference
+    assert scores["faireval_trad_p"] == pytest.approx(2 / 3)
+    assert scores["faireval_fair_p"] == pytest.approx(2 / 2.5)
+    # weighted (paper): BEL = .5 TP + .5 FP -> tp 2.5, fp .5, fn 0
+    assert scores["faireval_weighted_p"] == pytest.approx(2.5 / 3)
+    assert scores["faireval_weighted_r"] == 1.0
+    assert scores["faireval_per_label"]["GPE"]["trad_f"] == 0.0
+    assert scores["faireval_per_label"]["GPE"]["weighted_p"] == pytest.approx(0.5)
+    assert scores["faireval_per_label"]["NEG"] == dict.fromkeys(
+        [f"{m}_{k}" for m in ("trad", "fair", "weighted") for k in "prf"], 1.0)
+    assert set(scores) == {f"faireval_{m}_{k}" for m in ("trad", "fair", "weighted")
+                           for k in "prf"} | {"faireval_per_label"}
+
+
+def test_score_span_examples_spans_key_and_missing_annotation():
+    words, spaces = ["a", "b", "c", "d"], [True, True, True, False]
+    eg = _example(words, spaces, words, spaces, [(0, 2, "X"), (1, 3, "Y")],
+                  [(0, 2, "X"), (1, 4, "Y")], key="sc")
+    s = score_span_examples([eg], "sc", prefix="fe_sc")
+    assert s["fe_sc_fair_p"] == pytest.approx(1 / 1.5) and s["fe_sc_weighted_r"] == 1.0
+    # a spans_key that no reference doc has is an error, not silent zeros
+    with pytest.raises(ValueError, match=r"\[NEG-E214\].*'other'.*sc"):
+        score_span_examples([eg], "other")
+    # a reference doc without entity annotation is skipped, as in spaCy's scorers
+    unannotated = _example(words, spaces, words, spaces, None, [(0, 1, "X")])
+    annotated = _example(words, spaces, words, spaces, [(0, 1, "X")], [(0, 1, "X")])
+    s = score_span_examples([unannotated, annotated])
+    assert s["faireval_trad_p"] == 1.0
