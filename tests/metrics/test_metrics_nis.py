@@ -14,7 +14,7 @@ from spacy_negation.metrics.nis import (
 from spacy_negation.corpora.starsem import Instance, Sentence, TokenRow, read_starsem
 
 from starsem_cases import CASES
-from test_metrics_starsem import _mutate, corpora
+from starsem_strategies import corpora, mutated
 
 COUNT_KEYS = {"n_gold": "gold", "n_system": "system", "n_matched": "matched",
               "sum_inst_scope_P": "sum_p", "sum_inst_scope_R": "sum_r",
@@ -141,7 +141,7 @@ def test_permuting_instances_does_not_change_nis(data: st.DataObject) -> None:
 
     # distinct cues within each sentence (well-formed data): then order cannot matter
     gold = distinct_cues(data.draw(corpora()))
-    system = distinct_cues([_mutate(data.draw, s) for s in gold])
+    system = distinct_cues([mutated(data.draw, s) for s in gold])
     base = nis_scores(count_nis(gold, system))
 
     def shuffle(sents: List[Sentence]) -> List[Sentence]:
@@ -157,7 +157,7 @@ def test_permuting_instances_does_not_change_nis(data: st.DataObject) -> None:
 @given(st.data())
 def test_nis_ex_at_most_nis_tok(data: st.DataObject) -> None:
     gold = data.draw(corpora())
-    system = [_mutate(data.draw, s) for s in gold]
+    system = [mutated(data.draw, s) for s in gold]
     s = nis_scores(count_nis(gold, system))
     assert s["nis_ex"]["p"] <= s["nis_tok"]["p"] <= s["cue"]["p"]
     assert s["nis_ex"]["r"] <= s["nis_tok"]["r"] <= s["cue"]["r"]

@@ -12,9 +12,10 @@ from spacy_negation.metrics.starsem.evaluation import (
     B_ROWS, MAIN_ROWS, StarsemCounts, check_alignment, count_starsem,
     format_starsem_table, normalize_scope_cell, starsem_scores,
 )
-from spacy_negation.corpora.starsem import Instance, Sentence, TokenRow, parse_starsem, read_starsem
+from spacy_negation.corpora.starsem import Sentence, parse_starsem, read_starsem
 
 from starsem_cases import CASES, GOLD, PERL_CASES
+from starsem_strategies import corpora, mutated
 
 PERL_LABELS = {label.rstrip(":"): key for key, label, _ in MAIN_ROWS}
 PERL_LABELS.update({label.rstrip(":"): key for key, _, label, _ in B_ROWS})
@@ -204,52 +205,7 @@ def test_system_pos_column_is_never_used(tmp_path: Path) -> None:
     assert counts.full_negation.tp == 1
 
 
-# --- properties ------------------------------------------------------------------------------
-POS_TAGS = ["NN", "VB", "RB", ".", ",", "-LRB-", "POS", "``"]
-FORMS = ["not", "Mr.", "unhappy", "never", ",", "U.S.", "go", "x"]
-
-
-@st.composite
-def sentences(draw: st.DrawFn, max_len: int = 7) -> Sentence:
-    n = draw(st.integers(1, max_len))
-    forms = [draw(st.sampled_from(FORMS)) for _ in range(n)]
-    rows = [TokenRow("d", "0", i, f, f, draw(st.sampled_from(POS_TAGS)), "*")
-            for i, f in enumerate(forms)]
-    k = draw(st.integers(0, min(3, n)))
-    cue_tokens = draw(st.lists(st.integers(0, n - 1), min_size=k, max_size=k, unique=True))
-    instances = []
-    for c in cue_tokens:
-        extra = draw(st.sets(st.integers(0, n - 1), max_size=1)) - set(cue_tokens)
-        cue = sorted({c} | extra)
-        cue_cells = [(p, forms[p][:2] if (forms[p] == "unhappy" and draw(st.booleans())) else forms[p])
-                     for p in cue]
-        scope = sorted(draw(st.sets(st.integers(0, n - 1), max_size=n)) - set(cue))
-        event = sorted(draw(st.sets(st.sampled_from(scope), max_size=2))) if scope else []
-        instances.append(Instance(cue=cue_cells, scope=[(p, forms[p]) for p in scope],
-                                  event=[(p, forms[p]) for p in event]))
-    return Sentence(rows=rows, instances=instances, line=1)
-
-
-def _mutate(draw: st.DrawFn, sent: Sentence) -> Sentence:
-    n = len(sent.rows)
-    insts = []
-    for inst in sent.instances:
-        if draw(st.booleans()):
-            continue
-        scope = inst.scope if draw(st.booleans()) else [
-            (p, sent.rows[p].form) for p in sorted(draw(st.sets(st.integers(0, n - 1), max_size=n)))]
-        cue = inst.cue if draw(st.booleans()) else [(p, sent.rows[p].form) for p in sorted(
-            draw(st.sets(st.integers(0, n - 1), min_size=1, max_size=2)))]
-        insts.append(Instance(cue=cue, scope=scope, event=inst.event))
-    insts = draw(st.permutations(insts))
-    return Sentence(rows=sent.rows, instances=list(insts), line=1)
-
-
-@st.composite
-def corpora(draw: st.DrawFn) -> List[Sentence]:
-    return draw(st.lists(sentences(), min_size=1, max_size=5))
-
-
+# --- properties (strategies: starsem_strategies.py) -----------------------------------------
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(corpora())
 def test_identical_system_scores_one(gold: List[Sentence]) -> None:
@@ -269,7 +225,7 @@ def test_identical_system_scores_one(gold: List[Sentence]) -> None:
 @given(st.data())
 def test_count_invariants(data: st.DataObject) -> None:
     gold = data.draw(corpora())
-    system = [_mutate(data.draw, s) for s in gold]
+    system = [mutated(data.draw, s) for s in gold]
     c = count_starsem(gold, system)
     assert c.cues.tp + c.cues.fn == c.cues.gold          # every gold instance is TP or FN
     assert c.full_negation.tp + c.full_negation.fn == c.full_negation.gold
