@@ -269,3 +269,8 @@ def test_bioscope_accepts_not_nor_as_one_cue():
     neg = doc._.negations[0]
     set_negations(doc, [{"cue": neg.cue, "scope": [t for t in neg.scope_tokens if t.text != "swim"]}])
     assert check_item(it, doc._.negations, "bioscope")["act_in_scope"]
+
+
+def test_challenge_host_of_an_unknown_language_is_a_coded_error():
+    with pytest.raises(ValueError, match=r"\[NEG-E126\] Unknown language 'klingon'"):
+        load_pipeline("any_model", host="blank:klingon")

@@ -193,6 +193,35 @@ def assert_coded_error(read: Callable[[Path], object], path: Path, code: str, li
         assert f"{path}:{line}:" in str(err.value)
 
 
+def cli_error(capsys: pytest.CaptureFixture, *args: object) -> str:
+    """Run the package's command line with arguments on which it fails (exit code 1).
+
+    capsys (pytest.CaptureFixture): pytest's capture fixture.
+    args (object): the arguments (turned into strings).
+    RETURNS (str): what it wrote to stderr.
+    """
+    from spacy_negation.cli import main
+
+    assert main([str(arg) for arg in args]) == 1
+    return capsys.readouterr().err
+
+
+def evaluate_json(capsys: pytest.CaptureFixture, gold: Path, system: Path, out: Path) -> Path:
+    """Write the metrics JSON of ``evaluate GOLD SYSTEM --json`` to a file.
+
+    capsys (pytest.CaptureFixture): pytest's capture fixture.
+    gold (Path): the gold *SEM file.
+    system (Path): the system's *SEM file.
+    out (Path): the file to write.
+    RETURNS (Path): out.
+    """
+    from spacy_negation.cli import main
+
+    assert main(["evaluate", str(gold), str(system), "--json"]) == 0
+    out.write_text(capsys.readouterr().out, encoding="utf-8")
+    return out
+
+
 def assert_initialize_checks_get_examples(nlp: Language, name: str) -> None:
     """The component's ``initialize`` rejects a missing or empty ``get_examples`` (E930) and
     one that returns docs instead of examples (E978), as spaCy's components do.

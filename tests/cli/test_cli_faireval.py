@@ -118,3 +118,12 @@ def test_reference_cases_through_the_command(capsys, shared_dir):
     assert out["fair"]["TP"] == 1 and out["fair"]["BE"] == 0
     out = run_json(capsys, [case / "target", case / "system"])
     assert out["fair"]["BES"] == 1
+
+
+@pytest.mark.parametrize("labels", ["", ",", " , ,"])
+def test_empty_label_list_is_an_error(capsys, tmp_path, labels):
+    target = write(tmp_path / "gold.tsv", "A\t1\t2\t1, 2\nB\t4\t4\t4\n")
+    system = write(tmp_path / "pred.tsv", "A\t1\t3\t1, 2, 3\nB\t4\t4\t4\n")
+    assert cli_main(["faireval", str(target), str(system), "--labels", labels]) == 1
+    assert "[NEG-E955]" in capsys.readouterr().err
+    assert run_json(capsys, [target, system, "--labels", "B"])["fair"]["f"] == 1.0

@@ -5,6 +5,9 @@ import pytest
 from spacy_negation.metrics.bootstrap import bootstrap_interval, f1_statistic, paired_bootstrap
 from spacy_negation.metrics.core import prf
 
+from starsem_systems import files  # noqa: F401  (a fixture)
+from util import cli_error, evaluate_json
+
 
 def test_f1_statistic_matches_prf():
     rows = [(3, 1, 2), (0, 0, 0), (0, 2, 0), (5, 0, 5)]
@@ -56,3 +59,23 @@ def test_empty_and_malformed():
     assert (ci.value, ci.low, ci.high) == (0.0, 0.0, 0.0)
     with pytest.raises(ValueError, match="2-d"):
         bootstrap_interval([1, 2, 3])
+
+
+# --- bounded samples ----------------------------------------------------------------------
+def test_compare_and_seeds_bound_the_samples(files, tmp_path, capsys):
+    from spacy_negation.metrics.bootstrap import MAX_SAMPLES, approximate_randomization, resampled_statistics
+
+    gold, a, b = files
+    for option in ("--samples", "--ar-samples"):
+        err = cli_error(capsys, "compare", gold, a, b, option, 1000000000)
+        assert "[NEG-E954]" in err and option in err
+    ja = evaluate_json(capsys, gold, a, tmp_path / "a.json")
+    jb = evaluate_json(capsys, gold, b, tmp_path / "b.json")
+    assert "[NEG-E954]" in cli_error(capsys, "seeds", ja, jb, "--gold", gold, "--system", a, b,
+                                     "--samples", MAX_SAMPLES + 1)
+
+    with pytest.raises(ValueError, match=r"\[NEG-E954\]"):
+        resampled_statistics([numpy.ones((3, 2))], [lambda t: t[:, 0]], resamples=10**9, seed=0)
+    with pytest.raises(ValueError, match=r"\[NEG-E954\]"):
+        approximate_randomization([(numpy.ones((3, 2)), numpy.ones((3, 2)))], [lambda t: t[..., 0]],
+                                  samples=10**9)

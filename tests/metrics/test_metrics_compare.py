@@ -10,12 +10,14 @@ from spacy_negation.metrics.bootstrap import (approximate_randomization, paired_
                                               paired_tests, prf_statistic, resample_weights)
 from spacy_negation.metrics.compare import (DEFAULT_METRICS, CountTable, columns, compare,
                                             count_table, families_of, metric_names, parse_metric)
+from spacy_negation.cli import main
 from spacy_negation.metrics.seeds import metric_value, pooled_interval, seed_summary
 from spacy_negation.metrics.evaluate import evaluate_files, to_json
 from spacy_negation.metrics.nis import NisCounts, nis_scores
 from spacy_negation.metrics.starsem.io import iter_aligned
 
 from starsem_systems import files  # noqa: F401  (a fixture)
+from util import cli_error, evaluate_json
 
 
 def table(gold: Path, system: Path, families=("starsem", "nis", "faireval")) -> CountTable:
@@ -248,3 +250,27 @@ def test_every_metric_equals_evaluate_on_cdsco(cdsco_dir: Path, tmp_path: Path) 
         assert t.value(parse_metric(name)) == pytest.approx(metric_value(doc, name),
                                                             abs=1e-12), name
     assert 0 < metric_value(doc, "nis.nis_tok.f") < 1
+
+
+# --- seeds: the metrics JSON of the runs are checked --------------------------------------
+@pytest.mark.parametrize("value", ["NaN", "Infinity", "1.7", "-0.1", "85.5"])
+def test_seeds_refuses_values_that_are_not_fractions(files, tmp_path, capsys, value):
+    gold, a, b = files
+    ja = evaluate_json(capsys, gold, a, tmp_path / "a.json")
+    jb = tmp_path / "b.json"
+    jb.write_text('{"nis": {"nis_tok": {"f": %s}}}' % value, encoding="utf-8")
+    err = cli_error(capsys, "seeds", ja, jb, "--metric", "nis.nis_tok.f")
+    assert "[NEG-E952]" in err and str(jb) in err
+
+
+def test_seeds_refuses_system_files_of_other_runs(files, tmp_path, capsys):
+    gold, a, b = files
+    ja = evaluate_json(capsys, gold, a, tmp_path / "a.json")
+    jb = evaluate_json(capsys, gold, b, tmp_path / "b.json")
+    args = ["--gold", gold, "--metric", "nis.nis_tok.f", "--samples", 50, "--json"]
+    assert main([str(x) for x in ["seeds", ja, jb, "--system", a, b, *args]]) == 0
+    capsys.readouterr()
+    err = cli_error(capsys, "seeds", ja, jb, "--system", b, a, *args)  # swapped
+    assert "[NEG-E953]" in err and str(b) in err and str(ja) in err
+    err = cli_error(capsys, "seeds", ja, jb, "--system", gold, gold, *args)  # not the runs' at all
+    assert "[NEG-E953]" in err

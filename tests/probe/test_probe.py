@@ -12,6 +12,7 @@ from spacy_negation.probe import templates as tpl
 from spacy_negation.probe.run import act_repetition, is_repetition, sample_pairs, summarize
 
 from tiny_mlm import save_bert, save_roberta
+from util import cli_error
 
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
@@ -216,3 +217,23 @@ def test_probe_modules_import_nothing_heavy_at_module_level(module):
         elif isinstance(node, ast.ImportFrom) and node.level == 0:
             top.append((node.module or "").split(".")[0])
     assert not {"spacy", "torch", "transformers", "matplotlib", "thinc"} & set(top)
+
+
+def test_probe_ranks_beyond_the_vocabulary(tmp_path, capsys):
+    from spacy_negation.probe.mlm import load
+
+    enc = save_bert(tmp_path / "enc", head=False)
+    with pytest.warns(UserWarning, match=r"\[NEG-W600\]"):
+        err = cli_error(capsys, "probe", enc, "--tied-head", "--ranks", "999999", "--output",
+                        tmp_path / "out.json", "--no-progress", "--no-plot", "--sample", "1")
+    assert "[NEG-E957]" in err and not (tmp_path / "out.json").exists()
+    with pytest.warns(UserWarning, match=r"\[NEG-W600\]"):
+        mlm = load(enc, tied_head=True)
+    n = mlm.n_predictable
+    assert len(mlm.topk(["Peter likes to [MASK]."], n)[0]) == n
+    with pytest.raises(ValueError, match=r"\[NEG-E957\]"):
+        mlm.topk(["Peter likes to [MASK]."], n + 1)
+    with pytest.warns(UserWarning, match=r"\[NEG-W600\]"):
+        err = cli_error(capsys, "probe", enc, "--tied-head", "--ranks", "-1", "--output",
+                        tmp_path / "out.json", "--no-progress", "--no-plot", "--sample", "1")
+    assert "[NEG-E606]" in err

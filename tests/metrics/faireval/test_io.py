@@ -4,10 +4,11 @@ from typing import Any, List
 
 import pytest
 
+from spacy_negation.cli import main
 from spacy_negation.metrics.faireval import FSpan
 from spacy_negation.metrics.faireval.io import parse_faireval_lines, read_faireval_file
 
-from util import assert_coded_error, fspan
+from util import assert_coded_error, cli_error, fspan
 
 
 def _parse(text: str, **kw: Any) -> List[List[FSpan]]:
@@ -74,3 +75,16 @@ def test_conll_punctuation_removal():
     assert _parse(only_punct, ignore_punct=True, punct_compat=True) == [[fspan("R", 3, 3)]]
     # span files are never changed by ignore_punct
     assert _parse("A\t1\t2\t1, 2\n", ignore_punct=True) == [[fspan("A", 1, 2)]]
+
+
+def test_faireval_span_range_is_bounded(tmp_path, capsys):
+    from spacy_negation.metrics.faireval.io import MAX_RANGE_TOKENS
+
+    target = tmp_path / "gold.tsv"
+    target.write_text("A\t1\t300000000\t\n", encoding="utf-8")
+    err = cli_error(capsys, "faireval", target, target)
+    assert "[NEG-E956]" in err and f"{target}:1" in err
+    # a range at the limit is read; listed tokens are not limited by the range
+    target.write_text(f"A\t1\t{MAX_RANGE_TOKENS}\t\nB\t1\t300000000\t1, 300000000\n", encoding="utf-8")
+    assert main(["faireval", str(target), str(target), "--json"]) == 0
+    assert '"f": 1.0' in capsys.readouterr().out
