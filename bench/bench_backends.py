@@ -35,7 +35,6 @@ import os
 import platform
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -44,8 +43,10 @@ import spacy
 from spacy.tokens import DocBin
 
 from bench_vs_rules import SPLIT_NAMES
+from spacy_negation.metrics.core import markdown_table
 from spacy_negation.ml.transformer import DEFAULT_BACKBONE, resolve_backbone
 from spacy_negation.util import atomic_write_text
+from timing import best_of
 
 Batch = Dict[str, numpy.ndarray]
 
@@ -69,17 +70,6 @@ def batches(words: Sequence[List[str]], tokenizer: Any, bucket_pieces: int) -> T
         if ids:
             group.append(ids)
     return out, sum(len(ids) for ids in enc)
-
-
-def fastest(run: Callable[[], Any], repeat: int) -> float:
-    """The fastest of ``repeat`` runs after one warm-up run, in seconds."""
-    run()
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def backends(folder: str, threads: int, work: Path) -> Dict[str, Callable[[Batch], numpy.ndarray]]:
@@ -144,7 +134,7 @@ def measure(runs: Dict[str, Callable[[Batch], numpy.ndarray]], data: List[Batch]
     reference = [runs["torch-fp32"](b) for b in data]
     out = {}
     for name, run in runs.items():
-        seconds = fastest(lambda: [run(b) for b in data], repeat)
+        seconds = best_of(lambda: [run(b) for b in data], repeat, warm_up=True)
         diffs = [numpy.abs(run(b) - ref)[b["attention_mask"].astype(bool)] for b, ref in zip(data, reference)]
         out[name] = {"pieces_per_second": pieces / seconds,
                      "max_abs_diff": float(max(d.max() for d in diffs)),
@@ -165,11 +155,10 @@ def render(results: Dict[str, Any]) -> str:
     for split in meta["splits"]:
         rows = results[split]
         base = rows["torch-int8"]["pieces_per_second"]
-        lines += [f"## {SPLIT_NAMES.get(split, split)} test", "",
-                  "| backend | pieces/s | × torch-int8 | mean abs diff | max abs diff |", "|---|---|---|---|---|"]
-        for name, r in rows.items():
-            lines.append(f"| {name} | {r['pieces_per_second']:,.0f} | {r['pieces_per_second'] / base:.2f} | "
-                         f"{r['mean_abs_diff']:.4f} | {r['max_abs_diff']:.3f} |")
+        lines += [f"## {SPLIT_NAMES.get(split, split)} test", ""]
+        lines += markdown_table(["backend", "pieces/s", "× torch-int8", "mean abs diff", "max abs diff"],
+                                [[name, f"{r['pieces_per_second']:,.0f}", f"{r['pieces_per_second'] / base:.2f}",
+                                  f"{r['mean_abs_diff']:.4f}", f"{r['max_abs_diff']:.3f}"] for name, r in rows.items()])
         lines.append("")
     return "\n".join(lines)
 

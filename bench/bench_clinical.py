@@ -35,6 +35,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import spacy
 
 from spacy_negation.metrics.bootstrap import paired_bootstrap
+from spacy_negation.metrics.core import markdown_table
 from spacy_negation.util import atomic_write_text
 
 HERE = Path(__file__).resolve().parent
@@ -130,11 +131,11 @@ def render_markdown(results: Dict[str, Dict[str, Any]], meta: Dict[str, Any]) ->
              "concepts in percent, F1's 95% bootstrap interval over sentences.", ""]
     lines.extend(f"- **{key}**: {value if isinstance(value, (str, int)) else json.dumps(value)}"
                  for key, value in meta.items())
-    lines += ["", "| system | P | R | F1 | 95% CI | TP | FP | FN |", "|---|---|---|---|---|---|---|---|"]
-    for name, e in results.items():
-        lines.append(f"| {RULE_NAMES.get(name, name)} | {100 * e['p']:.1f} | {100 * e['r']:.1f} | "
-                     f"{100 * e['f']:.1f} | {100 * e['ci_low']:.1f}-{100 * e['ci_high']:.1f} | "
-                     f"{e['tp']} | {e['fp']} | {e['fn']} |")
+    lines.append("")
+    lines += markdown_table(["system", "P", "R", "F1", "95% CI", "TP", "FP", "FN"],
+                            [[RULE_NAMES.get(name, name), *(f"{100 * e[k]:.1f}" for k in "prf"),
+                              f"{100 * e['ci_low']:.1f}-{100 * e['ci_high']:.1f}", str(e["tp"]), str(e["fp"]), str(e["fn"])]
+                             for name, e in results.items()])
     if not meta.get("models"):
         lines += ["", "No spacy-negation model was given (`--model NAME=PATH`): this run has no model rows."]
     compared = {name: e["vs_best_rule"] for name, e in results.items() if "vs_best_rule" in e}
@@ -147,13 +148,12 @@ def render_markdown(results: Dict[str, Dict[str, Any]], meta: Dict[str, Any]) ->
                          f"({100 * d['ci_low']:+.1f} to {100 * d['ci_high']:+.1f}): {verdict}")
     names = list(results)
     patterns = next(iter(results.values()))["errors_by_pattern"] if results else {}
-    lines += ["", "## Errors per pattern (false positives / false negatives)", "",
-              "| pattern | concepts | negated | " + " | ".join(RULE_NAMES.get(n, n) for n in names) + " |",
-              "|---|---|---|" + "---|" * len(names)]
-    for pattern, c in patterns.items():
-        cells = [f"{results[n]['errors_by_pattern'][pattern]['fp']} / {results[n]['errors_by_pattern'][pattern]['fn']}"
-                 for n in names]
-        lines.append(f"| {pattern} | {c['concepts']} | {c['negated']} | " + " | ".join(cells) + " |")
+    lines += ["", "## Errors per pattern (false positives / false negatives)", ""]
+    lines += markdown_table(["pattern", "concepts", "negated", *(RULE_NAMES.get(n, n) for n in names)],
+                            [[pattern, str(c["concepts"]), str(c["negated"])]
+                             + [f"{results[n]['errors_by_pattern'][pattern]['fp']} / "
+                                f"{results[n]['errors_by_pattern'][pattern]['fn']}" for n in names]
+                             for pattern, c in patterns.items()])
     lines.append("")
     return "\n".join(lines)
 

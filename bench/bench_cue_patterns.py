@@ -9,10 +9,9 @@ number of matches of each kind.
     python bench/bench_cue_patterns.py [--list en_clinical] [--split dev] [--repeat 3]
 """
 import argparse
-import time
 from collections import Counter
 from pathlib import Path
-from typing import Callable, List
+from typing import List
 
 import spacy
 from spacy.tokens import Doc
@@ -21,17 +20,9 @@ from spacy_negation import get_negations
 from spacy_negation.corpora.starsem_docs import CDSCO_FILES, read_starsem_docs
 from spacy_negation.pipeline.cue.patterns import PATTERNS_KEY, CuePatterns, constrain_scopes, load_cue_patterns
 
+from timing import best_of
+
 REPO = Path(__file__).resolve().parents[1]
-
-
-def best_of(repeat: int, run: Callable[[], None]) -> float:
-    """The shortest of `repeat` timed runs, in seconds."""
-    times: List[float] = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - t0)
-    return min(times)
 
 
 def main() -> None:
@@ -47,7 +38,7 @@ def main() -> None:
                                         nlp.vocab, n_sents=10)
     n_words = sum(len(doc) for doc in docs)
     holder: List[CuePatterns] = []
-    t_load = best_of(args.repeat, lambda: holder.append(CuePatterns(nlp.vocab, load_cue_patterns(args.list, nlp.make_doc))))
+    t_load = best_of(lambda: holder.append(CuePatterns(nlp.vocab, load_cue_patterns(args.list, nlp.make_doc))), args.repeat)
     patterns = holder[-1]
     gold = [[list(neg.cue) for neg in get_negations(doc)] for doc in docs]
     negations = [get_negations(doc) for doc in docs]
@@ -60,8 +51,8 @@ def main() -> None:
         for doc, negs in zip(docs, negations):
             constrain_scopes(doc, negs)
 
-    t_cue = best_of(args.repeat, cue_side)
-    t_scope = best_of(args.repeat, scope_side)
+    t_cue = best_of(cue_side, args.repeat)
+    t_scope = best_of(scope_side, args.repeat)
     kinds = Counter(span.label_ for doc in docs for span in doc.spans[PATTERNS_KEY])
     n_sents = sum(1 for doc in docs for _ in doc.sents)
     print(f"CD-SCO {args.split}: {len(docs)} docs, {n_sents} sentences, {n_words} words; "

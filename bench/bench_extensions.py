@@ -14,12 +14,15 @@ cues affixal).
 """
 import argparse
 import time
-from typing import Callable, List, Tuple
+from typing import List, Tuple
 
 import spacy
 from spacy.tokens import Doc
 
 from spacy_negation import register_extensions
+from spacy_negation.metrics.core import markdown_row, markdown_table
+
+from timing import best_of
 
 
 def make_doc(n_tokens: int, n_negations: int) -> Doc:
@@ -42,25 +45,15 @@ def make_doc(n_tokens: int, n_negations: int) -> Doc:
     return doc
 
 
-def timed(fn: Callable[[], object], repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     register_extensions()
     cases: List[Tuple[int, int]] = [(500, 100), (20_000, 4_000)]
-    print("| tokens | negations | first token._.negated (index build) | doc._.negations "
-          "| token._.negated, all tokens | token._.negations, all | token._.is_neg_cue, all "
-          "| span._.negated, all 5-token spans |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("\n".join(markdown_table(["tokens", "negations", "first token._.negated (index build)", "doc._.negations",
+                                    "token._.negated, all tokens", "token._.negations, all",
+                                    "token._.is_neg_cue, all", "span._.negated, all 5-token spans"])))
     for n_tokens, n_negations in cases:
         doc = make_doc(n_tokens, n_negations)
         start = time.perf_counter()
@@ -68,15 +61,15 @@ def main() -> None:
         build = time.perf_counter() - start
         spans = [doc[i : i + 5] for i in range(0, n_tokens - 5, 5)]
         row = [
-            timed(lambda: doc._.negations, args.repeat),
-            timed(lambda: [t._.negated for t in doc], args.repeat),
-            timed(lambda: [t._.negations for t in doc], args.repeat),
-            timed(lambda: [t._.is_neg_cue for t in doc], args.repeat),
-            timed(lambda: [s._.negated for s in spans], args.repeat),
+            best_of(lambda: doc._.negations, args.repeat),
+            best_of(lambda: [t._.negated for t in doc], args.repeat),
+            best_of(lambda: [t._.negations for t in doc], args.repeat),
+            best_of(lambda: [t._.is_neg_cue for t in doc], args.repeat),
+            best_of(lambda: [s._.negated for s in spans], args.repeat),
         ]
         assert sum(t._.negated for t in doc) > 0
-        print(f"| {n_tokens:,} | {n_negations:,} | {build * 1000:.1f} ms | "
-              + " | ".join(f"{t * 1000:.2f} ms" for t in row) + " |")
+        print(markdown_row([f"{n_tokens:,}", f"{n_negations:,}", f"{build * 1000:.1f} ms",
+                            *(f"{t * 1000:.2f} ms" for t in row)]))
 
 
 if __name__ == "__main__":

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from spacy_negation.corpora.starsem import Instance, Sentence
+from spacy_negation.metrics.core import markdown_table
 from spacy_negation.util import atomic_write_text
 
 REPO = Path(__file__).resolve().parents[1]
@@ -275,7 +276,7 @@ def format_table(times: Dict[Tuple[str, str, str, int], List[float]],
     head.append(f"peak MB x{top}")
     if len(reps) > 1:
         head.append(f"CPU s per extra copy (x{sorted(reps)[-2]}..x{top})")
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    rows = []
     med = {k: statistics.median(v) for k, v in times.items()}
     for family in ("starsem", "nis", "faireval", "all"):
         for tool in ("reference", "package"):
@@ -295,14 +296,14 @@ def format_table(times: Dict[Tuple[str, str, str, int], List[float]],
                 lo = sorted(reps)[-2]
                 extra = (med[("cpu", family, tool, top)] - med[("cpu", family, tool, lo)]) / (top - lo)
                 row.append(f"{extra:.4f}")
-            lines.append("| " + " | ".join(row) + " |")
+            rows.append(row)
     notes = [f"Medians of {runs} interleaved runs of whole processes (start-up included); "
              "(Nx) = reference / package, above 1 the package is faster. CPU s = user + "
              "system time of the process; peak MB = its maximum resident set size."]
     for family, template in refs.items():
         notes.append(f"{TITLES[family]} reference: " + (f"`{template}`" if template else
                                                         "not available here (package only)"))
-    return "\n".join(lines) + "\n\n" + "\n".join(f"- {n}" for n in notes) + "\n"
+    return "\n".join(markdown_table(head, rows)) + "\n\n" + "\n".join(f"- {n}" for n in notes) + "\n"
 
 if __name__ == "__main__":
     sys.exit(main())

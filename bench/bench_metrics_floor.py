@@ -20,6 +20,8 @@ import tempfile
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from spacy_negation.metrics.core import markdown_table
+
 REPO = Path(__file__).resolve().parents[1]
 
 LOOPS = {
@@ -72,11 +74,9 @@ def main(argv: Optional[List[str]] = None) -> int:
                     results.setdefault((name, label), []).append(cpu)
         n_lines = {name: sum(sum(1 for _ in p.open("rb")) for p in files)
                    for name, files in inputs.items()}
-    lines = [f"| input x{args.reps} | lines | measure | CPU s (median of {args.runs}) |",
-             "|---|---|---|---|"]
-    for (name, label), values in results.items():
-        lines.append(f"| {name} | {n_lines[name]} | {label} | {statistics.median(values):.3f} |")
-    print("\n".join(lines))
+    print("\n".join(markdown_table([f"input x{args.reps}", "lines", "measure", f"CPU s (median of {args.runs})"],
+                                    [[name, str(n_lines[name]), label, f"{statistics.median(values):.3f}"]
+                                     for (name, label), values in results.items()])))
     return 0
 
 

@@ -27,7 +27,7 @@ import platform
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, Optional, Sequence
 
 import spacy
 from spacy.tokens import DocBin
@@ -35,6 +35,7 @@ from spacy.tokens import DocBin
 from bench_speed import host, task_docs
 from bench_vs_rules import SPLIT_NAMES, task_sentences
 from spacy_negation import register_extensions
+from spacy_negation.metrics.core import markdown_table
 from spacy_negation.util import atomic_write_text
 
 
@@ -118,16 +119,15 @@ def render(results: Dict[str, Any]) -> str:
     lines = ["# Where the default model's time goes", "",
              f"Written by `bench/bench_profile.py` (what it measures: its docstring). Model `{meta['model']}` at "
              f"the package's defaults; {meta['machine']}; torch threads {meta['torch_threads']}; fastest of "
-             f"{meta['repeat']} runs; the component alone, one doc per sentence.", "",
-             "| split | words/s | words through the network | transformer | tokenizer | rest | "
-             "words/s, transformer free | words/s, transformer only |",
-             "|---|---|---|---|---|---|---|---|"]
-    for split in meta["splits"]:
-        r = results[split]
-        lines.append(f"| {SPLIT_NAMES.get(split, split)} | {r['words_per_second']:,.0f} | {100 * r['passing_share']:.0f}% | "
-                     f"{100 * r['transformer_share']:.0f}% | {100 * r['tokenizer_share']:.0f}% | {100 * r['rest_share']:.0f}% | "
-                     f"{r['without_transformer_wps']:,.0f} | "
-                     + (f"{r['transformer_only_wps']:,.0f} |" if r["transformer_only_wps"] else "- |"))
+             f"{meta['repeat']} runs; the component alone, one doc per sentence.", ""]
+    lines += markdown_table(["split", "words/s", "words through the network", "transformer", "tokenizer", "rest",
+                             "words/s, transformer free", "words/s, transformer only"],
+                            [[SPLIT_NAMES.get(split, split), f"{r['words_per_second']:,.0f}"]
+                             + [f"{100 * r[key]:.0f}%" for key in ("passing_share", "transformer_share",
+                                                                   "tokenizer_share", "rest_share")]
+                             + [f"{r['without_transformer_wps']:,.0f}",
+                                f"{r['transformer_only_wps']:,.0f}" if r["transformer_only_wps"] else "-"]
+                             for r, split in ((results[split], split) for split in meta["splits"])])
     return "\n".join(lines) + "\n"
 
 

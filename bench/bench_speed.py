@@ -56,6 +56,7 @@ from bench_vs_rules import SPLIT_NAMES, counts, entry, task_sentences
 from spacy_negation import register_extensions
 from spacy_negation.analysis.evaluation import blank_copy, tag_punct
 from spacy_negation.corpora.docbin import read_docbin
+from spacy_negation.metrics.core import markdown_table, pct
 from spacy_negation.ml.quantize import quantize_lstms, quantize_transformers
 from spacy_negation.pipeline.cue import NegationCue
 from spacy_negation.pipeline.negation import NegationResolver
@@ -194,15 +195,16 @@ def render(results: Dict[str, Any]) -> str:
     for split in (name for name in meta["splits"] if name in results):
         # the reference of the changes: the baseline, else the first setting measured
         base = results[split].get("baseline") or next(iter(results[split].values()))
-        lines += [f"## {SPLIT_NAMES.get(split, split)} {meta.get('part', 'test')}", "",
-                  "| setting | words/s | × | end to end words/s | × | F1 | ΔF1 | NIS_tok F1 | ΔNIS_tok |",
-                  "|---|---|---|---|---|---|---|---|---|"]
+        lines += [f"## {SPLIT_NAMES.get(split, split)} {meta.get('part', 'test')}", ""]
+        rows = []
         for setting, r in results[split].items():
-            lines.append(
-                f"| {setting} | {r['words_per_second']:,.0f} | {r['words_per_second'] / base['words_per_second']:.2f} | "
-                f"{r['e2e_words_per_second']:,.0f} | {r['e2e_words_per_second'] / base['e2e_words_per_second']:.2f} | "
-                f"{100 * r['f']:.2f} | {100 * (r['f'] - base['f']):+.2f} | {100 * r['nis_tok_f']:.2f} | "
-                f"{100 * (r['nis_tok_f'] - base['nis_tok_f']):+.2f} |")
+            rows.append([setting])
+            for key in ("words_per_second", "e2e_words_per_second"):
+                rows[-1] += [f"{r[key]:,.0f}", f"{r[key] / base[key]:.2f}"]
+            for key in ("f", "nis_tok_f"):
+                rows[-1] += [pct(r[key]), pct(r[key] - base[key], signed=True)]
+        lines += markdown_table(["setting", "words/s", "×", "end to end words/s", "×", "F1", "ΔF1", "NIS_tok F1",
+                                 "ΔNIS_tok"], rows)
         lines.append("")
     return "\n".join(lines)
 

@@ -47,7 +47,7 @@ from spacy.tokens import Doc, Span
 from spacy_negation import register_extensions
 from spacy_negation.corpora.docbin import read_docbin
 from spacy_negation.metrics.bootstrap import bootstrap_interval, paired_bootstrap
-from spacy_negation.metrics.core import prf
+from spacy_negation.metrics.core import markdown_table, prf
 from spacy_negation.util import atomic_write_text
 
 HERE = Path(__file__).resolve().parent
@@ -203,13 +203,12 @@ def render_markdown(results: Dict[str, Dict[str, Dict[str, Any]]], meta: Dict[st
     for key, value in meta.items():
         lines.append(f"- **{key}**: {json.dumps(value) if isinstance(value, (dict, list)) else value}")
     for split, systems in results.items():
-        lines += ["", f"## {SPLIT_NAMES.get(split, split)} {part}", "",
-                  "| system | P | R | F1 | 95% CI | words/s | timed runs |", "|---|---|---|---|---|---|---|"]
-        for name, e in systems.items():
-            wps = f"{e['words_per_second']:,.0f}" if e.get("words_per_second") else "-"
-            label = f"{name} ({e['model']})" if "model" in e else name
-            lines.append(f"| {label} | {100 * e['p']:.1f} | {100 * e['r']:.1f} | {100 * e['f']:.1f} | "
-                         f"{100 * e['ci_low']:.1f}-{100 * e['ci_high']:.1f} | {wps} | {e.get('timed_runs', 1)} |")
+        lines += ["", f"## {SPLIT_NAMES.get(split, split)} {part}", ""]
+        lines += markdown_table(["system", "P", "R", "F1", "95% CI", "words/s", "timed runs"],
+                                [[f"{name} ({e['model']})" if "model" in e else name,
+                                  *(f"{100 * e[k]:.1f}" for k in "prf"), f"{100 * e['ci_low']:.1f}-{100 * e['ci_high']:.1f}",
+                                  f"{e['words_per_second']:,.0f}" if e.get("words_per_second") else "-",
+                                  str(e.get("timed_runs", 1))] for name, e in systems.items()])
         for role, title in (("recommended", "Recommended"), ("general", "General"), ("fast", "Fast")):
             system = systems.get(role)
             if not (system and system.get("vs")):
