@@ -1,18 +1,23 @@
-"""*SEM 2012 CoNLL reader and writer: docs, round trips, bad input, corpus statistics."""
+"""*SEM 2012 CoNLL reader and writer: docs, round trips, bad input (sentences refused or
+repaired, docs the writer refuses), corpus statistics."""
 import io
 import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Tuple
 
 import pytest
 import spacy
+from spacy.tokens import Doc, DocBin
 
+from spacy_negation import register_extensions
 from spacy_negation.cli import main as cli_main
 from spacy_negation.corpora.docs import META_KEY
 from spacy_negation.corpora.spaces import guess_spaces
 from spacy_negation.corpora.starsem import parse_starsem, read_starsem, write_starsem
 from spacy_negation.corpora.starsem_docs import CDSCO_FILES, doc_to_sentences, read_starsem_docs, sentences_to_doc, write_starsem_docs
+from spacy_negation.errors import NegationFormatError
 
 from util import assert_coded_error
 
@@ -187,3 +192,102 @@ def test_cdsco_statistics_match_provenance(cdsco_dir):
     for name, files in splits.items():
         docs = [d for f in files for d in read_starsem_docs(cdsco_dir / CDSCO_FILES[f])]
         assert _stats(docs) == expected[name], name
+
+
+# --- sentences the reader refuses or repairs, docs the writer refuses ---------------------
+def _row(doc: str, sent: int, tok: int, form: str, *cells: str) -> str:
+    return "\t".join([doc, str(sent), str(tok), form, form.lower(), "NN", "_", *cells])
+
+
+def _sentence(sent: int, scope_of_not: str = "_", doc: str = "ch1") -> str:
+    rows = [_row(doc, sent, 0, "He", "_", "He", "_"), _row(doc, sent, 1, "did", "_", "did", "_"),
+            _row(doc, sent, 2, "not", "not", scope_of_not, "_"), _row(doc, sent, 3, "go", "_", "go", "go"),
+            _row(doc, sent, 4, ".", "_", "_", "_")]
+    return "\n".join(rows)
+
+
+PLAIN = "\n".join(_row("ch1", 9, k, w, "***") for k, w in enumerate(["It", "rained", "."]))
+
+
+def _write_blocks(path: Path, *blocks: str, end: str = "\n") -> Path:
+    path.write_text("\n\n".join(blocks) + end, encoding="utf-8")
+    return path
+
+
+def _convert(capsys, *args) -> Tuple[int, str]:
+    code = cli_main(["convert", "--quiet", *map(str, args)])
+    return code, capsys.readouterr().err
+
+
+def test_scope_holding_its_own_cue_is_refused_with_its_line(tmp_path, capsys):
+    path = _write_blocks(tmp_path / "in.txt", _sentence(0), _sentence(1, scope_of_not="not"), PLAIN)
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E958\] .*in.txt:9: .*'not'"):
+        read_starsem_docs(path)
+    code, err = _convert(capsys, path, tmp_path / "out.spacy")
+    assert code == 1 and "[NEG-E958]" in err and not (tmp_path / "out.spacy").exists()
+    # --on-error skip: skipped, and said so with the line
+    with pytest.warns(UserWarning, match=r"\[NEG-W402\] .*in.txt:7: .*\[NEG-E958\]"):
+        docs = read_starsem_docs(path, on_error="skip", n_sents=0)
+    assert [len(list(d.sents)) for d in docs] == [2]
+    for doc in docs:  # what is read passes the data model's own check (E015)
+        doc._.negations = doc._.negations
+
+
+def test_an_affixal_cue_inside_a_whole_token_scope_is_kept_with_a_warning(tmp_path):
+    rows = [_row("ch1", 0, 0, "An", "_", "An", "_"), _row("ch1", 0, 1, "infinite", "in", "infinite", "_"),
+            _row("ch1", 0, 2, "sea", "_", "sea", "_")]
+    path = _write_blocks(tmp_path / "in.txt", "\n".join(rows))
+    with pytest.warns(UserWarning, match=r"\[NEG-W951\] .*in.txt:2: .*'infinite'.* kept as annotated.* 'finite'"):
+        (doc,) = read_starsem_docs(path)
+    (neg,) = doc._.negations
+    assert neg.cue_text == "in" and [(p.i, p.start, p.end) for p in neg.scope] == [(0, 0, 2), (1, 0, 8), (2, 0, 3)]
+
+
+def test_a_repeated_sentence_is_refused(tmp_path, capsys):
+    path = _write_blocks(tmp_path / "in.txt", _sentence(0), _sentence(1), _sentence(0))
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E959\] .*in.txt:13: .*'ch1' sentence '0'.* line 1"):
+        read_starsem_docs(path)
+    with pytest.warns(UserWarning, match=r"\[NEG-W402\] .*in.txt:13: .*\[NEG-E959\]"):
+        docs = read_starsem_docs(path, on_error="skip", n_sents=0)
+    assert sum(len(list(d.sents)) for d in docs) == 2
+    # the same sentence numbers in another document, or files joined together, are fine
+    ok = _write_blocks(tmp_path / "ok.txt", _sentence(0), _sentence(1), _sentence(0, doc="ch2"),
+                _sentence(0, doc="ch1"))
+    assert sum(len(list(d.sents)) for d in read_starsem_docs(ok, n_sents=0)) == 4
+
+
+def test_a_file_cut_inside_its_last_cell_is_refused(tmp_path, capsys):
+    last = "\n".join([_row("ch1", 1, 0, "He", "_", "He", "_"), _row("ch1", 1, 1, "is", "_", "is", "_"),
+                      _row("ch1", 1, 2, "not", "not", "_", "_"), _row("ch1", 1, 3, "going", "_", "going", "going")])
+    full = _sentence(0) + "\n\n" + last + "\n"
+    cut = tmp_path / "cut.txt"
+    cut.write_text(full[:-3], encoding="utf-8")  # the event cell 'going' cut to 'goi'
+    assert cut.read_text(encoding="utf-8").endswith("\tgoing\tgoi")
+    with pytest.raises(NegationFormatError, match=r"\[NEG-E960\] .*cut.txt:10:"):
+        read_starsem_docs(cut)
+    code, err = _convert(capsys, cut, tmp_path / "out.spacy")
+    assert code == 1 and "[NEG-E960]" in err and not (tmp_path / "out.spacy").exists()
+    with pytest.warns(UserWarning, match=r"\[NEG-W402\] .*cut.txt:7: .*\[NEG-E960\]"):
+        docs = read_starsem_docs(cut, on_error="skip", n_sents=0)
+    assert sum(len(list(d.sents)) for d in docs) == 1
+    # the complete file, and one whose last sentence was skipped for another reason
+    assert len(read_starsem_docs(_write_blocks(tmp_path / "ok.txt", _sentence(0), last))) == 1
+    broken = last.replace("\tNN\t_\t_\tis\t_", "\tNN\t_\t_\txx\t_")  # E107: no part of 'is'
+    bad = _write_blocks(tmp_path / "bad.txt", _sentence(0), broken, end="")
+    with pytest.warns(UserWarning) as caught:
+        docs = read_starsem_docs(bad, on_error="skip", n_sents=0)
+    messages = [str(w.message) for w in caught if "[NEG-W402]" in str(w.message)]
+    assert len(messages) == 2 and "[NEG-E107]" in messages[0] and "bad.txt:10: skipped" in messages[1]
+    assert sum(len(list(d.sents)) for d in docs) == 1
+
+
+def test_export_of_a_whitespace_cue_is_a_coded_error(tmp_path, capsys):
+    register_extensions()
+    doc = Doc(spacy.blank("en").vocab, words=["He", "\n", "left", "."], spaces=[False, False, False, False])
+    doc._.negations = [{"cue": [doc[1]], "scope": [doc[0], doc[2]]}]
+    with pytest.raises(ValueError, match=r"\[NEG-E961\] Doc 0: .*whitespace token 1"):
+        write_starsem_docs([doc], tmp_path / "out.txt")
+    assert not (tmp_path / "out.txt").exists()
+    DocBin(docs=[doc], store_user_data=True).to_disk(tmp_path / "in.spacy")
+    assert cli_main(["export", str(tmp_path / "in.spacy"), str(tmp_path / "out.txt")]) == 1
+    assert "[NEG-E961]" in capsys.readouterr().err and not (tmp_path / "out.txt").exists()

@@ -346,3 +346,60 @@ def test_host_pipeline_with_a_list(trained_cnn_dir, tmp_path):
         other = spacy.blank("en")
         other.add_pipe("negation", config={"model": str(tmp_path / "model_with_list"), "cue_patterns": setting})
         assert [negation_key(doc) for doc in other.pipe(TEXTS)] == want
+
+
+# --- patterns that would match every token or nothing -------------------------------------
+@pytest.fixture(scope="module")
+def blank_en() -> Language:
+    return spacy.blank("en")
+
+
+@pytest.mark.parametrize("pattern,code", [
+    ([{}], "E964"),
+    ([{"OP": "*"}], "E964"),
+    ([{"OP": "?"}, {"OP": "+"}], "E964"),
+    ([{"LOWER": "no", "OP": "?"}], "E964"),
+    ([{"LOWER": "no", "OP": "*"}, {}], "E964"),
+    ([{"LOWER": "no", "OP": "!"}], "E964"),
+    ([{"LOWER": "no", "OP": "{0,2}"}], "E964"),
+    ([{"LOWER": {"REGEX": ".*"}}], "E963"),
+    ([{"TEXT": {"REGEX": "x?"}}, {"LOWER": "no"}], "E963"),
+    ("deni(es|ed)", "E962"),
+    ("no.*", "E962"),
+    ("not?", "E962"),
+    ("rule[sd] out", "E962"),
+    ("neg|no", "E962"),
+    ("^no$", "E962"),
+    ("\\bno\\b", "E962"),
+    ("no{2}", "E962"),
+])
+def test_patterns_that_match_every_token_or_nothing_are_refused(blank_en, pattern, code):
+    with pytest.raises(ValueError, match=rf"\[NEG-{code}\] cue_patterns\[0\]"):
+        load_cue_patterns([{"pattern": pattern, "kind": "preceding"}], blank_en.make_doc)
+
+
+@pytest.mark.parametrize("pattern", [
+    "not", "n't", "no evidence of", "ruled out", "w/o", "no.", "non-", "3+",
+    [{"LOWER": "no"}, {"OP": "?"}, {"LOWER": "evidence"}],
+    [{"LOWER": "no"}, {}],
+    [{"LOWER": {"REGEX": "^deni(es|ed)$"}}],
+    [{"LOWER": "no", "OP": "+"}],
+    [{"LOWER": "no", "OP": "{1,2}"}],
+    [{"IS_PUNCT": True, "OP": "?"}, {"LOWER": "without"}],
+])
+def test_patterns_that_constrain_are_accepted(blank_en, pattern):
+    (entry,) = load_cue_patterns([{"pattern": pattern, "kind": "preceding"}], blank_en.make_doc)
+    assert entry["kind"] == "preceding"
+
+
+def test_a_regex_token_pattern_matches_what_the_phrase_meant(blank_en, tmp_path):
+    entries = load_cue_patterns([{"pattern": [{"LOWER": {"REGEX": "^deni(es|ed)$"}}], "kind": "preceding"}],
+                                blank_en.make_doc)
+    doc = blank_en("She denies pain but denied fever .")
+    doc[0].is_sent_start = True
+    assert [(m.start, m.end) for m in CuePatterns(blank_en.vocab, entries).find(doc)] == [(1, 2), (4, 5)]
+    path = tmp_path / "list.jsonl"
+    path.write_text('{"pattern": "no", "kind": "preceding"}\n{"pattern": [{}], "kind": "pseudo"}\n',
+                    encoding="utf-8")
+    with pytest.raises(ValueError, match=r"\[NEG-E964\] .*list.jsonl:2"):
+        load_cue_patterns(str(path), blank_en.make_doc)
