@@ -145,6 +145,8 @@ def measure(runs: Dict[str, Callable[[Batch], numpy.ndarray]], data: List[Batch]
 
 
 def render(results: Dict[str, Any]) -> str:
+    """The Markdown of the results: per split the backends' speed and their difference from
+    PyTorch float32."""
     meta = results["meta"]
     lines = ["# Inference backends for the transformer backbone", "",
              f"Written by `bench/bench_backends.py` (the setup: its docstring). Backbone `{meta['backbone']}`; "

@@ -179,6 +179,7 @@ def measure(model: str, split: str, gold: List[Doc], setting: str, repeat: int) 
 
 
 def render(results: Dict[str, Any]) -> str:
+    """The Markdown of the results: per split one row per setting against the baseline."""
     meta = results["meta"]
     lines = ["# Speed levers of the default model", "",
              f"Written by `bench/bench_speed.py` (the task and the settings: its docstring). Model "

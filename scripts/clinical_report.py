@@ -36,7 +36,7 @@ import numpy
 from spacy_negation.metrics.bootstrap import bootstrap_interval, f1_statistic
 from spacy_negation.metrics.core import markdown_table
 
-from report_lib import mean_sd, write_report
+from report_lib import fail, mean_sd, write_report
 
 SCRIPTS = Path(__file__).resolve().parent
 REPO = SCRIPTS.parent
@@ -73,8 +73,7 @@ def bench(seeds: Sequence[int], version: str, default_convention: str, venv_dir:
                 continue
             best = REPO / training / f"seed{seed}" / "model-best"
             if not (best / "meta.json").is_file():
-                print(f"error: {best} is not trained", file=sys.stderr)
-                return 1
+                return fail(f"{best} is not trained")
             if model == "general":
                 options = [*options, "--default-convention", default_convention]
             copy = REPO / training / f"seed{seed}" / "model-package"
@@ -225,6 +224,7 @@ def goals(report: Dict[str, Any]) -> List[str]:
 
 
 def render(report: Dict[str, Any]) -> str:
+    """results/clinical.md: the report in percent, mean ± sample sd over seeds."""
     lines = ["# Real clinical notes: BioScope radiology reports", "",
              "Written by `scripts/clinical_report.py` (how: its docstring). BioScope's clinical "
              "sub-corpus (Vincze et al. 2008; radiology reports, words restored from the CMC 2007 "
@@ -298,19 +298,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return bench(args.seeds, args.version, args.default_convention, args.venv_dir, args.models)
     report = build(args.root)
     if not report["starsem"] and not report["word"]:
-        print(f"error: no clinical or general seed evaluated under {args.root}/metrics", file=sys.stderr)
-        return 1
+        return fail(f"no clinical or general seed evaluated under {args.root}/metrics")
     if args.keep:
         previous_path = args.previous or args.out_dir / "clinical.json"
         try:
             previous = json.loads(previous_path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as err:
-            print(f"error: --keep needs the previous report {previous_path}: {err}", file=sys.stderr)
-            return 1
+            return fail(f"--keep needs the previous report {previous_path}: {err}")
         problem = keep_rows(report, previous, args.keep)
         if problem is not None:
-            print(f"error: {problem}", file=sys.stderr)
-            return 1
+            return fail(problem)
     write_report(args.out_dir, "clinical", report, render(report))
     return 0
 

@@ -24,7 +24,7 @@ from spacy_negation.metrics.core import markdown_table, pct
 from spacy_negation.util import atomic_write_bytes
 
 from published import SINEVA2021_CITATION, sineva2021
-from report_lib import write_report
+from report_lib import fail, write_report
 
 CORPORA = ("cdsco", "bioscope", "sfu")
 CORPUS_NAMES = {"cdsco": "CD-SCO", "bioscope": "BioScope abstracts", "sfu": "SFU Review"}
@@ -198,8 +198,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     try:
         matrix = read_matrix(args.metrics_dir)
     except ValueError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 1
+        return fail(err)
     meta: Dict[str, Any] = {}
     if args.meta.exists():
         meta = json.loads(args.meta.read_text(encoding="utf-8"))

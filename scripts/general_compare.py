@@ -34,7 +34,7 @@ import numpy
 from spacy_negation.metrics.compare import CountTable, compare
 from spacy_negation.metrics.core import markdown_table, pct
 
-from report_lib import mean_sd, write_report
+from report_lib import fail, mean_sd, write_report
 from systems_grid import MEASURES
 from systems_inputs import count_run, read_pairs, read_scores
 from systems_stats import average_tables
@@ -232,8 +232,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                     [(label, Path(path)) for label, path in args.single], args.goal, args.samples,
                     args.ar_samples, args.seed)
     except (InputError, ValueError) as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 1
+        return fail(err)
     write_report(args.out_dir, args.name, doc, render(doc))
     print(f"wrote {args.out_dir / (args.name + '.md')} and .json", file=sys.stderr)
     return 0

@@ -26,7 +26,7 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from spacy_negation.metrics.core import markdown_table, pct
 
-from report_lib import mean_sd, write_report
+from report_lib import fail, mean_sd, write_report
 
 SPLITS = ("cdsco", "bioscope", "sfu", "bioscope_clinical")
 #: The in-domain models of the cross-domain workflow (BioScope clinical has none of its own).
@@ -160,6 +160,8 @@ def _systems(report: Dict[str, Any]) -> Iterator[Tuple[str, str, Dict[str, Any]]
 
 
 def render(report: Dict[str, Any]) -> str:
+    """results/general.md: the report in percent."""
+    selected = report.get("selected")
     lines = ["# The general English model", "",
              "`en_negation_general` (configs/general_l3_distil.cfg: one transformer of 3 layers, "
              "distilled from the 6-layer configs/general.cfg, one cue and one scope component per "
@@ -167,7 +169,6 @@ def render(report: Dict[str, Any]) -> str:
              "Each test split is scored end to end in its own convention (`--convention`); the "
              "in-domain and cross-domain rows are the cross-domain workflow's models. Percent; "
              "the general model's row is the shipped seed, the others one seed each.", ""]
-    selected = report.get("selected")
     if any("general_seeds" in report.get(split, {}) for split in SPLITS):
         first = next(report[split]["general_seeds"] for split in SPLITS if "general_seeds" in report.get(split, {}))
         lines += ["## The general model over training seeds", "",
@@ -235,8 +236,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if args.keep and (args.out_dir / "general.json").is_file():
             report = keep_earlier(json.loads((args.out_dir / "general.json").read_text(encoding="utf-8")), report)
     except (OSError, ValueError, KeyError) as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 1
+        return fail(err)
     write_report(args.out_dir, "general", report, render(report))
     return 0
 

