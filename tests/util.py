@@ -193,6 +193,14 @@ def assert_coded_error(read: Callable[[Path], object], path: Path, code: str, li
         assert f"{path}:{line}:" in str(err.value)
 
 
+def annotate_quietly(*args: Any, **kwargs: Any) -> Any:
+    """``spacy_negation.annotate.annotate`` without its progress bar (unless asked)."""
+    from spacy_negation.annotate import annotate
+
+    kwargs.setdefault("progress", False)
+    return annotate(*args, **kwargs)
+
+
 def cli_error(capsys: pytest.CaptureFixture, *args: object) -> str:
     """Run the package's command line with arguments on which it fails (exit code 1).
 

@@ -1,5 +1,7 @@
 """negation_scope: windows, targets, decoding of affixal remainders, initialization,
 prediction from the cues a doc carries, serialization."""
+import time
+
 import numpy
 import pytest
 import spacy
@@ -8,7 +10,7 @@ from spacy.tokens import Doc
 from spacy.training import Example
 from thinc.api import Model
 
-from spacy_negation import Negation, get_negations, set_negations
+from spacy_negation import Negation, get_negations, register_extensions, set_negations
 from spacy_negation.ml.bilstm import CUE_AFFIX, CUE_WHOLE
 from spacy_negation.pipeline.scope import component as scope_component
 from spacy_negation.pipeline.scope.component import SCOPE_LABELS, _decode, cue_windows, window_batches
@@ -335,3 +337,24 @@ def test_contiguous_and_scope_bias_settings_in_prediction(trained_cnn_dir):
         for neg in get_negations(doc):
             ids = sorted({p.i for p in neg.scope} | {p.i for p in neg.cue})
             assert ids == list(range(ids[0], ids[-1] + 1))
+
+
+def test_split_at_other_cues_pairs_negations_within_sentences_only():
+    """A bounded long document: 20,000 one-negation sentences (the pairs across sentences,
+    200 million, were all visited: seconds)."""
+    register_extensions()
+    n = 20000
+    words = ["He", "did", "not", "go", "."] * n
+    starts = [True, False, False, False, False] * n
+    doc = Doc(spacy.blank("en").vocab, words=words, sent_starts=starts)
+    negs = [Negation(doc, [doc[5 * k + 2]], [doc[5 * k], doc[5 * k + 1], doc[5 * k + 3]], id=k)
+            for k in range(n)]
+    start = time.perf_counter()
+    out = split_at_other_cues(doc, negs)
+    assert time.perf_counter() - start < 3.0
+    assert [neg.scope for neg in out] == [neg.scope for neg in negs]
+    # two cues of one sentence still share out their scopes
+    d = Doc(doc.vocab, words=["not", "a", "b", "c", "never", "d"], sent_starts=[True] + [False] * 5)
+    two = [Negation(d, [d[0]], [d[1], d[2], d[3]], id=0), Negation(d, [d[4]], [d[2], d[3], d[5]], id=1)]
+    first, second = split_at_other_cues(d, two)
+    assert [p.i for p in first.scope] == [1, 2] and [p.i for p in second.scope] == [2, 3, 5]  # a tie: both
