@@ -157,7 +157,7 @@ def test_metrics_option_any_subset(tmp_path: Path, capsys: pytest.CaptureFixture
     assert "[NEG-E215]" in capsys.readouterr().err
 
 
-# --- bad input (issue: reliability) -------------------------------------------------------
+# --- bad input ---------------------------------------------------------------------------------
 
 def test_bom_is_skipped(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     gold, system = _gold_system(tmp_path)
