@@ -2,6 +2,7 @@
 
 * :mod:`.component`: the component (factory ``negation_cue``);
 * :mod:`.labels`: the token labels and the gold labels of a doc;
+* :mod:`.label_data`: the labels and lexicons learned from the training examples;
 * :mod:`.decoding`: labels to cues (``spacy-negation.cue_decoder.v2``; ``.v1`` without aliases);
 * :mod:`.lexicons`: the cue lexicons learned from the training data;
 * :mod:`.pattern_lists`: the user cue lists (``cue_patterns``): entries, shipped lists, reading;

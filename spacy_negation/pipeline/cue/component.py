@@ -33,12 +33,11 @@ from spacy.training import Example, validate_get_examples
 from spacy.vocab import Vocab
 
 from ...errors import Errors
-from ...corpora.docbin import read_docbin
-from ...ml.training_corpus import count_cue_words
 from ...negation import register_extensions, set_negations
 from ..base import NegationPipe
 from .decoding import CueDecoder, CueLexicons, make_cue_decoder_v2
-from .labels import OUTSIDE, gold_cue_labels, learn_lexicons, parse_label
+from .label_data import initial_label_data
+from .labels import OUTSIDE, gold_cue_labels, parse_label
 from .patterns import PATTERNS_KEY, CuePatterns, Setting, cue_patterns_from_entries, load_cue_patterns
 from .lexicons import AFFIX_KINDS, AffixLexicon, MultiwordLexicon, WordLexicon
 from .prefilter import CuePrefilter, check_window, only_in, stop_words
@@ -350,34 +349,10 @@ class NegationCue(NegationPipe):
         self._prefilter = None
         validate_get_examples(get_examples, "NegationCue.initialize")
         get_examples = self._own_examples(get_examples)
-        affixes = multiword = words = None
-        if isinstance(labels, dict):
-            affixes, multiword, words = labels.get("affixes"), labels.get("multiword"), labels.get("words")
-            labels = labels.get("labels")
-        if affixes is None:
-            found = set()
-            learned: List[Tuple[str, str]] = []
-            for eg in get_examples():
-                for label, affix in gold_cue_labels(eg):
-                    found.add(label)
-                    kind = parse_label(label)[1] if affix and label is not None else None
-                    if kind is not None:
-                        learned.append((kind, affix))
-            affix_lexicon = AffixLexicon.learn(learned)
-            if labels is None:
-                labels = sorted(label for label in found if label is not None and label != OUTSIDE)
-        else:
-            affix_lexicon = AffixLexicon.from_dict(affixes)
-        self.cfg["affixes"] = affix_lexicon.to_dict()
-        if words is None and words_corpus is not None:
-            words = count_cue_words(read_docbin(words_corpus, vocab=self.vocab))
-        if multiword is None or words is None:
-            learned_multiword, learned_words = learn_lexicons(get_examples)
-            multiword = learned_multiword.to_dict() if multiword is None else multiword
-            words = learned_words.to_dict() if words is None else words
-        self.cfg["multiword"] = MultiwordLexicon.from_dict(multiword).to_dict()
-        self.cfg["words"] = WordLexicon.from_dict(words).to_dict()
-        for label in labels or []:
+        data = initial_label_data(get_examples, labels, words_corpus, self.vocab)
+        for key in ("affixes", "multiword", "words"):
+            self.cfg[key] = data[key]
+        for label in data["labels"]:
             self.add_label(label)
         if len(self.labels) < 2:
             raise ValueError(Errors.E301.format(name=self.name))

@@ -5,17 +5,15 @@ A token is labelled ``O`` outside any cue; a cue token with its position in the 
 (joining the most recent ``B`` cue of its sentence) — and, for an affixal cue part
 inside a token, with the affix kind: ``S|prefix`` (*un*happy), ``S|suffix``
 (care*less*), ``S|infix`` (rest*less*ly)."""
-from typing import Callable, Dict, Iterable, List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
-from spacy.tokens import Doc
 from spacy.training import Example
 
 from ...errors import Errors
 from ...negation import SPANS_KEY, Part, get_negations
-from .lexicons import AFFIX_KINDS, MultiwordLexicon, Pattern, WordLexicon, multiword_pattern
+from .lexicons import AFFIX_KINDS
 from ...alignment import CharIndex, project_parts
 from .._util import affix_kind
-from ...sentences import sentence_ranges
 
 OUTSIDE = "O"
 POSITIONS = ("S", "B", "I")
@@ -84,25 +82,3 @@ def gold_cue_labels(example: Example) -> List[Tuple[Optional[str], str]]:
             affix = token.text[part.start : part.end].lower() if kind else ""
             truths[part.i] = (make_label(position, kind), affix)
     return truths
-
-
-def learn_lexicons(get_examples: Callable[[], Iterable[Example]]) -> Tuple[MultiwordLexicon, WordLexicon]:
-    """The multiword and word lexicons of the examples, in one pass (a sampling reader
-    draws anew on each pass): the multiword cues of whole predicted tokens with their
-    matches in the predicted sentences, and the cue words of the references.
-
-    get_examples (Callable[[], Iterable[Example]]): returns the examples.
-    RETURNS (Tuple[MultiwordLexicon, WordLexicon]): the two lexicons.
-    """
-    cues: List[Pattern] = []
-    references: List[Doc] = []
-    sentences: List[List[str]] = []
-    for eg in get_examples():
-        references.append(eg.reference)
-        for parts in gold_cue_parts(eg):
-            pattern = multiword_pattern(eg.predicted, parts)
-            if pattern is not None:
-                cues.append(pattern)
-        words = [token.lower_ for token in eg.predicted]
-        sentences.extend(words[start:end] for start, end in sentence_ranges(eg.predicted)[0])
-    return MultiwordLexicon.learn(cues, sentences), WordLexicon.learn(references)
