@@ -8,8 +8,9 @@ corpus annotates ``which would not come``), ``nor`` with its clause (``does he l
 ACT``), ``not`` of "Many people, but not NAME, like to ACT" with ``NAME like to ACT`` (as
 "the noun but not the plural" in the corpus), and the affix ``un`` of "Unlike NAME" with
 ``like`` and ``NAME`` (as "not unlike some huge moth" in the corpus). Events are not
-annotated. In the BioScope and SFU Review conventions (:func:`expected_negations`) the
-expected negations differ where those corpora annotate differently.
+annotated (:mod:`spacy_negation.challenge_expected`). In the BioScope and SFU Review
+conventions (:func:`expected_negations`) the expected negations differ where those corpora
+annotate differently.
 
 A pipeline's prediction of an item is checked with these questions (each failed one is an
 error of the item):
@@ -29,30 +30,15 @@ template structure, same activities) must get the same prediction up to those fi
 """
 import random
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union, cast
 
+from .challenge_expected import PUNCT, Expected, PartKey, cdsco_negations
 from .errors import Errors
 from .probe import templates as tpl
 from .probe.templates import Template
 
-#: (token index, start, end) of a negation part.
-PartKey = Tuple[int, int, int]
 CHECKS = ("cue", "act_in_scope", "scope_in_sentence", "unnegated_kept")
-_PUNCT = {".", ","}
-
-
-@dataclass
-class Expected:
-    """One expected negation: its cue and scope parts, and the tokens its predicted scope
-    must hold (``acts``: the ACT tokens of the scope; see :func:`expected_negations`)."""
-
-    cue: List[PartKey]
-    scope: List[PartKey]
-    acts: List[int] = field(default_factory=list)
-    #: what ``acts`` is in the BioScope and SFU Review conventions where it differs (the
-    #: NAME of "but not NAME"); None: the same
-    acts_bioscope_sfu: Optional[List[int]] = None
 
 
 @dataclass
@@ -94,7 +80,7 @@ def _template_tokens(template: Template) -> List[str]:
     out: List[str] = []
     for chunk in template.text.split(" "):
         tail: List[str] = []
-        while chunk and chunk[-1] in _PUNCT:
+        while chunk and chunk[-1] in PUNCT:
             tail.insert(0, chunk[-1])
             chunk = chunk[:-1]
         if chunk.endswith("n't"):
@@ -129,54 +115,16 @@ def build_item(template: Template, name: str, profession: str, acts: Sequence[st
         else:
             words.append(tok)
             slots.append("PRON" if tok.lower() in ("he", "she") else f"w{k}")
-    spaces = [i + 1 < len(words) and words[i + 1] not in _PUNCT and words[i + 1] != "n't"
+    spaces = [i + 1 < len(words) and words[i + 1] not in PUNCT and words[i + 1] != "n't"
               for i in range(len(words))]
     sent_starts = [i == 0 or words[i - 1] == "." for i in range(len(words))]
     return Item(template, family(template), _group_key(template, acts, mask), words, spaces,
-                sent_starts, slots, _expected(words, sent_starts, slots))
+                sent_starts, slots, cdsco_negations(words, sent_starts, slots))
 
 
 def _group_key(template: Template, acts: Sequence[str], mask: str) -> str:
     structure = template.id.replace(f"_{template.gender}_", "_", 1)
     return f"{structure}|{','.join(acts[:template.n_acts])}|{mask}"
-
-
-def _whole(words: Sequence[str], i: int) -> PartKey:
-    return (i, 0, len(words[i]))
-
-
-def _expected(words: Sequence[str], sent_starts: Sequence[bool], slots: Sequence[str]) -> List[Expected]:
-    """The expected negations (CD-SCO convention; see the module docstring)."""
-    out: List[Expected] = []
-    sent_end = [0] * len(words)
-    end = len(words)
-    for i in range(len(words) - 1, -1, -1):
-        sent_end[i] = end
-        if sent_starts[i]:
-            end = i
-    for i, w in enumerate(words):
-        if w == "n't":  # "who does n't like to A , B , or C ." / "... , nor does he ..."
-            start = i - 2  # "who"
-            stop = next((j for j in range(i, sent_end[i]) if words[j] == "nor"), sent_end[i])
-            scope = [j for j in range(start, stop) if j != i and words[j] not in _PUNCT]
-            out.append(_with_acts(words, slots, [_whole(words, i)], scope))
-        elif w == "nor":
-            scope = [j for j in range(i + 1, sent_end[i]) if words[j] not in _PUNCT]
-            out.append(_with_acts(words, slots, [_whole(words, i)], scope))
-        elif w == "not" and i >= 1 and words[i - 1] == "but":  # "Many people, but not N, like to A."
-            scope = [i + 1] + [j for j in range(i + 3, sent_end[i]) if words[j] not in _PUNCT]
-            e = _with_acts(words, slots, [_whole(words, i)], scope)
-            e.acts_bioscope_sfu = [i + 1]
-            out.append(e)
-        elif w == "Unlike":
-            out.append(Expected(cue=[(i, 0, 2)], scope=[(i, 2, len(w)), _whole(words, i + 1)]))
-    return out
-
-
-def _with_acts(words: Sequence[str], slots: Sequence[str], cue: List[PartKey],
-               scope_idx: List[int]) -> Expected:
-    return Expected(cue=cue, scope=[_whole(words, j) for j in scope_idx],
-                    acts=[j for j in scope_idx if slots[j].startswith("ACT")])
 
 
 def build_items(sample: int = 20, seed: int = 0, act_sets: int = 3,
@@ -283,7 +231,7 @@ def check_item(item: Item, predicted: Sequence[Any], convention: str = "cdsco") 
             failed["scope_in_sentence"] = True
     covered: Set[int] = {p[0] for e in expected for p in e.cue + e.scope}
     must_stay = {i for i, w in enumerate(item.words)
-                 if sent_of[i] > 0 and i not in covered and w not in _PUNCT}
+                 if sent_of[i] > 0 and i not in covered and w not in PUNCT}
     predicted_scope = {p[0] for n in predicted for p in _neg_parts(n, "scope")}
     failed["unnegated_kept"] = bool(must_stay & predicted_scope)
     failed["scope_exact"] = any(
