@@ -35,6 +35,7 @@ import os
 import platform
 import sys
 import tempfile
+import warnings
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -81,7 +82,11 @@ def backends(folder: str, threads: int, work: Path) -> Dict[str, Callable[[Batch
 
     torch.set_num_threads(threads)
     model = AutoModel.from_pretrained(folder).eval()
-    quantized = torch.ao.quantization.quantize_dynamic(copy.deepcopy(model), {torch.nn.Linear}, dtype=torch.qint8)
+    with warnings.catch_warnings():
+        # torch's own notices that eager-mode quantization is deprecated (as spacy_negation.ml.quantize)
+        warnings.filterwarnings("ignore", message=r"torch\.quantize_per_tensor", category=UserWarning)
+        warnings.filterwarnings("ignore", message=r"torch\.ao\.quantization is deprecated", category=DeprecationWarning)
+        quantized = torch.ao.quantization.quantize_dynamic(copy.deepcopy(model), {torch.nn.Linear}, dtype=torch.qint8)
 
     def torch_run(module: Any) -> Callable[[Batch], numpy.ndarray]:
         def run(batch: Batch) -> numpy.ndarray:
