@@ -36,27 +36,16 @@ import spacy
 from spacy.language import Language
 from spacy.tokens import Doc, DocBin
 
-from bench_speed import task_docs
+from bench_speed import task_docs, timed
 from bench_vs_rules import SPLIT_NAMES, task_sentences
 from spacy_negation import register_extensions
 from spacy_negation.negation import set_span_rule
 from spacy_negation.pipeline.cue.patterns import merge_pattern_matches
 from spacy_negation.pipeline.negation import NegationResolver, merge_negations
+from spacy_negation.metrics.core import markdown_table
 from spacy_negation.util import atomic_write_text
 
 STEPS = ("component", "model", "pieces", "copy_back")
-
-
-def fastest(run: Callable[[], Tuple[Any, float]], repeat: int) -> Tuple[Any, float]:
-    """The first run's result and the fastest run's seconds (``run`` returns both and builds
-    its input before its clock starts)."""
-    best, first = float("inf"), None
-    for i in range(repeat):
-        out, seconds = run()
-        best = min(best, seconds)
-        if i == 0:
-            first = out
-    return first, best
 
 
 def seconds_of(func: Callable[[], Any]) -> Tuple[Any, float]:
@@ -106,10 +95,10 @@ def measure(model: str, gold: List[Doc], split: str, repeat: int) -> Dict[str, A
                 set_span_rule(doc, resolver.span_negated)
         return seconds_of(write)
 
-    docs, t_component = fastest(component, repeat)
-    _, t_model = fastest(model_alone, repeat)
-    _, t_pieces = fastest(pieces, repeat)
-    _, t_copy = fastest(copy_back, repeat)
+    docs, t_component = timed(component, repeat)
+    _, t_model = timed(model_alone, repeat)
+    _, t_pieces = timed(pieces, repeat)
+    _, t_copy = timed(copy_back, repeat)
     times = {"component": t_component, "model": t_model, "pieces": t_pieces, "copy_back": t_copy}
     out: Dict[str, Any] = {"words": words, "docs": len(sentences),
                            "negations": sum(len(d._.negations) for d in docs)}
@@ -133,14 +122,13 @@ def render(results: Dict[str, Any]) -> str:
     meta = results["meta"]
     lines = [f"# The `negation` host component's cost: `{meta['model']}`", "",
              f"{meta['machine']}, torch threads {meta['torch_threads']}, fastest of {meta['repeat']} runs; "
-             "shares are of the component's time (`bench/bench_host.py`).", "",
-             "| split | component words/s | model alone words/s | host overhead | pieces | copy back |",
-             "|---|---:|---:|---:|---:|---:|"]
-    for split in meta["splits"]:
-        r = results[split]
-        lines.append(f"| {SPLIT_NAMES.get(split, split)} | {r['component_words_per_second']:,.0f} | "
-                     f"{r['model_words_per_second']:,.0f} | {100 * r['overhead_share']:.1f}% | "
-                     f"{100 * r['pieces_share']:.1f}% | {100 * r['copy_back_share']:.1f}% |")
+             "shares are of the component's time (`bench/bench_host.py`).", ""]
+    rows = [[SPLIT_NAMES.get(split, split), f"{r['component_words_per_second']:,.0f}",
+             f"{r['model_words_per_second']:,.0f}", f"{100 * r['overhead_share']:.1f}%",
+             f"{100 * r['pieces_share']:.1f}%", f"{100 * r['copy_back_share']:.1f}%"]
+            for split, r in ((s, results[s]) for s in meta["splits"])]
+    lines += markdown_table(["split", "component words/s", "model alone words/s", "host overhead", "pieces",
+                             "copy back"], rows, left=1)
     load = results["load"]
     lines += ["", f"Loading: the model pipeline alone {load['model_load_seconds']:.2f} s, a blank pipeline "
                   f"with `negation` {load['host_load_seconds']:.2f} s.", ""]
