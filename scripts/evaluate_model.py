@@ -12,19 +12,14 @@ scores, the full ``evaluate --json`` document and the speed.
 import argparse
 import json
 import sys
-import time
 from pathlib import Path
-from typing import List
 
 import spacy
 
 from spacy_negation import register_extensions
-from spacy_negation.negation import set_convention
-from spacy_negation.analysis.evaluation import blank_copy, summary_line, tag_punct, write_results
+from spacy_negation.analysis.evaluation import annotate_gold, summary_line, write_results
 from spacy_negation.corpora.docbin import read_docbin
 from spacy_negation.pipeline.base import with_decoder_overrides
-
-CUE_COMPONENT = "negation_cue"
 
 
 def main() -> None:
@@ -61,17 +56,8 @@ def main() -> None:
         overrides = with_decoder_overrides(spacy.util.load_config(args.model / "config.cfg")["components"], overrides)
     nlp = spacy.load(args.model, config=overrides)
     gold = read_docbin(args.gold, vocab=nlp.vocab)
-    if args.convention is not None:
-        for doc in gold:
-            set_convention(doc, args.convention)
-    if args.tag_punct:
-        for doc in gold:
-            tag_punct(doc)
-    inputs = [blank_copy(nlp.vocab, g, args.gold_cues) for g in gold]
-    disable: List[str] = [CUE_COMPONENT] if args.gold_cues else []
-    start = time.perf_counter()
-    system = list(nlp.pipe(inputs, batch_size=args.batch_size, disable=disable))
-    seconds = time.perf_counter() - start
+    system, seconds = annotate_gold(nlp, gold, convention=args.convention, gold_cues=args.gold_cues,
+                                    punct_tags=args.tag_punct, batch_size=args.batch_size)
     mode = "gold cues" if args.gold_cues else "end to end"
     result = write_results(system, gold, args.system_out, args.scores_out, seconds, args.gold_cues)
     print(f"{args.model} on {args.gold} ({mode}): {summary_line(result)}", file=sys.stderr)

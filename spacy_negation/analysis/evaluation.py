@@ -3,20 +3,26 @@ runs on (the gold tokens, optionally the gold cues), and the scores of system do
 files in the three metric families -- *SEM 2012 (Morante & Blanco 2012), NIS (Sineva et
 al. 2021) and FairEval on negation spans (Ortmann 2022).
 """
+import time
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Sequence, Union
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
+from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.training import Example
 from spacy.vocab import Vocab
 
 from ..corpora.docs import META_KEY
+from ..errors import Errors
 from ..corpora.starsem import Sentence
 from ..corpora.starsem_docs import doc_to_sentences, write_starsem_docs
 from ..metrics.evaluate import FAMILIES, evaluate_files, evaluate_sentences, to_json
 from ..negation import get_convention, set_convention, set_negations
 from ..scoring.scorers import score_negations
 from ..util import atomic_write_text
+
+#: The cue component a scope-only evaluation on gold cues disables.
+CUE_COMPONENT = "negation_cue"
 
 
 def evaluate(gold: Union[str, Path], system: Union[str, Path],
@@ -59,28 +65,95 @@ def score_docs(system: Sequence[Doc], gold: Sequence[Doc]) -> Dict[str, Any]:
     return {"scores": scores, "detail": detail}
 
 
-def write_results(system: Sequence[Doc], gold: Sequence[Doc], system_out: Path, scores_out: Path,
-                  seconds: float, gold_cues: bool) -> Dict[str, Any]:
-    """Write the system *SEM file and the scores JSON of system docs against gold docs
-    (each file atomically).
+def annotate_gold(nlp: Language, gold: Sequence[Doc], *, convention: Optional[str] = None,
+                  gold_cues: bool = False, punct_tags: bool = False,
+                  batch_size: int = 32) -> Tuple[List[Doc], float]:
+    """Run a negation pipeline on the tokens and sentence boundaries of gold docs: end to
+    end, or with ``gold_cues`` on the gold cues (the cue component disabled: scope
+    resolution only).
+
+    nlp (Language): the negation pipeline.
+    gold (Sequence[Doc]): the gold docs (marked with ``convention`` and, with
+        ``punct_tags``, tagged by :func:`tag_punct` in place).
+    convention (Optional[str]): the annotation convention to mark the docs with (a model
+        with components per convention annotates them in it; None: the docs' own marks).
+    gold_cues (bool): copy the gold cues and resolve their scopes only.
+    punct_tags (bool): tag the gold docs' untagged tokens for the *SEM punctuation rule
+        (corpora without POS tags: BioScope, SFU Review).
+    batch_size (int): docs per batch.
+    RETURNS (Tuple[List[Doc], float]): the annotated docs, parallel to gold, and the
+        seconds the pipeline took.
+    """
+    if convention is not None:
+        check_convention(nlp, convention)
+    for doc in gold:
+        if convention is not None:
+            set_convention(doc, convention)
+        if punct_tags:
+            tag_punct(doc)
+    inputs = [blank_copy(nlp.vocab, g, gold_cues) for g in gold]
+    disable = [CUE_COMPONENT] if gold_cues else []
+    start = time.perf_counter()
+    system = list(nlp.pipe(inputs, batch_size=batch_size, disable=disable))
+    return system, time.perf_counter() - start
+
+
+def check_convention(nlp: Language, convention: str) -> None:
+    """Refuse a convention that a model with components per convention has none for (its
+    docs would come out without negations); a model of one convention annotates every doc
+    in its own.
+
+    nlp (Language): the negation pipeline.
+    convention (str): the convention to annotate in.
+    RAISES (ValueError): E901.
+    """
+    from ..pipeline.base import NegationPipe
+
+    available = sorted({pipe.convention for _, pipe in nlp.pipeline
+                        if isinstance(pipe, NegationPipe) and pipe.convention is not None})
+    if available and convention not in available:
+        model = str(nlp.path) if nlp.path is not None else f"{nlp.lang}_{nlp.meta.get('name', 'pipeline')}"
+        raise ValueError(Errors.E901.format(model=model, convention=convention,
+                                            available=", ".join(available)))
+
+
+def results_document(system: Sequence[Doc], gold: Sequence[Doc], seconds: float,
+                     gold_cues: bool) -> Dict[str, Any]:
+    """The scores document of system docs against gold docs: :func:`score_docs`' "scores"
+    and "detail", "speed" ({"words", "seconds", "words_per_second"}) and "gold_cues".
 
     system (Sequence[Doc]): the annotated docs, parallel to gold.
     gold (Sequence[Doc]): the gold docs.
-    system_out (Path): the *SEM file to write.
-    scores_out (Path): the JSON file to write: :func:`score_docs`' "scores" and "detail",
-        "speed" ({"words", "seconds", "words_per_second"}) and "gold_cues".
     seconds (float): the time the annotation took.
     gold_cues (bool): whether the system docs carried the gold cues.
-    RETURNS (Dict[str, Any]): the JSON document written.
+    RETURNS (Dict[str, Any]): the document.
+    """
+    n_words = sum(len(d) for d in system)
+    speed = {"words": n_words, "seconds": seconds,
+             "words_per_second": n_words / seconds if seconds else 0.0}
+    return {**score_docs(system, gold), "speed": speed, "gold_cues": gold_cues}
+
+
+def write_results(system: Sequence[Doc], gold: Sequence[Doc], system_out: Optional[Path],
+                  scores_out: Optional[Path], seconds: float, gold_cues: bool) -> Dict[str, Any]:
+    """Write the system *SEM file and the scores JSON (:func:`results_document`) of system
+    docs against gold docs, each file atomically.
+
+    system (Sequence[Doc]): the annotated docs, parallel to gold.
+    gold (Sequence[Doc]): the gold docs.
+    system_out (Optional[Path]): the *SEM file to write (None: none).
+    scores_out (Optional[Path]): the JSON file to write (None: none).
+    seconds (float): the time the annotation took.
+    gold_cues (bool): whether the system docs carried the gold cues.
+    RETURNS (Dict[str, Any]): the scores document.
     """
     import srsly
 
-    n_words = sum(len(d) for d in system)
-    write_starsem_docs(system, system_out)
-    speed = {"words": n_words, "seconds": seconds,
-             "words_per_second": n_words / seconds if seconds else 0.0}
-    result = {**score_docs(system, gold), "speed": speed, "gold_cues": gold_cues}
-    atomic_write_text(scores_out, srsly.json_dumps(result, indent=2))
+    result = results_document(system, gold, seconds, gold_cues)
+    if system_out is not None:
+        write_starsem_docs(system, system_out)
+    if scores_out is not None:
+        atomic_write_text(scores_out, srsly.json_dumps(result, indent=2))
     return result
 
 

@@ -1,23 +1,28 @@
-"""``evaluate``: score a *SEM system file against a gold file (*SEM 2012, NIS, FairEval).
+"""``evaluate``: score a *SEM system file against a gold file, or a trained pipeline on a gold .spacy corpus (*SEM 2012, NIS, FairEval).
 
 The three metric families: *SEM 2012 (eval.cd-sco.pl v2.2 semantics, Morante & Blanco
 2012), NIS (Sineva et al. 2021) and FairEval on negation spans (Ortmann 2022), computed by
 :mod:`spacy_negation.metrics.evaluate` while the files are read sentence by sentence; the
-same document from Python: :func:`spacy_negation.analysis.evaluate`.
+same document from Python: :func:`spacy_negation.analysis.evaluate`. ``evaluate MODEL
+DATA.spacy`` runs the pipeline on the corpus's tokens and sentences first, as ``spacy
+evaluate`` does, whose console table shows spaCy's own metrics only.
 """
 import argparse
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any, Dict, Tuple
 
-from ..metrics.evaluate import FAIR_KEYS, FAMILIES, evaluate_files, to_json
+from ..metrics.evaluate import FAIR_KEYS, FAMILIES, evaluate_files, evaluate_sentences, to_json
 
 __all__ = ["add_arguments", "run", "format_faireval_table"]
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The arguments of ``evaluate``."""
-    p.add_argument("gold", type=Path, help="the gold *SEM file")
-    p.add_argument("system", type=Path, help="the system *SEM file")
+    p.add_argument("gold", metavar="GOLD|MODEL",
+                   help="the gold *SEM file, or a trained negation pipeline (package name or path) "
+                        "when the second argument is a .spacy corpus")
+    p.add_argument("system", type=Path, metavar="SYSTEM|DATA.spacy",
+                   help="the system *SEM file, or the gold .spacy corpus the pipeline is run on")
     p.add_argument("--metrics", default=",".join(FAMILIES), metavar="FAMILIES",
                    help="comma-separated metric families to compute, any of "
                         f"{','.join(FAMILIES)} (default: all)")
@@ -26,6 +31,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--starsem-compat", action="store_true",
                    help="print the *SEM table exactly as eval.cd-sco.pl v2.2 does (F1 from "
                         "rounded P/R, the SCM tp in the 'no cue match' rows)")
+    model = p.add_argument_group("with MODEL DATA.spacy")
+    model.add_argument("--convention", default=None,
+                       help="annotate in this convention, for a model with components per convention "
+                            "(en_negation_general: cdsco, bioscope or sfu; default: the docs' own marks, "
+                            "else the model's default); a model of one convention annotates in its own")
+    model.add_argument("--gold-cues", action="store_true",
+                       help="give the pipeline the gold cues and score its scopes (no cue component)")
+    model.add_argument("--system-out", type=Path, default=None,
+                       help="also write the pipeline's annotation as a *SEM file")
+    model.add_argument("--output", type=Path, default=None,
+                       help="also write the scores as JSON: spaCy's flat neg_* scores, the tables' "
+                            "document and the speed")
+    model.add_argument("--batch-size", type=int, default=32, help="docs per batch (default: 32)")
 
 
 def format_faireval_table(result: Dict[str, Any]) -> str:
@@ -63,16 +81,23 @@ def run(args: argparse.Namespace) -> int:
     """Score a *SEM 2012 CoNLL system file against the gold file with the *SEM 2012 scorer's
     metrics (eval.cd-sco.pl v2.2), the negation-instance based scores (NIS) and FairEval on
     negation spans. The files must be token-aligned (columns 0-3 equal, line by line); they
-    are read sentence by sentence."""
+    are read sentence by sentence. With a trained pipeline and a gold .spacy corpus
+    (``evaluate MODEL DATA.spacy``), the pipeline annotates the corpus's tokens and
+    sentences end to end (with ``--gold-cues``, its scopes of the gold cues) and is scored
+    the same way; untagged gold tokens are tagged for the *SEM punctuation rule."""
     from ..metrics.evaluate import parse_families
 
-    results = evaluate_files(args.gold, args.system, parse_families(args.metrics))
+    families = parse_families(args.metrics)
+    if args.system.suffix == ".spacy":
+        results, line = _evaluate_model(args, families)
+    else:
+        results, line = evaluate_files(args.gold, args.system, families), ""
     if args.json:
         import json
 
         print(json.dumps(to_json(results), indent=2, sort_keys=False))
         return 0
-    blocks = []
+    blocks = [line] if line else []
     if "starsem" in results:
         from ..metrics.starsem.evaluation import format_starsem_table
 
@@ -89,3 +114,25 @@ def run(args: argparse.Namespace) -> int:
         blocks.append(format_faireval_table(results["faireval"]))
     print("\n".join(blocks), end="")
     return 0
+
+
+def _evaluate_model(args: argparse.Namespace, families: Tuple[str, ...]) -> Tuple[Dict[str, Any], str]:
+    """``evaluate MODEL DATA.spacy``: the pipeline on the corpus, scored; the files asked for
+    written. RETURNS the results of the families and a line naming what was scored."""
+    from ..analysis.evaluation import annotate_gold, doc_sentences, write_results
+    from ..corpora.docbin import read_docbin
+    from ..negation import register_extensions
+    from ..pipeline.negation import load_negation_model
+
+    register_extensions()
+    nlp = load_negation_model(args.gold)
+    gold = read_docbin(args.system, vocab=nlp.vocab)
+    system, seconds = annotate_gold(nlp, gold, convention=args.convention, gold_cues=args.gold_cues,
+                                    punct_tags=True, batch_size=args.batch_size)
+    if args.system_out is not None or args.output is not None:
+        write_results(system, gold, args.system_out, args.output, seconds, args.gold_cues)
+    mode = "on gold cues" if args.gold_cues else "end to end"
+    convention = f", convention {args.convention}" if args.convention else ""
+    words = sum(len(d) for d in system)
+    line = f"{args.gold} on {args.system} ({mode}{convention}; {words} words, {len(system)} docs)\n"
+    return evaluate_sentences(doc_sentences(gold), doc_sentences(system), families), line
