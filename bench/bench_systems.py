@@ -34,7 +34,6 @@ import spacy
 from spacy.tokens import Doc, DocBin
 
 import spacy_negation.pipeline.graph  # noqa: F401  (registers the factories, if no entry points)
-import spacy_negation.pipeline.scope.negbert  # noqa: F401
 import spacy_negation.scoring.scorers  # noqa: F401  (registers the scorers, if no entry points)
 from spacy_negation import get_negations, set_negations
 from spacy_negation.util import atomic_write_text

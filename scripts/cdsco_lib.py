@@ -57,7 +57,7 @@ def published_rows() -> List[Tuple[str, Dict[str, float]]]:
 
 
 CONVENTIONS = (
-    "All scores come from the package's spaCy scorer (`spacy_negation.negation_scorer.v1`, "
+    "All scores come from the package's spaCy scorer (`spacy-negation.negation_scorer.v1`, "
     "`spacy_negation.scoring.scorers.score_negations`), applied to the system docs against the gold "
     "docs on the reference (gold) tokens. *SEM 2012 rows (Cues-B, SCM, SCM-B, Scope tokens) "
     "follow eval.cd-sco.pl v2.2 counting, with scope punctuation removed by the *SEM gold-POS "

@@ -42,7 +42,7 @@ CITATION = NEGES2018_CITATION
 
 def architectures(nlp: Language) -> str:
     """The architectures of the pipeline's components, e.g. 'tok2vec: spacy.HashEmbedCNN.v2,
-    negation_cue: spacy-negation.CueTagger.v2, ...'."""
+    negation_cue: spacy-negation.BiLSTMCueTagger.v1, ...'."""
     comps = nlp.config["components"]
     return ", ".join(f"{name}: {comps[name].get('model', {}).get('@architectures', comps[name].get('factory'))}"
                      for name in nlp.pipe_names)
