@@ -3,6 +3,7 @@ convention), error counts with a fake pipeline whose predictions we control (han
 computed), invariance, and the command on a tiny CNN negation pipeline built offline."""
 import json
 from pathlib import Path
+from typing import Callable, Sequence
 
 import pytest
 import spacy
@@ -183,6 +184,14 @@ def test_docs_are_marked_with_the_convention_they_are_checked_in(tiny_cnn_dir):
     assert hosted.conventions == [] and hosted.convention is None
 
 
+def _peter_item(template: str, annotate: Callable[[Doc], Doc], acts: Sequence[str] = ("swim",)):
+    """A challenge item of a template with Peter, an architect, and the doc a fake pipeline
+    annotating with ``annotate`` makes of it."""
+    it = build_item(T[template], "Peter", "an architect", list(acts), "read")
+    nlp = _fake_nlp(annotate)
+    return it, nlp, nlp(make_doc(nlp.vocab, it))
+
+
 def _sfu_style(doc: Doc) -> Doc:
     """SFU Review's cue of "doesn't": the whole word (``does`` + ``n't``), scope "like to A"."""
     negs = []
@@ -198,9 +207,7 @@ def _sfu_style(doc: Doc) -> Doc:
 def test_conventions_sfu_whole_word_cue_and_no_affixal_cue():
     from spacy_negation.challenge import check_item, expected_negations
 
-    it = build_item(T["e2_m_1rand_contr_does"], "Peter", "an architect", ["swim"], "read")
-    nlp = _fake_nlp(_sfu_style)
-    doc = nlp(make_doc(nlp.vocab, it))
+    it, nlp, doc = _peter_item("e2_m_1rand_contr_does", _sfu_style)
     # in the CD-SCO convention "does n't" is not the cue n't; in SFU's it is
     assert check_item(it, doc._.negations)["cue"]
     failed = check_item(it, doc._.negations, "sfu")
@@ -227,9 +234,7 @@ def _but_not_name_only(doc: Doc) -> Doc:
 def test_but_not_name_scope_follows_the_convention():
     from spacy_negation.challenge import check_item, expected_negations
 
-    it = build_item(T["e2_m_MP_but_none"], "Peter", "an architect", ["swim"], "read")
-    nlp = _fake_nlp(_but_not_name_only)
-    doc = nlp(make_doc(nlp.vocab, it))
+    it, _, doc = _peter_item("e2_m_MP_but_none", _but_not_name_only)
     assert [(n.cue_text, n.scope_text) for n in doc._.negations][1] == ("not", "Peter")
     # CD-SCO scopes "Peter like to swim": the ACT is missing
     failed = check_item(it, doc._.negations)
@@ -258,9 +263,7 @@ def _joined_not_nor(doc: Doc) -> Doc:
 def test_bioscope_accepts_not_nor_as_one_cue():
     from spacy_negation.challenge import check_item
 
-    it = build_item(T["e1_m_2_not_contr_does"], "Peter", "an architect", ["swim", "fish"], "read")
-    nlp = _fake_nlp(_joined_not_nor)
-    doc = nlp(make_doc(nlp.vocab, it))
+    it, _, doc = _peter_item("e1_m_2_not_contr_does", _joined_not_nor, ("swim", "fish"))
     assert [n.cue_text for n in doc._.negations] == ["n't nor"]
     failed = check_item(it, doc._.negations, "bioscope")
     assert not failed["cue"] and not failed["act_in_scope"]

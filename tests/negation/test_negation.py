@@ -260,16 +260,6 @@ def test_merge_and_split_keep_affixes(nlp):
     assert not neg.is_affixal and d[1]._.is_neg_cue and d[2]._.negated
 
 
-def test_merge_of_a_cue_with_other_tokens_warns(nlp):
-    d = nlp("He did not go .")
-    d._.negations = [{"cue": [d[2]], "scope": [d[0], d[1], d[3]]}]
-    with d.retokenize() as retokenizer:
-        retokenizer.merge(d[1:3])
-    with pytest.warns(UserWarning, match=r"\[NEG-W003\]"):
-        (neg,) = d._.negations
-    assert neg.cue_text == "not" and neg.cue[0].i == 1 and neg.is_affixal
-    assert neg.scope_text == "He did go"
-
 
 def test_merge_of_two_scope_parts_with_other_text_warns(nlp):
     d = nlp("He said not that she came .")

@@ -87,7 +87,8 @@ def test_a_merge_that_joins_a_cue_warns_once_and_stores_the_affix(nlp):
         retokenizer.merge(d[1:3])
     with pytest.warns(UserWarning, match=r"\[NEG-W003\]"):
         (neg,) = d._.negations
-    assert neg.cue_text == "not" and neg.is_affixal
+    assert neg.cue_text == "not" and neg.cue[0].i == 1 and neg.is_affixal
+    assert neg.scope_text == "He did go"
     cue = [s for s in d.spans[SPANS_KEY] if s.label_ == "CUE"][0]
     assert cue.text == "did not"  # the merged token that holds the cue characters
     with warnings.catch_warnings():
