@@ -8,9 +8,10 @@ Each revision is checked out into a temporary git worktree (``--new WORKTREE``: 
 checkout as it is) and trained in its own process with that code and its entry points
 first on PYTHONPATH (the installed package is not used), seed 0, the given number of steps and an evaluation at half
 of them. Prints the losses and dev scores of both runs at each evaluation and, per
-component, whether the trained weights are byte-identical: both final models are loaded
-with the new code (which reads older weight layouts) and every parameter array, thinc's
-and those of the PyTorch modules inside, is hashed (``to_bytes`` is not deterministic for
+component, whether the trained weights are byte-identical: each final model is loaded
+with its own revision's code (a saved config names the factories, architectures and
+scorers of its code) and every parameter array, thinc's and those of the PyTorch modules
+inside, is hashed in the order of the model's layers (``to_bytes`` is not deterministic for
 a transformer: the same model serializes differently twice). Training on one machine is
 deterministic, so identical weights after N steps mean the full run is identical too, as
 long as the data are. Exit code 0 when everything is identical, 1 otherwise.
@@ -116,7 +117,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             print(f"{label} ({rev}):")
             for row in logs[label]:
                 print("   ", row)
-        old_d, new_d = (digests(code["new"], cwd, tmp / f"out-{label}" / "model-last") for label in ("old", "new"))
+        old_d, new_d = (digests(code[label], cwd, tmp / f"out-{label}" / "model-last") for label in ("old", "new"))
         for name in sorted(set(old_d) | set(new_d)):
             print(f"{name}: {'identical' if old_d.get(name) == new_d.get(name) else 'DIFFERENT'}")
         same = old_d == new_d and logs["old"] == logs["new"]
