@@ -65,3 +65,19 @@ def test_a_convention_the_model_has_no_components_for_is_an_error(tmp_path: Path
     err = capsys.readouterr().err
     assert "[NEG-E901]" in err and str(tmp_path / "model") in err and "bioscope, sfu" in err
     assert main(["evaluate", str(tmp_path / "model"), str(gold_path), "--convention", "sfu", "--json"]) == 0
+
+
+def test_spacy_evaluate_output_holds_the_negation_scores(trained_cnn_dir: Path, gold_path: Path,
+                                                         tmp_path: Path) -> None:
+    """The README's `spacy evaluate` route: the console table shows spaCy's metrics only, the
+    --output JSON has the package's neg_* scores."""
+    import subprocess
+    import sys
+
+    out = tmp_path / "scores.json"
+    proc = subprocess.run([sys.executable, "-m", "spacy", "evaluate", str(trained_cnn_dir), str(gold_path),
+                           "--output", str(out)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "NIS" not in proc.stdout
+    scores = json.loads(out.read_text())
+    assert scores["neg_cue_f"] == 1.0 and "neg_nis_tok_f" in scores
