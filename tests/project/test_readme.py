@@ -143,3 +143,8 @@ def test_readme_clinical_claims_quote_results_clinical():
     starsem = report["starsem"]["clinical"]
     cells = f"{ms(starsem['bioscope']['neg_nis_tok_f'])} | - | {ms(starsem['bioscope_clinical']['neg_nis_tok_f'])}"
     assert f"| `en_negation_clinical` (mean ± sd of {len(vs['runs'])} seeds) | - | {cells} |" in readme
+
+
+def test_readme_is_short():
+    """The README is for users and links out (at most 120 lines); history is in results/."""
+    assert len(README.read_text(encoding="utf-8").splitlines()) <= 120
