@@ -42,6 +42,9 @@ class DataModelErrors:
             "keys 'cue', 'scope', 'event'.")
     E013 = ("Negation {id} has unknown key(s) {keys}; the keys are 'cue', 'scope' and "
             "'event'.")
+    E017 = ("The span group {key!r} holds a span whose kb_id {kb_id!r} is not 'k@anchor' or "
+            "'k@anchor:start-end': it was stored in negation storage version {version}, this "
+            "version reads version {current}. Convert the corpus again with this version.")
     E016 = ("Corrupt negation storage entry {entry!r} in doc.user_data; expected 'LABEL "
             "k@anchor' or 'LABEL k@anchor:start-end'.")
     # --- annotation conventions and the span rule -----------------------------------------

@@ -16,8 +16,8 @@ extensions, :func:`get_negations`) stores the spans again on the current tokens,
 
 where a is the instance's anchor (the start character of its first cue part) counted
 from the span's start. An instance is its number and its anchor: the instances of two
-docs joined by ``Doc.from_docs`` stay apart. Version 1 (``Span.id`` = instance number,
-affix ranges in the group's attrs keyed by token index) is still read.
+docs joined by ``Doc.from_docs`` stay apart. A group of another storage version is an
+error (E017).
 """
 import re
 import struct
@@ -155,7 +155,6 @@ def _stored_ranges(doc: Doc, offsets: TokenOffsets) -> Tuple[List[Tuple[Any, str
     group = doc.spans.get(SPANS_KEY)
     out: List[Tuple[Any, str, int, int, bool]] = []
     if group is not None:
-        legacy = group.attrs.get("partial", {})
         strings: Any = doc.vocab.strings  # looked up by hash: the stubs type str keys only
         records = _span_records(group)
         stale = any(not 0 <= tok_start < tok_end <= len(offsets.starts)
@@ -167,14 +166,10 @@ def _stored_ranges(doc: Doc, offsets: TokenOffsets) -> Tuple[List[Tuple[Any, str
             if role is None:
                 raise ValueError(Errors.E006.format(key=SPANS_KEY, label=label))
             match = _KB_ID.match(strings[kb_hash]) if kb_hash in strings else None
-            if match is None:  # storage version 1
-                k = int(_id)
-                rng = legacy.get(f"{k}:{label}:{tok_start}") if tok_end - tok_start == 1 else None
-                if rng is not None:
-                    out.append(((k, None), role, start + int(rng[0]), start + int(rng[1]), False))
-                else:
-                    out.append(((k, None), role, start, end, True))
-                continue
+            if match is None:
+                kb_id = strings[kb_hash] if kb_hash in strings else str(kb_hash)
+                raise ValueError(Errors.E017.format(key=SPANS_KEY, kb_id=kb_id, version=group.attrs.get("version"),
+                                                    current=STORAGE_VERSION))
             num, anchor, s, e = match.groups()
             inst = (int(num), start + int(anchor))
             if s is None:

@@ -304,13 +304,14 @@ def test_as_doc_with_user_data_keeps_the_instances_whose_cue_is_inside(doc4):
                                                             ("No", "one came", "came")]
 
 
-def test_version_1_storage_is_read(nlp):
+def test_another_storage_version_is_an_error(nlp):
+    """A span group of the earlier storage (the instance number in ``Span.id``, no kb_id) is
+    refused with a code, not read."""
     d = nlp("He was unhappy .")
-    spans = [Span(d, 2, 3, "CUE", span_id=0), Span(d, 0, 2, "SCOPE", span_id=0),
-             Span(d, 2, 3, "SCOPE", span_id=0)]
-    d.spans[SPANS_KEY] = SpanGroup(d, name=SPANS_KEY, spans=spans,
-                                   attrs={"version": 1, "partial": {"0:CUE:2": [0, 2], "0:SCOPE:2": [2, 7]}})
-    assert _texts(d) == [("un", "He was happy", "")]
+    spans = [Span(d, 2, 3, "CUE", span_id=0), Span(d, 0, 2, "SCOPE", span_id=0)]
+    d.spans[SPANS_KEY] = SpanGroup(d, name=SPANS_KEY, spans=spans, attrs={"version": 1})
+    with pytest.raises(ValueError, match=r"\[NEG-E017\].*storage version 1.*version 2"):
+        _texts(d)
 
 
 # --- the setter ----------------------------------------------------------------------------
