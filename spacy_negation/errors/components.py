@@ -111,6 +111,12 @@ class ComponentErrors:
             "was installed.")
     E349 = ("The backbone unpacked from {manifest} fails its sanity check: {reason}; nothing "
             "was installed.")
+    E370 = ("{manifest}: not a usable backbone manifest: {reason}; nothing was installed.")
+    E371 = ("Cannot install a backbone into the folder {target}: {reason}; nothing was "
+            "installed. Pass a writable folder with --target-dir or $SPACY_NEGATION_BACKBONES.")
+    E372 = ("The parts of the backbone manifest {manifest} have their recorded sha256 but do not "
+            "join into a zip file ({reason}): the manifest lists the wrong parts or the wrong "
+            "order; nothing was installed.")
     E869 = ("The graph parser model {name!r} has no number of labels (nO): initialize it with "
             "label samples or set nO.")
     E870 = ("Cannot infer the token-vector width of the graph parser: initialize it with "

