@@ -28,9 +28,11 @@ class ComponentErrors:
     E367 = ("{key} must be {bounds}, got {value}.")
     # --- user cue lists (cue_patterns) ----------------------------------------------------
     E350 = ("cue_patterns must be None, a list name, a file path or a list of entries, names and "
-            "paths; got a {type}.")
+            "paths; got {what}.")
     E351 = ("cue_patterns: {value!r} is neither the name of a shipped cue list ({names}) nor "
             "an existing file.")
+    E373 = ("cue_patterns: {value!r} is {what}, not a regular file; give a JSONL file of cue "
+            "pattern entries (one JSON object per line) or a shipped list's name.")
     E352 = ("{where}: not valid JSON: {reason}")
     E353 = ("{where}: invalid cue pattern entry: {reason}. An entry looks like "
             "{{\"pattern\": \"denies\", \"kind\": \"preceding\"}}.")

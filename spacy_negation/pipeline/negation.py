@@ -77,15 +77,16 @@ MODEL_WORKFLOWS: Dict[str, str] = {
     default_score_weights={"neg_nis_tok_f": 1.0, "neg_nis_tok_p": None, "neg_nis_tok_r": None,
                            "neg_cue_f": 0.0, "neg_cue_p": None, "neg_cue_r": None},
 )
-def make_negation(nlp: Language, name: str, model: str, batch_size: int, cue_patterns: Setting,
+def make_negation(nlp: Language, name: str, model: str, batch_size: int, cue_patterns: Any,
                   convention: Optional[str], quantize: bool, span_negated: str,
                   scorer: Optional[Callable]) -> "NegationResolver":
     """Create the negation resolver for a host pipeline.
 
     model (str): the trained negation pipeline: an installed package name or a path.
     batch_size (int): docs per batch of the negation pipeline.
-    cue_patterns (Setting): a user cue list for the model's cue component, in place of
-        its own (None: keep the model's).
+    cue_patterns (Any): a user cue list for the model's cue component, in place of
+        its own (None: keep the model's); a ``Setting``, typed Any so that the package
+        checks it (E350 for another type, not spaCy's config validation).
     convention (Optional[str]): for a model with components per annotation convention
         (the general English model: "bioscope", "cdsco", "sfu"), the convention to
         annotate in (None: the model's default).

@@ -38,7 +38,7 @@ from ..base import NegationPipe
 from .decoding import CueDecoder, CueLexicons, make_cue_decoder_v2
 from .label_data import initial_label_data
 from .labels import OUTSIDE, gold_cue_labels, parse_label
-from .patterns import PATTERNS_KEY, CuePatterns, Setting, cue_patterns_from_entries, load_cue_patterns
+from .patterns import PATTERNS_KEY, CuePatterns, cue_patterns_from_entries, load_cue_patterns
 from .lexicons import AFFIX_KINDS, AffixLexicon, MultiwordLexicon, WordLexicon
 from .prefilter import CuePrefilter, check_window, only_in, stop_words
 from .._util import DEFAULT_TOK2VEC_CONFIG
@@ -76,7 +76,7 @@ def make_negation_cue(
     model: Model[List[Doc], List[Floats2d]],
     lr_scale: float,
     decoder: CueDecoder,
-    cue_patterns: Setting,
+    cue_patterns: Any,
     convention: Optional[str],
     annotate_unmarked: bool,
     prefilter: bool,
@@ -89,9 +89,11 @@ def make_negation_cue(
     lr_scale (float): the component's learning rate relative to the optimizer's (e.g.
         10 for 2e-4 on a 2e-5 transformer; it applies to this component's own weights).
     decoder (CueDecoder): turns the scores into cues (``spacy-negation.cue_decoder.v2``).
-    cue_patterns (Setting): a user cue list applied to the predicted cues: None, a
+    cue_patterns (Any): a user cue list applied to the predicted cues: None, a
         shipped list's name ("en_clinical"), a JSONL file path, or a list of entries
-        ({"pattern": "denies", "kind": "preceding"}), names and paths.
+        ({"pattern": "denies", "kind": "preceding"}), names and paths (a ``Setting``;
+        typed Any so that the package checks it: E350 for another type, not spaCy's
+        config validation).
     convention (Optional[str]): learn from and annotate only docs of this annotation
         convention (``spacy_negation.negation.convention``); None: all.
     annotate_unmarked (bool): annotate docs without a convention mark.

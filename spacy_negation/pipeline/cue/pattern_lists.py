@@ -34,7 +34,9 @@ entry per line), or a list whose items are entries, names or paths. An entry of 
 item replaces an earlier entry with the same pattern (to change one entry of a shipped
 list); within one item a pattern may appear only once with one kind.
 """
+import os
 import re
+import stat
 import warnings
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
@@ -83,21 +85,28 @@ def load_cue_patterns(setting: Setting, make_doc: MakeDoc) -> List[Dict[str, Any
     RETURNS (List[Dict[str, Any]]): the entries, each with its ``kind``, the
         ``tokens`` the Matcher uses and the given ``pattern`` (plus ``attr``, ``id``,
         ``source`` where given), in setting order.
-    RAISES (ValueError): a coded error naming the file and line (or list item).
+    RAISES (ValueError): a coded error naming the file and line (or list item); E350
+        for a setting or list item of another type (a number, a dict outside a list,
+        None in a list).
     """
     if setting is None:
         return []
+    if isinstance(setting, os.PathLike):
+        setting = os.fspath(setting)
     items: Sequence[Union[str, Dict[str, Any]]] = [setting] if isinstance(setting, str) else setting
     if not isinstance(items, (list, tuple)):
-        raise ValueError(Errors.E350.format(type=type(setting).__name__))
+        hint = "; put an entry in a list: [{...}]" if isinstance(setting, dict) else ""
+        raise ValueError(Errors.E350.format(what=f"{_described(setting)}{hint}"))
     merged: Dict[str, Dict[str, Any]] = {}
     for n, item in enumerate(items):
+        if isinstance(item, os.PathLike):
+            item = os.fspath(item)
         if isinstance(item, str):
             entries = read_cue_patterns(resolve_list(item), make_doc)
         elif isinstance(item, dict):
             entries = [normalize_entry(item, f"cue_patterns[{n}]", make_doc)]
         else:
-            raise ValueError(Errors.E350.format(type=type(item).__name__))
+            raise ValueError(Errors.E350.format(what=f"a list whose item {n} is {_described(item)}"))
         for entry in entries:
             key = _entry_key(entry)
             merged.pop(key, None)  # a later item's entry replaces an earlier one
@@ -110,16 +119,36 @@ def resolve_list(name_or_path: str) -> Path:
 
     name_or_path (str): ``en_clinical`` or a path to a JSONL file.
     RETURNS (Path): the file.
-    RAISES (ValueError): E351 if it is neither.
+    RAISES (ValueError): E351 if it is neither; E373 for a path that is not a regular
+        file (a folder, ``/dev/null``, a pipe).
     """
     if name_or_path in shipped_lists():
         return LISTS_DIR / f"{name_or_path}.jsonl"
     path = Path(name_or_path)
+    if path.exists() and not path.is_file():
+        raise ValueError(Errors.E373.format(value=name_or_path, what=_file_kind(path)))
     if path.is_file():
         if not path.is_absolute():
             warnings.warn(Warnings.W302.format(path=name_or_path))
         return path
     raise ValueError(Errors.E351.format(value=name_or_path, names=", ".join(shipped_lists())))
+
+
+def _described(value: Any) -> str:
+    """A setting's value for E350: its type and (shortened) value."""
+    return f"{value!r:.60} ({type(value).__name__})"
+
+
+def _file_kind(path: Path) -> str:
+    """What a path that exists but is not a regular file is."""
+    mode = path.stat().st_mode
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe"
+    return "not a regular file"
 
 
 def read_cue_patterns(path: Union[str, Path], make_doc: MakeDoc) -> List[Dict[str, Any]]:

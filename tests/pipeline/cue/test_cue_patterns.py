@@ -281,6 +281,40 @@ def test_bad_settings_give_coded_errors(tmp_path, trained_cnn_dir):
                                                        "cue_patterns": [{"pattern": "x", "kind": "nope"}]})
 
 
+@pytest.mark.parametrize("setting,shown", [
+    (5, r"5 \(int\)"),
+    (True, r"True \(bool\)"),
+    ({"pattern": "no", "kind": "preceding"}, r".*\(dict\); put an entry in a list"),
+    ([None], r"a list whose item 0 is None \(NoneType\)"),
+    (["en_clinical", 3], r"a list whose item 1 is 3 \(int\)"),
+])
+def test_a_setting_of_another_type_is_the_packages_error(setting, shown, trained_cnn_dir):
+    """A cue_patterns setting of another type is the package's E350 (spaCy's config
+    validation would say "is not <class 'NoneType'>"), for negation_cue and the host."""
+    with pytest.raises(ValueError, match=rf"\[NEG-E350\] .*got {shown}"):
+        spacy.blank("en").add_pipe("negation_cue", config={"cue_patterns": setting})
+    with pytest.raises(ValueError, match=rf"\[NEG-E350\] .*got {shown}"):
+        spacy.blank("en").add_pipe("negation", config={"model": str(trained_cnn_dir), "cue_patterns": setting})
+
+
+@pytest.mark.parametrize("path,kind", [("/dev/null", "a device"), (None, "a folder")])
+def test_a_path_that_is_not_a_regular_file(path, kind, tmp_path):
+    """/dev/null or a folder: not a regular file (E373), not "no existing file"."""
+    value = path or str(tmp_path)
+    if not Path(value).exists():
+        pytest.skip(f"{value} does not exist here")
+    with pytest.raises(ValueError, match=rf"\[NEG-E373\] cue_patterns: '{value}' is {kind}, not a regular file"):
+        load_cue_patterns(value, spacy.blank("en").make_doc)
+    with pytest.raises(ValueError, match=r"\[NEG-E373\]"):
+        spacy.blank("en").add_pipe("negation_cue", config={"cue_patterns": [value]})
+
+
+def test_a_path_object_is_a_file_path(tmp_path):
+    path = tmp_path / "cues.jsonl"
+    path.write_text('{"pattern": "denies", "kind": "preceding"}\n', encoding="utf-8")
+    assert [e["pattern"] for e in load_cue_patterns(path, spacy.blank("en").make_doc)] == ["denies"]  # type: ignore[arg-type]
+
+
 def test_duplicates_warn_and_later_items_replace_earlier_entries(tmp_path, monkeypatch):
     make_doc = spacy.blank("en").make_doc
     path = tmp_path / "cues.jsonl"
