@@ -1,4 +1,5 @@
-"""spacy-negation: negation cue, scope and event resolution for spaCy.
+"""spacy-negation: negation cue, scope and event resolution for spaCy (and speculation cues
+and scopes beside them in the data model).
 
 Nothing is registered at import time; spaCy finds the factories, architectures, scorers
 and readers through the package's entry points, and the ``doc._`` extensions are
@@ -14,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 from .about import __version__
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .negation import (Negation, Part, SPANS_KEY, get_negations, register_extensions,
-                           set_negations)
+    from .negation import (Negation, Part, SPANS_KEY, Speculation, get_negations, get_speculations,
+                           register_extensions, set_negations, set_speculations)
     from .visualize import displacy_data, render
 
 _LAZY = {
@@ -25,6 +26,9 @@ _LAZY = {
     "get_negations": "negation",
     "register_extensions": "negation",
     "set_negations": "negation",
+    "Speculation": "negation",
+    "get_speculations": "negation",
+    "set_speculations": "negation",
     "displacy_data": "visualize",
     "render": "visualize",
 }

@@ -275,3 +275,80 @@ def modules_after(code: str, modules: Sequence[str] = HEAVY) -> List[str]:
     res = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr
     return res.stdout.split()
+
+
+class KindAccess:
+    """The doc, token and span extensions and the storage of one kind of instance (negations
+    or speculations), for the data-model tests that run for both kinds: the same specs,
+    with the event dropped for a speculation (it has none).
+
+    name (str): 'negation' or 'speculation'.
+    """
+
+    COVERED = {"negation": "negated", "speculation": "uncertain"}
+    IS_CUE = {"negation": "is_neg_cue", "speculation": "is_spec_cue"}
+
+    def __init__(self, name: str) -> None:
+        from spacy_negation.negation import KINDS
+
+        self.name = name
+        self.kind = KINDS[name]
+        self.key = self.kind.key
+        self.roles = self.kind.roles
+        self.cls = self.kind.cls
+        self.mirror = self.kind.mirror
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def spec(self, spec: Dict[str, Any]) -> Dict[str, Any]:
+        """A spec of a negation as one of this kind (without its event for a speculation)."""
+        return {role: parts for role, parts in spec.items() if role in self.roles}
+
+    def get(self, doc: Doc) -> List[Any]:
+        """``doc._.negations`` or ``doc._.speculations``."""
+        return getattr(doc._, self.key)
+
+    def set(self, doc: Doc, specs: Any) -> None:
+        """``doc._.negations = ...`` or ``doc._.speculations = ...`` (specs as given)."""
+        setattr(doc._, self.key, specs)
+
+    def put(self, doc: Doc, specs: Sequence[Dict[str, Any]]) -> None:
+        """Set the instances of negation specs through the doc extension."""
+        self.set(doc, [self.spec(s) for s in specs])
+
+    def read(self, doc: Doc) -> List[Any]:
+        """The instances read afresh (``get_negations`` / ``get_speculations``)."""
+        from spacy_negation.negation import get_instances
+
+        return get_instances(doc, self.kind)
+
+    def store(self, doc: Doc, specs: Any, **kwargs: Any) -> None:
+        """``set_negations`` / ``set_speculations`` with specs as given."""
+        from spacy_negation.negation import set_instances
+
+        set_instances(doc, self.kind, specs, **kwargs)
+
+    def covered(self, obj: Any) -> bool:
+        """``token._.negated`` / ``token._.uncertain`` (or the span's)."""
+        return getattr(obj._, self.COVERED[self.name])
+
+    def of(self, obj: Any) -> List[Any]:
+        """``token._.negations`` / ``token._.speculations`` (or the span's)."""
+        return getattr(obj._, self.key)
+
+    def is_cue(self, token: Any) -> bool:
+        """``token._.is_neg_cue`` / ``token._.is_spec_cue``."""
+        return getattr(token._, self.IS_CUE[self.name])
+
+    def texts(self, inst: Any) -> Tuple[str, ...]:
+        """The text of each role of an instance."""
+        return tuple(inst.text(role) for role in self.roles)
+
+    def expect(self, rows: Sequence[Tuple[Any, ...]]) -> List[Tuple[Any, ...]]:
+        """Rows of per-role values of negations (cue, scope, event) as this kind's."""
+        return [tuple(row[:len(self.roles)]) for row in rows]
+
+
+#: The kinds of instance of the data model, for ``pytest.mark.parametrize``.
+KIND_NAMES = ("negation", "speculation")

@@ -1,4 +1,5 @@
-"""The negation data model: negation instances with cue, scope and event parts.
+"""The negation data model: negation instances with cue, scope and event parts, and
+speculation instances with cue and scope parts beside them.
 
 A *part* (:class:`~spacy_negation.alignment.Part`) is one token, or a character range
 inside one token (the affix ``un`` of ``unhappy`` as a cue, the rest ``happy`` in the
@@ -21,19 +22,32 @@ span group: clear a doc's negations with ``doc._.negations = []``, not by deleti
 group).
 
 Extensions (:mod:`.extensions`): ``doc._.negations`` reads and writes them; the token and
-span conveniences use an index built once per doc and rebuilt when the storage changes.
-When a span (an entity) counts as negated is a rule of the doc (:mod:`.span_rule`): by
-default, a cue outside the span whose scope covers all its words.
+span conveniences use an index (:mod:`.index`) built once per doc and rebuilt when the
+storage changes. When a span (an entity) counts as negated is a rule of the doc
+(:mod:`.span_rule`): by default, a cue outside the span whose scope covers all its words.
+
+Speculations (hedge cues such as ``may``, ``suggest``, ``either … or`` and their scopes,
+as BioScope and SFU Review annotate them): a :class:`Speculation` has the cue and scope of
+a :class:`Negation` and no event. They are stored the same way, by kind (:class:`Kind`:
+:data:`NEGATIONS`, :data:`SPECULATIONS`), in the span group ``doc.spans["speculations"]``
+with their own user-data mirror and index, and survive everything negations survive.
+``doc._.speculations``, ``token._.uncertain``, ``token._.speculations``,
+``token._.is_spec_cue``, ``span._.uncertain`` and ``span._.speculations`` answer as the
+negations' extensions do, with the same span rule (``ent._.uncertain`` as
+``ent._.negated``).
 """
 from ..alignment import Part
 from .convention import CONVENTION_KEY, get_convention, set_convention
 from .extensions import register_extensions
-from .instance import ROLES, Negation, PartLike
+from .index import get_instances, get_negations, get_speculations
+from .instance import ROLES, SPECULATION_ROLES, Instance, Negation, PartLike, Speculation
 from .span_rule import DEFAULT_SPAN_RULE, SPAN_RULE_KEY, SPAN_RULES, get_span_rule, set_span_rule
-from .storage import (LABELS, MIRROR, ROLE_OF_LABEL, SPANS_KEY, STORAGE_VERSION, get_negations,
-                      set_negations)
+from .storage import (KINDS, LABELS, MIRROR, NEGATIONS, ROLE_OF_LABEL, SPANS_KEY, SPECULATION_MIRROR, SPECULATIONS,
+                      SPECULATIONS_KEY, STORAGE_VERSION, Kind, set_instances, set_negations, set_speculations)
 
-__all__ = ["CONVENTION_KEY", "DEFAULT_SPAN_RULE", "LABELS", "MIRROR", "ROLES", "ROLE_OF_LABEL", "SPANS_KEY",
-           "SPAN_RULES", "SPAN_RULE_KEY", "STORAGE_VERSION", "Negation", "Part", "PartLike", "get_convention",
-           "get_negations", "get_span_rule", "register_extensions", "set_convention", "set_negations",
-           "set_span_rule"]
+__all__ = ["CONVENTION_KEY", "DEFAULT_SPAN_RULE", "KINDS", "LABELS", "MIRROR", "NEGATIONS", "ROLES", "ROLE_OF_LABEL",
+           "SPANS_KEY", "SPAN_RULES", "SPAN_RULE_KEY", "SPECULATIONS", "SPECULATIONS_KEY", "SPECULATION_MIRROR",
+           "SPECULATION_ROLES", "STORAGE_VERSION", "Instance", "Kind", "Negation", "Part", "PartLike", "Speculation",
+           "get_convention", "get_instances", "get_negations", "get_span_rule", "get_speculations",
+           "register_extensions", "set_convention", "set_instances", "set_negations", "set_span_rule",
+           "set_speculations"]

@@ -1,15 +1,20 @@
-"""Storing negation instances in the span group ``doc.spans["negations"]``, reading
-them back onto the doc's current tokens, and the index the extensions answer from.
+"""Storing the instances of one kind (negations, speculations) in their span group
+(``doc.spans["negations"]``, ``doc.spans["speculations"]``) and reading them back onto the
+doc's current tokens; the index the extensions answer from is in :mod:`.index`.
+
+A :class:`Kind` names what the storage keeps apart per kind: the instance class (and with
+it the roles: a negation has cue, scope and event, a speculation cue and scope), the span
+group's key and the user-data key of the mirror. Everything else is one implementation.
 
 Storage version 2: one span per contiguous run of whole-token parts of a role, or per
-partial part (an affix and its remainder), labelled CUE, SCOPE or EVENT. Everything the
-spans need besides their character range is in ``Span.kb_id`` (which survives every
-serialization, ``Doc.to_json`` included) and counted from the span's own start
-character, so it stays right when the offsets shift (``Doc.from_docs``) and when the
-tokens change (retokenization keeps the text and the spans' character offsets; spaCy
-leaves the spans' token indices as they were, and the first read after it (any of the
-extensions, :func:`get_negations`) stores the spans again on the current tokens, so
-``doc.spans["negations"]`` points at the right tokens again):
+partial part (an affix and its remainder), labelled CUE, SCOPE or EVENT (a speculation
+has no EVENT spans). Everything the spans need besides their character range is in
+``Span.kb_id`` (which survives every serialization, ``Doc.to_json`` included) and counted
+from the span's own start character, so it stays right when the offsets shift
+(``Doc.from_docs``) and when the tokens change (retokenization keeps the text and the
+spans' character offsets; spaCy leaves the spans' token indices as they were, and the
+first read after it (any of the extensions, :func:`~.index.get_negations`) stores the
+spans again on the current tokens, so the span group points at the right tokens again):
 
 * ``"k@a"``: a run of whole tokens of instance number k;
 * ``"k@a:s-e"``: a partial part: characters [s, e) from the span's start;
@@ -24,7 +29,8 @@ import struct
 import warnings
 import weakref
 from collections.abc import Iterable as IterableABC
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, Union
+from dataclasses import dataclass
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, Type, Union
 
 import srsly
 from spacy.attrs import IDX, LENGTH
@@ -32,9 +38,11 @@ from spacy.tokens import Doc, Span, SpanGroup
 
 from ..alignment import Part, TokenOffsets
 from ..errors import Errors, Warnings
-from .instance import ROLES, Negation, PartLike, _check_scope_outside_cue
+from .instance import Instance, Negation, PartLike, PartsOfInstance, Speculation, _check_scope_outside_cue
 
 SPANS_KEY = "negations"
+#: The span group of the speculations.
+SPECULATIONS_KEY = "speculations"
 LABELS = {"cue": "CUE", "scope": "SCOPE", "event": "EVENT"}
 ROLE_OF_LABEL = {label: role for role, label in LABELS.items()}
 STORAGE_VERSION = 2
@@ -42,19 +50,90 @@ STORAGE_VERSION = 2
 _KB_ID = re.compile(r"^(\d+)@(-?\d+)(?::(\d+)-(\d+))?$")
 #: user_data key name of the mirror that ``Span.as_doc(copy_user_data=True)`` carries.
 MIRROR = "spacy_negation.parts"
+#: The same for the speculations.
+SPECULATION_MIRROR = "spacy_negation.speculation_parts"
 
 
-def get_negations(doc: Doc) -> List[Negation]:
-    """The negation instances of a doc in document order: by first cue token, ties in
-    storage order. Reads the storage afresh (and refreshes the index of the token and
-    span conveniences); ``doc._.negations`` answers from the index.
+@dataclass(frozen=True)
+class Kind:
+    """One kind of instance and where a doc stores it.
+
+    cls (Type[Instance]): the instance class (:class:`Negation`, :class:`Speculation`).
+    key (str): the span group's key, also the name of the doc extension.
+    mirror (str): the user-data key name of the mirror (``Span.as_doc``).
+    """
+
+    cls: Type[Instance]
+    key: str
+    mirror: str
+
+    @property
+    def name(self) -> str:
+        """'negation' or 'speculation'."""
+        return self.cls.KIND
+
+    @property
+    def roles(self) -> Tuple[str, ...]:
+        return self.cls.ROLES
+
+    def role_of_label(self, label: str) -> Optional[str]:
+        """The role a span label stands for in this kind's group (None: none of its roles)."""
+        role = ROLE_OF_LABEL.get(label)
+        return role if role in self.roles else None
+
+    def fields(self) -> Dict[str, str]:
+        """The fields of the messages that name the kind."""
+        return {**self.cls.fields(), "labels": ", ".join(LABELS[role] for role in self.roles)}
+
+
+NEGATIONS = Kind(Negation, SPANS_KEY, MIRROR)
+SPECULATIONS = Kind(Speculation, SPECULATIONS_KEY, SPECULATION_MIRROR)
+#: The kinds, by name.
+KINDS: Dict[str, Kind] = {kind.name: kind for kind in (NEGATIONS, SPECULATIONS)}
+
+
+def set_instances(doc: Doc, kind: Kind, instances: Iterable[Union[Instance, Dict[str, Iterable[PartLike]]]],
+                  *, scope_outside_cue: bool = False) -> None:
+    """Replace the instances of one kind of a doc (:func:`set_negations`,
+    :func:`set_speculations`). Instance numbers follow the given order.
 
     doc (Doc): the doc.
-    RETURNS (List[Negation]): the instances.
+    kind (Kind): the kind.
+    instances (Iterable[Union[Instance, Dict]]): instances of the kind's class, or dicts with
+        the kind's roles as keys holding parts (tokens, spans, Parts or (i, start, end)).
+        Bad input raises a coded ValueError and leaves the doc's instances as they were.
+    scope_outside_cue (bool): also reject a scope part that overlaps its own cue (E015).
     """
-    index = _Index(doc)
-    _INDEX[doc] = index
-    return index.negations(doc)
+    fields = kind.fields()
+    if isinstance(instances, (str, bytes, dict, Instance)) or not isinstance(instances, IterableABC):
+        raise ValueError(Errors.E010.format(obj=_short(instances), type=type(instances).__name__, key=kind.key,
+                                            **fields))
+    cls = kind.cls
+    checked: List[Instance] = []
+    for k, inst in enumerate(instances):
+        if isinstance(inst, dict):
+            unknown = sorted(str(key) for key in inst if key not in cls.ROLES)
+            if unknown == ["event"] and "event" not in cls.ROLES:
+                unknown = [] if not _has_parts(inst["event"]) else unknown
+                if unknown:
+                    raise ValueError(Errors.E018.format(id=k))
+            if unknown:
+                raise ValueError(Errors.E013.format(id=k, unknown=unknown, **fields))
+            inst = cls(doc, *(inst.get(role, ()) for role in cls.ROLES), id=k)  # type: ignore[call-arg]
+        elif isinstance(inst, cls):
+            inst = cls(doc, *inst.all_parts(), id=k)  # type: ignore[call-arg]
+        else:
+            raise ValueError(Errors.E011.format(id=k, obj=_short(inst), type=type(inst).__name__, **fields))
+        if scope_outside_cue:
+            _check_scope_outside_cue(doc, inst)
+        checked.append(inst)
+    store_instances(doc, kind, checked)
+
+
+def _has_parts(value: Any) -> bool:
+    """Whether a dict's value for a role holds parts (a non-empty collection, or anything
+    else, which the instance's own check refuses)."""
+    return not (isinstance(value, (list, tuple)) and not value)
 
 
 def set_negations(doc: Doc, negations: Iterable[Union[Negation, Dict[str, Iterable[PartLike]]]],
@@ -70,23 +149,19 @@ def set_negations(doc: Doc, negations: Iterable[Union[Negation, Dict[str, Iterab
         cells itself when it reads a corpus (E958; CD-SCO training's whole ``infinite`` in
         the scope of its affix ``in`` is repaired to ``finite``, W951).
     """
-    if isinstance(negations, (str, bytes, dict, Negation)) or not isinstance(negations, IterableABC):
-        raise ValueError(Errors.E010.format(obj=_short(negations), type=type(negations).__name__))
-    checked: List[Negation] = []
-    for k, neg in enumerate(negations):
-        if isinstance(neg, dict):
-            unknown = sorted(str(key) for key in neg if key not in ROLES)
-            if unknown:
-                raise ValueError(Errors.E013.format(id=k, keys=unknown))
-            neg = Negation(doc, neg.get("cue", ()), neg.get("scope", ()), neg.get("event", ()), id=k)
-        elif isinstance(neg, Negation):
-            neg = Negation(doc, neg.cue, neg.scope, neg.event, id=k)
-        else:
-            raise ValueError(Errors.E011.format(id=k, obj=_short(neg), type=type(neg).__name__))
-        if scope_outside_cue:
-            _check_scope_outside_cue(doc, neg)
-        checked.append(neg)
-    store_trusted(doc, checked)
+    set_instances(doc, NEGATIONS, negations, scope_outside_cue=scope_outside_cue)
+
+
+def set_speculations(doc: Doc, speculations: Iterable[Union[Speculation, Dict[str, Iterable[PartLike]]]],
+                     *, scope_outside_cue: bool = False) -> None:
+    """Replace the speculations of a doc, as :func:`set_negations` the negations.
+
+    doc (Doc): the doc.
+    speculations (Iterable[Union[Speculation, Dict]]): instances, or dicts with the keys
+        'cue' and 'scope' (an 'event' with parts is E018).
+    scope_outside_cue (bool): also reject a scope part that overlaps its own cue (E015).
+    """
+    set_instances(doc, SPECULATIONS, speculations, scope_outside_cue=scope_outside_cue)
 
 
 def store_trusted(doc: Doc, negations: Sequence[Negation]) -> None:
@@ -99,13 +174,24 @@ def store_trusted(doc: Doc, negations: Sequence[Negation]) -> None:
     doc (Doc): the doc.
     negations (Sequence[Negation]): the instances, ``id`` = position.
     """
+    store_instances(doc, NEGATIONS, negations)
+
+
+def store_instances(doc: Doc, kind: Kind, instances: Sequence[Instance]) -> None:
+    """Replace the instances of one kind of a doc with instances already checked against
+    it (:func:`store_trusted`, any kind).
+
+    doc (Doc): the doc.
+    kind (Kind): the kind.
+    instances (Sequence[Instance]): the instances, ``id`` = position.
+    """
     spans: List[Span] = []
     mirror: Dict[Tuple[int, int], List[str]] = {}
-    for neg in negations:
-        k = neg.id
-        anchor = doc[neg.cue[0].i].idx + neg.cue[0].start
-        for role in ROLES:
-            for start, end, part in _runs(doc, neg.parts(role)):
+    for inst in instances:
+        k = inst.id
+        anchor = doc[inst.cue[0].i].idx + inst.cue[0].start
+        for role, parts in zip(kind.roles, inst.all_parts()):
+            for start, end, part in _runs(doc, parts):
                 start_char, end_char = doc[start].idx, doc[end - 1].idx + len(doc[end - 1].text)
                 kb_id = f"{k}@{anchor - start_char}"
                 if part is not None:
@@ -113,13 +199,12 @@ def store_trusted(doc: Doc, negations: Sequence[Negation]) -> None:
                 spans.append(Span(doc, start, end, label=LABELS[role], kb_id=kb_id, span_id=k))
                 mirror.setdefault((start_char, end_char), []).append(f"{LABELS[role]} {kb_id}")
     user_data: Dict[Any, Any] = doc.user_data  # keys are tuples, as spaCy's extensions use
-    for key in [key for key in user_data if _is_mirror_key(key)]:
+    for key in [key for key in user_data if _is_mirror_key(key, kind.mirror)]:
         del user_data[key]
     for (start_char, end_char), entries in mirror.items():
-        user_data[("._.", MIRROR, start_char, end_char)] = tuple(entries)
-    doc.spans[SPANS_KEY] = SpanGroup(doc, name=SPANS_KEY, attrs={"version": STORAGE_VERSION},
-                                     spans=spans)
-    _INDEX.pop(doc, None)
+        user_data[("._.", kind.mirror, start_char, end_char)] = tuple(entries)
+    doc.spans[kind.key] = SpanGroup(doc, name=kind.key, attrs={"version": STORAGE_VERSION}, spans=spans)
+    forget_index(doc, kind)
 
 
 def _runs(doc: Doc, parts: Sequence[Part]) -> Iterator[Tuple[int, int, Optional[Part]]]:
@@ -142,17 +227,17 @@ def _short(obj: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _is_mirror_key(key: Any) -> bool:
-    return isinstance(key, tuple) and len(key) == 4 and key[0] == "._." and key[1] == MIRROR
+def _is_mirror_key(key: Any, mirror: str = MIRROR) -> bool:
+    return isinstance(key, tuple) and len(key) == 4 and key[0] == "._." and key[1] == mirror
 
 
-def _stored_ranges(doc: Doc, offsets: TokenOffsets) -> Tuple[List[Tuple[Any, str, int, int, bool]], bool]:
+def _stored_ranges(doc: Doc, kind: Kind, offsets: TokenOffsets) -> Tuple[List[Tuple[Any, str, int, int, bool]], bool]:
     """The stored parts as (instance key, role, start char, end char, whole-token run),
     in storage order, from the span group, else from the user-data mirror (a doc made by
     ``Span.as_doc(copy_user_data=True)``), and whether the span group's token indices are
     stale (a retokenization moved the tokens under the spans' characters). A cue part cut
     off by ``as_doc`` drops its instance; scope and event parts are clipped to the doc."""
-    group = doc.spans.get(SPANS_KEY)
+    group = doc.spans.get(kind.key)
     out: List[Tuple[Any, str, int, int, bool]] = []
     if group is not None:
         strings: Any = doc.vocab.strings  # looked up by hash: the stubs type str keys only
@@ -162,14 +247,14 @@ def _stored_ranges(doc: Doc, offsets: TokenOffsets) -> Tuple[List[Tuple[Any, str
                     for _, _, _, tok_start, tok_end, start, end in records)
         for _id, kb_hash, label_hash, tok_start, tok_end, start, end in records:
             label = strings[label_hash] if label_hash in strings else str(label_hash)
-            role = ROLE_OF_LABEL.get(label)
+            role = kind.role_of_label(label)
             if role is None:
-                raise ValueError(Errors.E006.format(key=SPANS_KEY, label=label))
+                raise ValueError(Errors.E006.format(key=kind.key, label=label, **kind.fields()))
             match = _KB_ID.match(strings[kb_hash]) if kb_hash in strings else None
             if match is None:
                 kb_id = strings[kb_hash] if kb_hash in strings else str(kb_hash)
-                raise ValueError(Errors.E017.format(key=SPANS_KEY, kb_id=kb_id, version=group.attrs.get("version"),
-                                                    current=STORAGE_VERSION))
+                raise ValueError(Errors.E017.format(key=kind.key, kb_id=kb_id, version=group.attrs.get("version"),
+                                                    current=STORAGE_VERSION, kind=kind.name))
             num, anchor, s, e = match.groups()
             inst = (int(num), start + int(anchor))
             if s is None:
@@ -181,15 +266,15 @@ def _stored_ranges(doc: Doc, offsets: TokenOffsets) -> Tuple[List[Tuple[Any, str
     cut: Set[Any] = set()
     mirrored: Dict[Any, Any] = doc.user_data
     for key, entries in list(mirrored.items()):
-        if not _is_mirror_key(key):
+        if not _is_mirror_key(key, kind.mirror):
             continue
         start, end = int(key[2]), int(key[3])
         for entry in entries:
             label, kb_id = str(entry).split(" ", 1)
             match = _KB_ID.match(kb_id)
-            role = ROLE_OF_LABEL.get(label)
+            role = kind.role_of_label(label)
             if match is None or role is None:
-                raise ValueError(Errors.E016.format(entry=entry))
+                raise ValueError(Errors.E016.format(entry=entry, kind=kind.name))
             num, anchor, s, e = match.groups()
             inst = (int(num), start + int(anchor))
             lo, hi = (start, end) if s is None else (start + int(s), start + int(e))
@@ -214,35 +299,33 @@ def _span_records(group: SpanGroup) -> List[Tuple[int, ...]]:
         return [struct.unpack(">QQQllll", record) for record in srsly.msgpack_loads(group.to_bytes())["spans"]]
 
 
-PartsOfInstance = Tuple[Tuple[Part, ...], Tuple[Part, ...], Tuple[Part, ...]]
-
-
-def _read(doc: Doc) -> Tuple[List[PartsOfInstance], bool]:
-    """The stored instances as (cue, scope, event) parts on the doc's current tokens, in
-    storage order, and whether the span group is stale (see :func:`_stored_ranges`).
-    Parts are stored as character ranges, so they follow retokenization: a range that
-    covers only part of a token (a merge joined it with other tokens) becomes a partial
-    part with the same characters (W003 for a whole-token cue); two ranges of a role in
-    one token become the range covering both (W004)."""
-    group = doc.spans.get(SPANS_KEY)
+def read_parts(doc: Doc, kind: Kind) -> Tuple[List[PartsOfInstance], bool]:
+    """The stored instances of a kind as their parts per role (in the order of the kind's
+    roles) on the doc's current tokens, in storage order, and whether the span group is
+    stale (see :func:`_stored_ranges`). Parts are stored as character ranges, so they
+    follow retokenization: a range that covers only part of a token (a merge joined it with
+    other tokens) becomes a partial part with the same characters (W003 for a whole-token
+    cue); two ranges of a role in one token become the range covering both (W004)."""
+    group = doc.spans.get(kind.key)
     if group is not None and not len(group):
         return [], False
     array = doc.to_array([IDX, LENGTH]).tolist() if len(doc) else []
     offsets = TokenOffsets([row[0] for row in array], [row[0] + row[1] for row in array])
-    stored, stale = _stored_ranges(doc, offsets)
+    stored, stale = _stored_ranges(doc, kind, offsets)
     if not stored:
         return [], stale
     parts: Dict[Any, Dict[str, Dict[int, List[Tuple[int, int, bool]]]]] = {}
     for inst, role, lo, hi, whole in stored:
         if inst not in parts:
-            parts[inst] = {r: {} for r in ROLES}
+            parts[inst] = {r: {} for r in kind.roles}
         by_token = parts[inst][role]
         for i, a, b in offsets.pieces(lo, hi):
             by_token.setdefault(i, []).append((a, b, whole))
-    out = []
+    fields = kind.fields()
+    out: List[PartsOfInstance] = []
     for k, (inst, roles) in enumerate(parts.items()):
         result = []
-        for role in ROLES:
+        for role in kind.roles:
             role_parts = []
             for i, ranges in sorted(roles[role].items()):
                 ranges.sort()
@@ -250,79 +333,29 @@ def _read(doc: Doc) -> Tuple[List[PartsOfInstance], bool]:
                 if len(ranges) > 1 and any(doc[i].text[ranges[j][1]:ranges[j + 1][0]].strip()
                                            for j in range(len(ranges) - 1)):
                     warnings.warn(Warnings.W004.format(id=k, role=role, text=doc[i].text,
-                                                       part=doc[i].text[start:end]))
+                                                       part=doc[i].text[start:end], **fields))
                 if (role == "cue" and (start, end) != (0, offsets.ends[i] - offsets.starts[i])
                         and all(r[2] for r in ranges)):
-                    warnings.warn(Warnings.W003.format(id=k, cue=doc[i].text[start:end], text=doc[i].text))
+                    warnings.warn(Warnings.W003.format(id=k, cue=doc[i].text[start:end], text=doc[i].text, **fields))
                 role_parts.append(Part(i, start, end))
             result.append(tuple(role_parts))
         if not result[0]:
-            raise ValueError(Errors.E001.format(id=k))
-        out.append((result[0], result[1], result[2]))
+            raise ValueError(Errors.E001.format(id=k, **fields))
+        out.append(tuple(result))
     return out, stale
 
 
-def _store_again(doc: Doc, parts: Sequence[PartsOfInstance]) -> None:
+def store_again(doc: Doc, kind: Kind, parts: Sequence[PartsOfInstance]) -> None:
     """Store the instances read from a stale span group again, on the current tokens
     (instance numbers and order kept)."""
-    set_negations(doc, [Negation._trusted(doc, cue, scope, event, k)
-                        for k, (cue, scope, event) in enumerate(parts)])
+    set_instances(doc, kind, [kind.cls._from_parts(doc, inst, k) for k, inst in enumerate(parts)])
 
 
-# --- the index of the extensions ------------------------------------------------------------
-class _Index:
-    """The negations of a doc and which tokens they cover, with the state of the storage
-    it was built from. It is rebuilt when the setter runs, when the span group is
-    replaced or changes length (append, extend, removal), or when the doc's token count
-    changes (retokenization). Not detected: replacing a span in place
-    (``group[i] = span``) or a retokenization that keeps the token count (a merge and a
-    split in one block); ``get_negations(doc)`` rebuilds it."""
-
-    __slots__ = ("group", "n_spans", "n_tokens", "n_user_data", "parts", "order", "scope", "cues")
-
-    def __init__(self, doc: Doc) -> None:
-        self.parts, stale = _read(doc)
-        if stale:  # a retokenization: the span group follows the tokens again
-            _store_again(doc, self.parts)
-        self.group = doc.spans.get(SPANS_KEY)
-        self.n_spans = -1 if self.group is None else len(self.group)
-        self.n_tokens = len(doc)
-        self.n_user_data = len(doc.user_data) if self.group is None else -1
-        self.order = sorted(range(len(self.parts)), key=lambda k: (self.parts[k][0][0].i, k))
-        self.scope: Dict[int, List[int]] = {}
-        self.cues: Set[int] = set()
-        for k in self.order:
-            cue, scope, _ = self.parts[k]
-            for p in scope:
-                self.scope.setdefault(p.i, []).append(k)
-            self.cues.update(p.i for p in cue)
-
-    def is_current(self, doc: Doc) -> bool:
-        group = doc.spans.get(SPANS_KEY)
-        if group is not self.group or len(doc) != self.n_tokens:
-            return False
-        if group is None:
-            return len(doc.user_data) == self.n_user_data
-        return len(group) == self.n_spans
-
-    def negations(self, doc: Doc) -> List[Negation]:
-        return [self.negation(doc, k) for k in self.order]
-
-    def negation(self, doc: Doc, k: int) -> Negation:
-        cue, scope, event = self.parts[k]
-        return Negation._trusted(doc, cue, scope, event, k)
+#: The index of each kind of each doc (:mod:`.index`; weak keys: an index never keeps a doc
+#: alive, and nothing of it lives in the doc's user_data, which must stay serializable).
+INDEX: Dict[str, "weakref.WeakKeyDictionary[Doc, Any]"] = {name: weakref.WeakKeyDictionary() for name in KINDS}
 
 
-#: The index of each doc (weak keys: the index never keeps a doc alive, and nothing of
-#: it lives in the doc's user_data, which must stay serializable).
-_INDEX: "weakref.WeakKeyDictionary[Doc, _Index]" = weakref.WeakKeyDictionary()
-
-
-def index_of(doc: Doc) -> _Index:
-    """The current index of a doc (built, or rebuilt when the storage changed)."""
-    index = _INDEX.get(doc)
-    if index is None or not index.is_current(doc):
-        index = _Index(doc)
-        _INDEX[doc] = index
-    return index
-
+def forget_index(doc: Doc, kind: Kind) -> None:
+    """Drop the index of a kind of a doc (its instances were stored anew)."""
+    INDEX[kind.name].pop(doc, None)
