@@ -16,7 +16,9 @@ committed results files, the measured speed, the intended use and the known fail
 (the texts of each domain: ``scripts/model_card_domains.py``).
 Every score comes from the results file named; nothing here is typed by hand. With
 --cue-patterns and --model-out it also writes a copy of the model whose ``negation_cue``
-config sets that user cue list, the folder to package.
+config sets that user cue list, the folder to package. The meta records the sha256 of
+every file of the folder to package (``meta["spacy_negation"]["checksums"]``), which the
+``negation`` component verifies when it loads the installed model.
 """
 import argparse
 import json
@@ -221,6 +223,22 @@ def write_model_copy(model_dir: Path, out_dir: Path, cue_patterns: Optional[str]
             shutil.rmtree(tmp)
 
 
+def record_checksums(meta: Dict[str, Any], folder: Path) -> None:
+    """Record the sha256 of every file of the folder to package (meta.json aside) in the
+    meta, ``meta["spacy_negation"]["checksums"]``: the ``negation`` component checks them
+    when it loads the installed package (``[NEG-E375]`` for a file that differs).
+
+    meta (Dict[str, Any]): the package meta (changed in place).
+    folder (Path): the pipeline folder that ``spacy package`` packages.
+    """
+    if not (folder / "config.cfg").is_file():
+        return  # not a pipeline folder (a meta alone): nothing to package
+    from spacy_negation.pipeline.model_files import CHECKSUMS_KEY, META_KEY, file_checksums
+
+    section = meta.get(META_KEY) if isinstance(meta.get(META_KEY), dict) else {}
+    meta[META_KEY] = {**section, CHECKSUMS_KEY: file_checksums(folder)}
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("model_dir", type=Path)
@@ -276,6 +294,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if args.model_out is not None:
             write_model_copy(args.model_dir, args.model_out, args.cue_patterns, args.default_convention,
                              args.prefilter, args.prefilter_window)
+        record_checksums(meta, args.model_out or args.model_dir)
     except (OSError, ValueError, KeyError) as err:
         return fail(err)
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -69,10 +69,16 @@ class DistilledCorpus:
         self._id = register_provider(self)
 
     def _load_teacher(self) -> Language:
+        """The teacher pipeline, loaded on the first call (E376 naming the teacher and,
+        where a file of it is damaged, the file)."""
         if self._teacher_nlp is None:
             from ..pipeline.negation import load_negation_model
 
-            self._teacher_nlp = load_negation_model(self.teacher)
+            try:
+                self._teacher_nlp = load_negation_model(self.teacher)
+            except (OSError, ValueError) as err:
+                message = Errors.E376.format(teacher=self.teacher, reason=err)
+                raise (OSError(message) if isinstance(err, OSError) else ValueError(message)) from err
         return self._teacher_nlp
 
     def __call__(self, nlp: Language) -> Iterator[Example]:

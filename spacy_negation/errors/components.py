@@ -93,6 +93,8 @@ class ComponentErrors:
     E369 = ("Cannot distil the component '{name}': the teacher's {kind} has no softmax "
             "output layer to give distributions over labels (distil cue and scope "
             "components).")
+    E376 = ("Cannot load the teacher {teacher!r} of spacy-negation.DistilledCorpus.v1 (the "
+            "corpus reader's 'teacher' setting): {reason}")
     E435 = ("An example carries pending teacher targets of a spacy-negation.DistilledCorpus.v1 "
             "reader that no longer exists: learn from examples while the reader that "
             "yielded them is alive.")

@@ -16,6 +16,13 @@ class HostErrors:
             "PATH}}).")
     E321 = ("{model!r} is not a negation pipeline: it lacks {missing} "
             "(its pipeline: {pipes}).")
+    E374 = ("Cannot load the negation model {model!r}: its file {file} (in {folder}) cannot be "
+            "read ({reason}). The file is damaged (truncated, altered) or was written by other "
+            "code (another version of spacy-negation, spaCy or spacy-transformers): reinstall "
+            "the model package, or train the model again.")
+    E375 = ("The negation model {model!r}: the file {file} has the sha256 {got}, but the model's "
+            "meta.json records {want}: the file was altered or damaged after the model was "
+            "packaged (a changed byte, a truncated copy). Reinstall the model package.")
     E322 = ("Cannot copy negations between docs with different tokens ({n_source} vs "
             "{n_target} tokens, or different token texts).")
     E330 = ("The 'negation' component's batch_size must be a whole number of at least 1, "

@@ -49,6 +49,7 @@ from ..negation import ROLES, Negation, get_negations, register_extensions, set_
 from ..negation.span_rule import DEFAULT_SPAN_RULE, check_span_rule
 from ..negation.storage import store_trusted
 from .cue.patterns import PATTERNS_KEY, Setting, load_cue_patterns, merge_pattern_matches
+from .model_files import describe_failure, model_folder, verify_checksums
 
 if TYPE_CHECKING:
     from .cue.component import NegationCue
@@ -108,16 +109,27 @@ def make_negation(nlp: Language, name: str, model: str, batch_size: int, cue_pat
 
 
 def load_negation_model(model: str) -> Language:
-    """Load a trained negation pipeline, with a coded error explaining how to get one.
+    """Load a trained negation pipeline, with a coded error explaining how to get one
+    (E320), naming the file that failed to load (E374), or naming the file that differs
+    from the sha256 a packaged model's meta.json records (E375, checked before loading;
+    :mod:`.model_files`).
 
     model (str): a package name or a path.
     RETURNS (Language): the pipeline.
     """
     import spacy
 
+    folder = model_folder(model)
+    if folder is not None:
+        verify_checksums(model, folder)
     try:
         nlp = spacy.load(model)
-    except OSError as err:
+    except Exception as err:
+        damaged = describe_failure(model, folder, err) if folder is not None else None
+        if damaged is not None:
+            raise ValueError(damaged) from err
+        if not isinstance(err, OSError):
+            raise
         build = MODEL_WORKFLOWS.get(model, f"{MODEL_WORKFLOWS[DEFAULT_MODEL]} builds and installs the default "
                                            f"model {DEFAULT_MODEL!r}")
         if model in MODEL_WORKFLOWS:
