@@ -1,4 +1,5 @@
-"""BioScope (Vincze et al. 2008) abstracts and full papers: negation cues and scopes.
+"""BioScope (Vincze et al. 2008) abstracts and full papers: negation and speculation cues
+and scopes.
 
 Input: ``abstracts.xml`` / ``full_papers.xml`` (``Annotation/DocumentSet/Document/
 DocumentPart/sentence`` with nested ``<xcope id>`` and ``<cue type ref>``), or a folder:
@@ -6,9 +7,16 @@ every ``*.xml`` below it, in name order.
 
 What the reader does:
 
-- **Negation only.** Speculation cues and their scopes are ignored. One negation instance
-  per distinct ``ref`` of the negation ``<cue>`` elements of a sentence; several ``<cue>``
-  elements with one ``ref`` form one (multiword or discontinuous) cue, e.g. neither … nor.
+- **Negation and speculation.** One negation instance per distinct ``ref`` of the
+  ``<cue type="negation">`` elements of a sentence, one speculation instance
+  (:class:`~spacy_negation.negation.Speculation`, ``doc._.speculations``) per distinct
+  ``ref`` of its ``<cue type="speculation">`` elements, each read the same way; several
+  ``<cue>`` elements with one ``ref`` form one (multiword or discontinuous) cue, e.g.
+  neither … nor, either … or. The scope of either kind is the ``<xcope>`` whose ``id`` is
+  the cue's ``ref``; a bad cue of either kind is the same coded error (E406, E407, E409),
+  and ``on_error="skip"`` skips its sentence. Cues of other types are ignored (none in
+  the release). The release holds 2,694 speculation ``<cue>`` elements in 2,659 instances
+  (abstracts) and 682 in 668 (full papers).
 - **Text.** The sentence text is the concatenated character data of ``<sentence>``; every
   run of whitespace characters (``str.isspace``: newlines, tabs, no-break spaces U+00A0,
   repeated spaces) becomes one space and leading/trailing whitespace is removed
@@ -22,12 +30,14 @@ What the reader does:
   of whose characters belong to a role is a whole part, a token only partly covered gets
   a :class:`~spacy_negation.negation.Part` with the covered character range (with
   spaCy 3.8 this occurs only in scopes ending before a period the tokenizer keeps on the
-  token, e.g. ``B`` of ``B.``: 27 parts in the release; no cue is partial).
+  token, e.g. ``B`` of ``B.``: 27 negation scope parts in the release; no negation cue is
+  partial; of the speculations, 58 scope parts in the abstracts and 7 in the full papers,
+  and one cue, ``whether`` of the token ``P.G.whether``).
 - **CD-SCO convention.** BioScope scopes include their cue; here the scope of an
   instance is its ``<xcope>`` characters *minus the characters of its own cue* (cue
-  elements with the same ``ref``), as in the *SEM 2012 / CD-SCO annotation. Cues of
-  *other* instances inside the scope stay in the scope. BioScope annotates no negated
-  events: ``event`` is always empty. Subjects are mostly outside BioScope scopes and are
+  elements with the same ``ref``), as in the *SEM 2012 / CD-SCO annotation; the same for
+  speculations. Cues of *other* instances inside the scope stay in the scope. BioScope
+  annotates no negated events: ``event`` is always empty (a speculation has none). Subjects are mostly outside BioScope scopes and are
   not added (the CD-SCO guidelines would include them). Annotations are otherwise taken
   as they are (e.g. abstracts S415.16 links "can not" to the scope of "failure").
 - **Ids.** ``doc.user_data[spacy_negation.corpora.docs.META_KEY]`` holds the ``<DocID>`` text
@@ -56,10 +66,14 @@ from .xmltree import XMLTree, parse_xml
 ROOT_TAG = "Annotation"
 
 
+#: The cue types read, each into its kind of instance.
+CUE_TYPES = ("negation", "speculation")
+
+
 @dataclass
 class BioScopeNegation:
-    """One negation instance of a BioScope sentence, as character offsets in the
-    (whitespace-normalised) sentence text.
+    """One negation (or speculation) instance of a BioScope sentence, as character offsets
+    in the (whitespace-normalised) sentence text.
 
     ref (str): the scope id the cue elements refer to.
     cue (Set[int]): the cue characters.
@@ -77,13 +91,14 @@ class BioScopeNegation:
 
 @dataclass
 class BioScopeSentence:
-    """A BioScope sentence with its negations.
+    """A BioScope sentence with its negations and speculations.
 
     doc_id (str): the ``<DocID>`` text.
     sent_id (str): the sentence ``id`` attribute.
     text (str): the whitespace-normalised text.
     negations (List[BioScopeNegation]): the negation instances, by first cue element.
     line (int): the line of the ``<sentence>`` tag.
+    speculations (List[BioScopeNegation]): the speculation instances, by first cue element.
     """
 
     doc_id: str
@@ -91,6 +106,7 @@ class BioScopeSentence:
     text: str
     negations: List[BioScopeNegation] = field(default_factory=list)
     line: int = 0
+    speculations: List[BioScopeNegation] = field(default_factory=list)
 
 
 @lru_cache(maxsize=1)
@@ -152,7 +168,8 @@ def normalize_space(text: str) -> Tuple[str, List[int]]:
 
 
 def parse_bioscope(path: Union[str, Path], on_error: str = "raise") -> Iterator[BioScopeSentence]:
-    """Parse one BioScope XML file into sentences with negation character ranges.
+    """Parse one BioScope XML file into sentences with negation and speculation character
+    ranges.
 
     path (Union[str, Path]): the XML file.
     on_error (str): 'raise' stops at the first bad sentence; 'skip' skips it with warning
@@ -194,8 +211,8 @@ def document_id(tree: XMLTree, document: Element) -> str:
 
 
 def parse_sentence(tree: XMLTree, sent: Element, doc_id: str) -> BioScopeSentence:
-    """One ``<sentence>``: its whitespace-normalised text and its negation instances as
-    character offsets in that text (see the module docstring).
+    """One ``<sentence>``: its whitespace-normalised text and its negation and speculation
+    instances as character offsets in that text (see the module docstring).
 
     tree (XMLTree): the parsed file.
     sent (Element): the ``<sentence>`` element.
@@ -209,7 +226,7 @@ def parse_sentence(tree: XMLTree, sent: Element, doc_id: str) -> BioScopeSentenc
     raw, ranges = flatten(sent)
     text, mapping = normalize_space(raw)
     xcopes: Dict[str, Tuple[int, int]] = {}
-    cues: Dict[str, List[Tuple[Element, int, int]]] = {}
+    cues: Dict[str, Dict[str, List[Tuple[Element, int, int]]]] = {kind: {} for kind in CUE_TYPES}
     for el, start, end in ranges:
         if el.tag == "xcope":
             xid = el.get("id")
@@ -220,28 +237,30 @@ def parse_sentence(tree: XMLTree, sent: Element, doc_id: str) -> BioScopeSentenc
             ctype = el.get("type")
             if ctype is None:
                 raise tree.error(Errors.E406, el, tag="cue", attr="type")
-            if ctype != "negation":
+            if ctype not in cues:
                 continue
             ref = el.get("ref")
             if ref is None:
                 raise tree.error(Errors.E406, el, tag="cue", attr="ref")
-            cues.setdefault(ref, []).append((el, start, end))
-    negations: List[BioScopeNegation] = []
-    for ref, elements in cues.items():
-        if ref not in xcopes:
-            raise tree.error(Errors.E407, elements[0][0], ref=ref)
-        cue_raw = {i for _, start, end in elements for i in range(start, end)}
-        x_start, x_end = xcopes[ref]
-        cue = {mapping[i] for i in cue_raw if mapping[i] >= 0}
-        scope = {mapping[i] for i in range(x_start, x_end) if i not in cue_raw and mapping[i] >= 0}
-        if not cue:
-            raise tree.error(Errors.E409, elements[0][0], id=ref)
-        negations.append(BioScopeNegation(ref, cue, scope, len(elements), tree.line(elements[0][0])))
-    return BioScopeSentence(doc_id, sent_id, text, negations, tree.line(sent))
+            cues[ctype].setdefault(ref, []).append((el, start, end))
+    found: Dict[str, List[BioScopeNegation]] = {kind: [] for kind in CUE_TYPES}
+    for kind, by_ref in cues.items():
+        for ref, elements in by_ref.items():
+            if ref not in xcopes:
+                raise tree.error(Errors.E407, elements[0][0], ref=ref, kind=kind)
+            cue_raw = {i for _, start, end in elements for i in range(start, end)}
+            x_start, x_end = xcopes[ref]
+            cue = {mapping[i] for i in cue_raw if mapping[i] >= 0}
+            scope = {mapping[i] for i in range(x_start, x_end) if i not in cue_raw and mapping[i] >= 0}
+            if not cue:
+                raise tree.error(Errors.E409, elements[0][0], id=ref, kind=kind)
+            found[kind].append(BioScopeNegation(ref, cue, scope, len(elements), tree.line(elements[0][0])))
+    return BioScopeSentence(doc_id, sent_id, text, found["negation"], tree.line(sent), found["speculation"])
 
 
 def sentence_record(sent: BioScopeSentence) -> SentenceRecord:
-    """Tokenize a BioScope sentence and project its negations onto the tokens.
+    """Tokenize a BioScope sentence and project its negations and speculations onto the
+    tokens.
 
     sent (BioScopeSentence): the sentence.
     RETURNS (SentenceRecord): the sentence record.
@@ -257,9 +276,11 @@ def sentence_record(sent: BioScopeSentence) -> SentenceRecord:
     for neg in sent.negations:
         negations.append({"cue": chars_to_parts(spans, neg.cue), "scope": chars_to_parts(spans, neg.scope),
                           "event": []})
+    speculations = [{"cue": chars_to_parts(spans, spec.cue), "scope": chars_to_parts(spans, spec.scope)}
+                    for spec in sent.speculations]
     return SentenceRecord(
         doc_id=sent.doc_id, sent_id=sent.sent_id, words=words, spaces=spaces,
-        negations=negations, line=sent.line,
+        negations=negations, speculations=speculations, line=sent.line,
     )
 
 
@@ -288,7 +309,8 @@ def bioscope_file_records(file: Path, on_error: str = "raise") -> Iterator[Sente
 @formats.register("bioscope")
 def read_bioscope(path: Union[str, Path], vocab: Optional[Vocab] = None, n_sents: int = 10,
                   on_error: str = "raise") -> Iterator[Doc]:
-    """Read BioScope into docs with gold negations (the ``bioscope`` format of convert).
+    """Read BioScope into docs with gold negations and speculations (the ``bioscope``
+    format of convert).
 
     path (Union[str, Path]): abstracts.xml, full_papers.xml, or a folder of such files.
     vocab (Optional[Vocab]): the vocab; a new English one if None.

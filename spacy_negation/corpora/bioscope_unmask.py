@@ -170,6 +170,9 @@ def restore_sentence(masked: BioScopeSentence, text: str, alignment: Alignment) 
                 out.add(mapping[i])
         return out
 
-    negations = [BioScopeNegation(neg.ref, move(neg.cue), move(neg.scope), neg.n_cue_elements, neg.line)
-                 for neg in masked.negations]
-    return BioScopeSentence(masked.doc_id, masked.sent_id, restored, negations, masked.line)
+    def moved(instances: List[BioScopeNegation]) -> List[BioScopeNegation]:
+        return [BioScopeNegation(inst.ref, move(inst.cue), move(inst.scope), inst.n_cue_elements, inst.line)
+                for inst in instances]
+
+    return BioScopeSentence(masked.doc_id, masked.sent_id, restored, moved(masked.negations), masked.line,
+                            moved(masked.speculations))

@@ -1,7 +1,9 @@
 """Sentence records to spaCy ``Doc`` objects: the one builder every reader uses.
 
 A doc gets the tokens, sentence starts, lemmas and tags (where the corpus has them), the
-gold negations (:func:`spacy_negation.negation.set_negations`) and, in
+gold negations (:func:`spacy_negation.negation.set_negations`), the gold speculations of a
+corpus that annotates them (:func:`spacy_negation.negation.set_speculations`; BioScope, SFU
+Review: a speculation span group, empty when no sentence has one) and, in
 ``doc.user_data[META_KEY]``, the corpus's document ids and sentence ids in the shape the
 *SEM writer uses (``{"doc_ids": per sentence, "sent_nos": per sentence, "parse": per
 token}``), so every corpus can be written as *SEM CoNLL with its original ids and scored
@@ -13,7 +15,8 @@ from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence,
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
-from ..negation import ROLES, Negation, Part, register_extensions, set_negations
+from ..negation import ROLES, SPECULATION_ROLES, Negation, Part, Speculation, register_extensions, set_negations
+from ..negation import set_speculations
 from ..util import blank_nlp
 from .files import records_from_files
 from .records import SentenceRecord, group_sentences
@@ -24,8 +27,9 @@ META_KEY = "spacy_negation.starsem"
 
 def build_doc(vocab: Vocab, sentences: Sequence[SentenceRecord]) -> Doc:
     """Build one doc from sentence records: tokens, sentence starts, lemmas and tags
-    (where every sentence has them), gold negations and the *SEM metadata (ids; parse
-    fragments, ``_`` where a sentence has none).
+    (where every sentence has them), gold negations, gold speculations (when a sentence's
+    record has them, even none: ``speculations`` is not None) and the *SEM metadata (ids;
+    parse fragments, ``_`` where a sentence has none).
 
     vocab (Vocab): the vocab.
     sentences (Sequence[SentenceRecord]): the sentences, in order, at least one.
@@ -53,6 +57,7 @@ def build_doc(vocab: Vocab, sentences: Sequence[SentenceRecord]) -> Doc:
     doc = Doc(vocab, words=words, spaces=spaces, sent_starts=sent_starts,
               lemmas=lemmas if has_lemmas else None, tags=tags if has_tags else None)
     negations: List[Negation] = []
+    speculations: List[Speculation] = []
     offset = 0
     for sent in sentences:
         for record in sent.negations:
@@ -60,8 +65,14 @@ def build_doc(vocab: Vocab, sentences: Sequence[SentenceRecord]) -> Doc:
                      for role in ROLES}
             negations.append(Negation(doc, parts["cue"], parts["scope"], parts["event"],
                                       id=len(negations)))
+        for record in sent.speculations or ():
+            parts = {role: [Part(offset + i, start, end) for i, start, end in record.get(role, ())]
+                     for role in SPECULATION_ROLES}
+            speculations.append(Speculation(doc, parts["cue"], parts["scope"], id=len(speculations)))
         offset += len(sent.words)
     set_negations(doc, negations)
+    if any(sent.speculations is not None for sent in sentences):
+        set_speculations(doc, speculations)
     doc.user_data[META_KEY] = {
         "doc_ids": [s.doc_id for s in sentences],
         "sent_nos": [s.sent_id for s in sentences],

@@ -25,6 +25,9 @@ class SentenceRecord:
     spaces (List[bool]): whether each token is followed by a space.
     negations (List[NegationRecord]): per instance, role -> parts ``(position, start,
         end)`` with token positions relative to the sentence; every instance has a cue.
+    speculations (Optional[List[NegationRecord]]): the speculation instances in the same
+        shape (roles 'cue' and 'scope'); None when the corpus does not annotate speculation
+        (the doc then gets no speculation span group).
     lemmas (Optional[List[str]]): the lemmas, if the corpus has them.
     tags (Optional[List[str]]): the POS tags, if the corpus has them.
     parse (Optional[List[str]]): the *SEM parse fragments, if the corpus has them.
@@ -36,6 +39,7 @@ class SentenceRecord:
     words: List[str]
     spaces: List[bool]
     negations: List[NegationRecord] = field(default_factory=list)
+    speculations: Optional[List[NegationRecord]] = None
     lemmas: Optional[List[str]] = None
     tags: Optional[List[str]] = None
     parse: Optional[List[str]] = None

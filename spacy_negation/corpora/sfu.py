@@ -1,5 +1,5 @@
 """SFU Review Corpus, English, annotated for negation and speculation (Konstantinova et
-al. 2012): negation cues and scopes.
+al. 2012): negation and speculation cues and scopes.
 
 Input: one review XML file (``DOCUMENT/P/SENTENCE/W``), or a folder: every ``*.xml``
 below it in natural path order (the release folder holds ``<DOMAIN>/{yes,no}<N>done.xml``).
@@ -22,18 +22,23 @@ What the reader does:
   U+0085 is a line break for Python (``str.isspace``), so without this step 37 tokens such
   as ``mind\\x85at`` would contain "whitespace". Nothing else is changed; surrounding
   whitespace of a token would be stripped (none in the release).
-- **Negation only.** One instance per ``<cue type="negation">`` element; its cue is the
-  ``<W>`` tokens inside it (multi-token cues such as "do n't" are common). The XML does
-  not link the parts of discontinuous cues (neither … nor are two cues), so neither does
-  the reader. Speculation cues and scopes are ignored.
+- **Negation and speculation.** One negation instance per ``<cue type="negation">``
+  element, one speculation instance (:class:`~spacy_negation.negation.Speculation`,
+  ``doc._.speculations``) per ``<cue type="speculation">`` element (5,363 in the release),
+  read the same way: its cue is the ``<W>`` tokens inside it (multi-token cues such as
+  "do n't" are common). The XML does not link the parts of discontinuous cues (neither …
+  nor, either … or are two cues), so neither does the reader. A cue of either kind without
+  a token is E409.
 - **Scopes.** A scope is an element (``<xcope>``; in 5 cases a ``<cue>``) holding a
   ``<ref SRC="ids">``; it belongs to each cue whose ``ID`` is listed in ``SRC``. Cue ids
   are not unique within a file (10 files reuse an id), so an id is resolved to the cue with
   that id *in the same sentence*, else to the only cue with that id in the file; ids that
   stay unresolved (7 of the 9,528 in the release: no cue has them; 6 name an ``<xcope>``)
-  are ignored with warning W404 naming file and line, a scope in another sentence than
-  its speculation cue is dropped (19 in the release), and one in another sentence than
-  its negation cue is an error (none in the release once ids are resolved this way). A
+  are ignored with warning W404 naming file and line; a scope in another sentence than
+  its negation cue is an error (E451; none in the release once ids are resolved this way),
+  and one in another sentence than its speculation cue is dropped with warning W150 (19 in
+  the release, nearly all a sentence-initial "Or" whose scope is the sentence before: the
+  speculation keeps its cue and the scope in its own sentence, if any). A
   ``<ref>`` must lie in an ``<xcope>`` (or ``<cue>``); sentences do not nest; tokens and
   annotations lie inside sentences (coded errors otherwise).
   The scope of an instance is the union of the ``<W>`` tokens of its scope elements
@@ -96,7 +101,7 @@ def sfu_doc_id(path: Path) -> str:
 
 
 def parse_sfu(path: Union[str, Path], doc_id: Optional[str] = None, on_error: str = "raise") -> List[SentenceRecord]:
-    """Parse one SFU Review XML file into sentence records with negations.
+    """Parse one SFU Review XML file into sentence records with negations and speculations.
 
     path (Union[str, Path]): the XML file.
     doc_id (Optional[str]): the document id; default :func:`sfu_doc_id`.
@@ -128,8 +133,8 @@ def parse_sfu(path: Union[str, Path], doc_id: Optional[str] = None, on_error: st
             skip(s, err)
             words, pos, cues = [], {}, []
         positions.append(pos)
-        records.append(SentenceRecord(doc_id=doc_id, sent_id=str(s), words=words,
-                                      spaces=guess_spaces(words), line=tree.line(sent)))
+        records.append(SentenceRecord(doc_id=doc_id, sent_id=str(s), words=words, spaces=guess_spaces(words),
+                                      speculations=[], line=tree.line(sent)))
         for cid, cue in cues:
             cue_by_id.setdefault(cid, []).append((s, cue))
     scopes: Dict[int, Set[int]] = {}  # id(cue element) -> scope token positions
@@ -147,7 +152,8 @@ def parse_sfu(path: Union[str, Path], doc_id: Optional[str] = None, on_error: st
         if s in bad:
             continue
         try:
-            records[s].negations = _negations(tree, sent, positions[s], records[s].words, scopes)
+            records[s].negations = _instances(tree, sent, positions[s], records[s].words, scopes, "negation")
+            records[s].speculations = _instances(tree, sent, positions[s], records[s].words, scopes, "speculation")
         except NegationFormatError as err:
             skip(s, err)
     return [r for s, r in enumerate(records) if r.words and s not in bad]
@@ -207,24 +213,31 @@ def _scopes(tree: XMLTree, sent: Element, s: int, pos: Dict[int, int],
             if cue[0] != s:
                 if cue[1].get("type") == "negation":
                     raise tree.error(Errors.E451, ref, src=src, id=cid, cue_line=tree.line(cue[1]))
-                continue  # the scope of a speculation cue (not read) in another sentence
+                if cue[1].get("type") == "speculation":
+                    warnings.warn(Warnings.W150.format(path=tree.path, line=tree.line(ref), src=src, id=cid,
+                                                       cue_line=tree.line(cue[1])), stacklevel=2)
+                continue
             found.setdefault(id(cue[1]), set()).update(tokens)
     return found
 
 
-def _negations(tree: XMLTree, sent: Element, pos: Dict[int, int], words: List[str],
-               scopes: Dict[int, Set[int]]) -> List[NegationRecord]:
-    """One negation record per ``<cue type="negation">`` of a sentence."""
-    negations: List[NegationRecord] = []
+def _instances(tree: XMLTree, sent: Element, pos: Dict[int, int], words: List[str],
+               scopes: Dict[int, Set[int]], kind: str) -> List[NegationRecord]:
+    """One record per ``<cue type=kind>`` of a sentence ('negation': with an empty event,
+    'speculation': cue and scope only)."""
+    instances: List[NegationRecord] = []
     for cue in sent.iter("cue"):
-        if cue.get("type") != "negation":
+        if cue.get("type") != kind:
             continue
         cue_tokens = sorted({pos[id(w)] for w in cue.iter("W")})
         if not cue_tokens:
-            raise tree.error(Errors.E409, cue, id=cue.get("ID"))
+            raise tree.error(Errors.E409, cue, id=cue.get("ID"), kind=kind)
         scope = sorted(scopes.get(id(cue), set()) - set(cue_tokens))
-        negations.append({"cue": whole_parts(words, cue_tokens), "scope": whole_parts(words, scope), "event": []})
-    return negations
+        record: NegationRecord = {"cue": whole_parts(words, cue_tokens), "scope": whole_parts(words, scope)}
+        if kind == "negation":
+            record["event"] = []
+        instances.append(record)
+    return instances
 
 
 def _resolve(candidates: List[Tuple[int, Element]], sentence: int) -> Optional[Tuple[int, Element]]:
@@ -254,8 +267,8 @@ def sfu_file_records(file: Path, on_error: str = "raise") -> List[SentenceRecord
 @formats.register("sfu")
 def read_sfu(path: Union[str, Path], vocab: Optional[Vocab] = None, n_sents: int = 10,
              on_error: str = "raise") -> Iterator[Doc]:
-    """Read the SFU Review Corpus (English) into docs with gold negations (the ``sfu``
-    format of convert).
+    """Read the SFU Review Corpus (English) into docs with gold negations and speculations
+    (the ``sfu`` format of convert).
 
     path (Union[str, Path]): a review XML file or a folder (searched recursively).
     vocab (Optional[Vocab]): the vocab; a new English one if None.

@@ -71,11 +71,11 @@ class ReaderErrors:
             "character; the *SEM format needs one non-empty token without whitespace or control "
             "characters per line.")
     E406 = ("{path}:{line}: <{tag}> element without the required attribute {attr!r}.")
-    E407 = ("{path}:{line}: negation cue refers to scope {ref!r}, but its sentence has no "
+    E407 = ("{path}:{line}: {kind} cue refers to scope {ref!r}, but its sentence has no "
             "<xcope id={ref!r}>.")
     E408 = ("{path}:{line}: document without a usable <DocID> (missing, empty or containing "
             "whitespace: {value!r}).")
-    E409 = ("{path}:{line}: negation cue {id!r} holds no token.")
+    E409 = ("{path}:{line}: {kind} cue {id!r} holds no token.")
     E417 = ("{path}:{line}: <{tag}> element outside a <{parent}> element.")
     E450 = ("{path}:{line}: <SENTENCE> inside another <SENTENCE> (line {outer}); sentences "
             "cannot nest.")
@@ -144,6 +144,10 @@ class ReaderWarnings:
             "not a negation instance of the data model and is dropped.")
     W404 = ("{path}:{line}: <ref SRC={src!r}> names {id!r}, which is no cue of its sentence nor "
             "the only cue with that ID in the file; this scope link is ignored.")
+    W150 = ("{path}:{line}: <ref SRC={src!r}> links a scope to the speculation cue {id!r} of "
+            "another sentence (line {cue_line}); a scope lies in the sentence of its cue, so this "
+            "scope link is dropped and the speculation keeps its cue (the same link to a negation "
+            "cue is E451).")
     # --- BioScope clinical merge ----------------------------------------------------------
     W140 = ("{path}:{line}: document {doc_id}, sentence {sent_id}: the report text has "
             "punctuation the masked sentence lacks (masked vs report: {differences}); its words are "

@@ -17,7 +17,7 @@ from spacy_negation.corpora.docbin import read_docbin
 from spacy_negation.corpora.docs import META_KEY, document_ids
 from spacy_negation.corpora.registry import get_reader
 from spacy_negation.corpora.splits import SPLIT_NAMES, load_split, read_split_ids, split_file
-from spacy_negation.corpora.stats import negation_statistics
+from spacy_negation.corpora.stats import corpus_statistics, negation_statistics
 from spacy_negation.errors import NegationFormatError
 
 REPO = Path(__file__).resolve().parents[2]
@@ -379,7 +379,7 @@ def test_real_corpus_splits_and_statistics(real_corpus, tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         docs = read(real_corpus, on_error="skip", n_sents=10)
-    totals = negation_statistics(docs)
+    totals = corpus_statistics(docs)
     assert totals == stats["bioscope_clinical"]["total"]
     assert (totals["documents"], totals["sentences"], totals["negations"], totals["negations"] - totals["without_scope"]) \
         == (1954, 6382, 870, 849)
@@ -387,4 +387,4 @@ def test_real_corpus_splits_and_statistics(real_corpus, tmp_path):
         out = tmp_path / f"{split}.spacy"
         assert cli_main(["convert", "--format", "bioscope_clinical", "--quiet", "--on-error", "skip", "--split",
                          f"bioscope_clinical:{split}", str(real_corpus), str(out)]) == 0
-        assert negation_statistics(read_docbin(out)) == stats["bioscope_clinical"][split]
+        assert corpus_statistics(read_docbin(out)) == stats["bioscope_clinical"][split]

@@ -12,7 +12,7 @@ from spacy_negation.corpora.records import chars_to_parts
 from spacy_negation.corpora.registry import format_names, get_reader
 from spacy_negation.corpora.splits import (SPLIT_NAMES, SPLITS_DIR, load_split, make_document_split, read_split_ids,
                                            select_documents, split_file)
-from spacy_negation.corpora.stats import negation_statistics
+from spacy_negation.corpora.stats import corpus_statistics, negation_statistics
 from spacy_negation.errors import NegationFormatError
 
 from .test_sfu_reader import SAMPLE as SFU_SAMPLE
@@ -154,7 +154,7 @@ def test_convert_split_option_on_the_corpus(tmp_path, shared_dir):
     assert cli_main(["convert", "--format", "bioscope", "--quiet", "--split", "bioscope_abstracts:test",
                      str(corpus), str(out)]) == 0
     docs = read_docbin(out)
-    assert negation_statistics(docs) == json.loads(
+    assert corpus_statistics(docs) == json.loads(
         (Path(__file__).resolve().parents[2] / "results" / "corpus_stats.json").read_text()
     )["corpora"]["bioscope_abstracts"]["test"]
 

@@ -23,7 +23,7 @@ from spacy_negation.corpora.neges2019 import parse_neges_xml, read_neges2019
 from spacy_negation.corpora.sfu import read_sfu
 from spacy_negation.corpora.splits import SPLIT_NAMES, make_document_split, select_documents, split_file
 from spacy_negation.corpora.starsem_docs import read_starsem_docs, write_starsem_docs
-from spacy_negation.corpora.stats import negation_statistics
+from spacy_negation.corpora.stats import corpus_statistics, negation_statistics
 
 from util import negation_keys
 
@@ -253,6 +253,7 @@ def test_committed_splits_reproducible_and_stats_current(bioscope, sfu, shared_d
         strata = {d: d.split("/")[0] for d in ids} if stratified else None
         assert make_document_split(ids, committed["seed"], tuple(committed["fractions"]), strata) == committed["splits"]
         for split in SPLIT_NAMES:
-            stats = negation_statistics(select_documents(docs, committed["splits"][split]))
+            stats = corpus_statistics(select_documents(docs, committed["splits"][split]))
             assert results["corpora"][name][split] == stats
-        assert results["corpora"][name]["total"] == negation_statistics(docs)
+        assert results["corpora"][name]["total"] == corpus_statistics(docs)
+    assert results["corpora"]["bioscope_full_papers"] == {"total": corpus_statistics(bioscope["full_papers"])}
