@@ -1,13 +1,16 @@
 """Corpus counts of the three negation metric families -- *SEM 2012 (Morante & Blanco
-2012), NIS (Sineva et al. 2021) and FairEval on negation spans (Ortmann 2022) -- on pairs
-of plain records (:mod:`spacy_negation.metrics.records`), as the spaCy scorers report
-them: flat ``neg_*`` keys. The counting itself is :mod:`spacy_negation.metrics`'s; this
-module accumulates it (cues only, scopes only, or both) and names the keys. No spaCy
-import.
+2012), NIS (Sineva et al. 2021) and FairEval on negation spans (Ortmann 2022) -- and of
+the CoNLL-2010 scope measure (Farkas et al. 2010) on pairs of plain records
+(:mod:`spacy_negation.metrics.records`), as the spaCy scorers report them: flat ``neg_*``
+keys for negations, ``spec_*`` for speculations (the same counts on their instances). The
+counting itself is :mod:`spacy_negation.metrics`'s; this module accumulates it (cues only,
+scopes only, or both) and names the keys. No spaCy import.
 """
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ..corpora.starsem import Sentence
+from ..metrics.conll2010 import Conll2010Counts, conll2010_scores
+from ..metrics.conll2010 import count_record as conll2010_count_record
 from ..metrics.core import f1, safe_div
 from ..metrics.faireval import METHODS, FairEvalCounts, count_into, record_spans, scores_from_counts
 from ..metrics.nis import NisCounts, NisInstance, nis_scores
@@ -44,11 +47,14 @@ class NegationCounter:
 
     cues (bool): count and report the cue scores.
     scopes (bool): count and report the scope and instance scores.
+    prefix (str): the prefix of the keys: "neg" for negations, "spec" for speculations.
     """
 
-    def __init__(self, cues: bool = True, scopes: bool = True) -> None:
+    def __init__(self, cues: bool = True, scopes: bool = True, prefix: str = "neg") -> None:
         self.cues = cues
         self.scopes = scopes
+        self.prefix = prefix
+        self.conll2010 = Conll2010Counts()
         self.starsem = StarsemCounts()
         self.nis = NisCounts()
         self.per_type = {t: [0, 0, 0] for t in CUE_TYPES}  # gold, system, matched
@@ -65,6 +71,7 @@ class NegationCounter:
         """
         if self.scopes:
             starsem_count_record(gold, system, self.starsem)
+            conll2010_count_record(gold, system, self.conll2010)
             gi, si, pairs = nis_count_record(gold, system, self.nis)
             count_into(self.fe_counts, record_spans(gold), record_spans(system, gold.punct))
         else:
@@ -100,43 +107,47 @@ class NegationCounter:
         return scores_from_counts(self.fe_counts)
 
     def scores(self, fe: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
-        """The flat ``neg_*`` scores (see :func:`score_negations`): the cue keys if
-        counting cues, the scope and instance keys if counting scopes.
+        """The flat ``neg_*`` (``spec_*``) scores (see :func:`score_negations`): the cue
+        keys if counting cues, the scope and instance keys if counting scopes.
 
         fe (Optional[Dict[str, Any]]): the FairEval result, if already computed.
         RETURNS (Dict[str, Any]): the scores.
         """
         out: Dict[str, Any] = {}
+        pre = self.prefix
         st = starsem_scores(self.starsem)
         nis = nis_scores(self.nis)
         if self.cues:
             for prefix, key in (("cue", "cues"), ("cue_b", "cues_b")):
                 for m in "prf":
-                    out[f"neg_{prefix}_{m}"] = st[key][m]
+                    out[f"{pre}_{prefix}_{m}"] = st[key][m]
             for m in "prf":
-                out[f"neg_nis_cue_{m}"] = nis["cue"][m]
+                out[f"{pre}_nis_cue_{m}"] = nis["cue"][m]
             cue_types: Dict[str, Dict[str, float]] = {}
             for t, (ng, ns, nm) in self.per_type.items():
                 p, r = safe_div(nm, ns), safe_div(nm, ng)
                 cue_types[t] = {"p": p, "r": r, "f": f1(p, r)}
-            out["neg_cue_per_type"] = cue_types
+            out[f"{pre}_cue_per_type"] = cue_types
         if not self.scopes:
             return out
         for prefix, key in (("scm", "scopes_cue_match"), ("scm_b", "scopes_cue_match_b"),
                             ("scnm", "scopes_no_cue_match"), ("st", "scope_tokens"),
                             ("full", "full_negation")):
             for m in "prf":
-                out[f"neg_{prefix}_{m}"] = st[key][m]
-        out["neg_full_b_f"] = st["full_negation_b"]["f"]
+                out[f"{pre}_{prefix}_{m}"] = st[key][m]
+        out[f"{pre}_full_b_f"] = st["full_negation_b"]["f"]
         for prefix, key in (("nis_tok", "nis_tok"), ("nis_ex", "nis_ex"), ("nis_tm", "token_mode")):
             for m in "prf":
-                out[f"neg_{prefix}_{m}"] = nis[key][m]
+                out[f"{pre}_{prefix}_{m}"] = nis[key][m]
         fe = fe if fe is not None else self.faireval()
-        out["neg_fair_trad_f"] = fe["traditional"]["f"]
+        out[f"{pre}_fair_trad_f"] = fe["traditional"]["f"]
         for m in "prf":
-            out[f"neg_fair_{m}"] = fe["fair"][m]
+            out[f"{pre}_fair_{m}"] = fe["fair"][m]
         for m in "prf":
-            out[f"neg_fair_weighted_{m}"] = fe["weighted"][m]
-        out["neg_faireval_per_label"] = flat_per_label(fe)
+            out[f"{pre}_fair_weighted_{m}"] = fe["weighted"][m]
+        out[f"{pre}_faireval_per_label"] = flat_per_label(fe)
+        conll = conll2010_scores(self.conll2010)
+        for m in "prf":
+            out[f"{pre}_conll2010_{m}"] = conll[m]
         return out
 

@@ -2,7 +2,8 @@
 (:mod:`spacy_negation.metrics.records`), on the reference tokens: the counterpart of the
 *SEM file reader, as spaCy's coreference turns docs into cluster lists
 (``doc2clusters``). Predicted annotation is projected onto the reference tokens by
-character offsets (:mod:`spacy_negation.alignment`).
+character offsets (:mod:`spacy_negation.alignment`). The speculations of the docs become
+records the same way (their event is empty): :func:`example_records` takes the kind.
 """
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
@@ -14,7 +15,7 @@ from ..corpora.starsem import Instance, Sentence, TokenRow
 from ..metrics.faireval import FSpan
 from ..metrics.records import NegationRecord, Part, SentenceRecord, cells, normalize_parts
 from ..metrics.starsem.io import punct_pos
-from ..negation import ROLES, get_negations
+from ..negation import NEGATIONS, ROLES, Kind, get_instances
 
 
 Roles = Dict[str, List[Part]]
@@ -148,15 +149,18 @@ class RefLayout:
                 self.with_instances(self.place(r) for r in system))
 
 
-def _gold_roles(doc: Doc) -> List[Roles]:
-    return [{role: [(p.i, p.start, p.end) for p in neg.parts(role)] for role in ROLES}
-            for neg in sorted(get_negations(doc), key=lambda n: n.id)]
+def _gold_roles(doc: Doc, kind: Kind = NEGATIONS) -> List[Roles]:
+    """The instances of a kind of the reference doc as doc-level parts per role (an empty
+    event for a speculation)."""
+    return [{role: [(p.i, p.start, p.end) for p in neg.parts(role)] if role in kind.roles else []
+             for role in ROLES}
+            for neg in sorted(get_instances(doc, kind), key=lambda n: n.id)]
 
 
-def _system_roles(layout: RefLayout, pred: Doc) -> Tuple[List[Roles], int]:
-    """The predicted negations projected onto the reference tokens by character offsets,
-    and the number of parts not fully projectable (texts differ)."""
-    negs = get_negations(pred)
+def _system_roles(layout: RefLayout, pred: Doc, kind: Kind = NEGATIONS) -> Tuple[List[Roles], int]:
+    """The predicted instances of a kind projected onto the reference tokens by character
+    offsets, and the number of parts not fully projectable (texts differ)."""
+    negs = get_instances(pred, kind)
     if not negs:
         return [], 0
     projection = CharProjection(pred.text, layout.text, layout.offsets)
@@ -166,7 +170,7 @@ def _system_roles(layout: RefLayout, pred: Doc) -> Tuple[List[Roles], int]:
         roles: Roles = {}
         for role in ROLES:
             parts: List[Part] = []
-            for p in neg.parts(role):
+            for p in (neg.parts(role) if role in kind.roles else ()):
                 pieces, complete = projection.pieces(*p.offsets(pred))
                 dropped += not complete
                 parts.extend(pieces)
@@ -175,8 +179,10 @@ def _system_roles(layout: RefLayout, pred: Doc) -> Tuple[List[Roles], int]:
     return out, dropped
 
 
-def example_records(example: Example) -> Tuple[List[SentenceRecord], List[SentenceRecord], int]:
-    """The gold and system records of an example, both on the reference tokens.
+def example_records(example: Example, kind: Kind = NEGATIONS
+                    ) -> Tuple[List[SentenceRecord], List[SentenceRecord], int]:
+    """The gold and system records of an example, both on the reference tokens: its
+    negations, or its speculations (``kind``, :data:`~spacy_negation.negation.SPECULATIONS`).
 
     Predicted negations are projected onto the reference tokens by character offsets
     (:mod:`spacy_negation.alignment`; texts may differ in whitespace and letter case): a
@@ -189,14 +195,15 @@ def example_records(example: Example) -> Tuple[List[SentenceRecord], List[Senten
     are not scored, except a whitespace token that is a cue (gold or predicted).
 
     example (Example): the example.
+    kind (Kind): the kind of instance (default: the negations).
     RETURNS (Tuple[List[SentenceRecord], List[SentenceRecord], int]): gold records,
         system records (one per reference sentence, or group of joined sentences, each)
         and the number of predicted parts that could not be projected (texts differing
         beyond whitespace and case).
     """
     layout = RefLayout(example.reference)
-    system, dropped = _system_roles(layout, example.predicted)
-    gold_records, system_records = layout.build(_gold_roles(example.reference), system)
+    system, dropped = _system_roles(layout, example.predicted, kind)
+    gold_records, system_records = layout.build(_gold_roles(example.reference, kind), system)
     return gold_records, system_records, dropped
 
 

@@ -10,9 +10,15 @@ whole instances, so that ``nlp.evaluate`` computes each score once;
 ``spacy-negation.negation_scorer.v1`` gives both in one pass.
 ``spacy-negation.faireval_spans_scorer.v1`` applies FairEval to any span source
 (``doc.ents`` or ``doc.spans[key]``).
+
+Speculations: when the reference docs have a speculation span group (the BioScope and SFU
+Review readers give one), every negation scorer also scores the speculation instances the
+same way, under ``spec_*`` keys beside the ``neg_*`` keys (:func:`score_instances` scores
+one kind). Both kinds get the CoNLL-2010 scope measure (Farkas et al. 2010,
+:mod:`spacy_negation.metrics.conll2010`): ``neg_conll2010_p/r/f``, ``spec_conll2010_p/r/f``.
 """
 import warnings
-from typing import Any, Callable, Dict, Iterable, Optional
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 
 from spacy.training import Example
 from spacy.util import registry
@@ -21,11 +27,12 @@ from .doc_records import example_records, example_sentences, example_spans, has_
 from ..errors import Errors, Warnings
 from ..metrics import faireval
 from ..metrics.faireval import FairEvalCounts, count_into, scores_from_counts
+from ..negation import NEGATIONS, SPECULATIONS, Kind
 from .counts import CUE_TYPES, SHORT_METHODS, NegationCounter, flat_per_label
 
 __all__ = ["CUE_TYPES", "NegationCounter", "example_records", "example_sentences",
            "example_spans", "make_faireval_spans_scorer", "make_negation_cue_scorer",
-           "make_negation_scope_scorer", "make_negation_scorer", "score_negation_cues",
+           "make_negation_scope_scorer", "make_negation_scorer", "score_instances", "score_negation_cues",
            "score_negation_scopes", "score_negations", "score_span_examples"]
 
 ScoreFunc = Callable[..., Dict[str, Any]]
@@ -110,20 +117,23 @@ def score_negations(examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any
         ``neg_cue_per_type`` ({type: {"p", "r", "f"}}, exact cue match, gold type for
         recall, system type for precision) and ``neg_faireval_per_label``
         ({label: {"trad_p", "trad_r", "trad_f", "fair_p", ..., "weighted_f"}}, labels
-        CUE, AFFIX, MWCUE, SCOPE as present).
+        CUE, AFFIX, MWCUE, SCOPE as present); the CoNLL-2010 scope measure
+        ``neg_conll2010_p/r/f`` (cue and both scope boundaries exact); and, when the
+        reference docs have speculations, the same keys of the speculations under
+        ``spec_*``.
     """
-    return _score(examples, NegationCounter())
+    return _score(examples, cues=True, scopes=True)
 
 
 def score_negation_cues(examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
     """The cue keys of :func:`score_negations`: ``neg_cue_*``, ``neg_cue_b_*``,
-    ``neg_nis_cue_*`` and ``neg_cue_per_type``.
+    ``neg_nis_cue_*`` and ``neg_cue_per_type`` (and the ``spec_*`` keys of the speculations).
 
     examples (Iterable[Example]): the examples.
     kwargs (Any): ignored (spaCy passes scorer settings).
     RETURNS (Dict[str, Any]): the scores (fractions).
     """
-    return _score(examples, NegationCounter(scopes=False))
+    return _score(examples, cues=True, scopes=False)
 
 
 def score_negation_scopes(examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
@@ -134,19 +144,58 @@ def score_negation_scopes(examples: Iterable[Example], **kwargs: Any) -> Dict[st
     kwargs (Any): ignored (spaCy passes scorer settings).
     RETURNS (Dict[str, Any]): the scores (fractions).
     """
-    return _score(examples, NegationCounter(cues=False))
+    return _score(examples, cues=False, scopes=True)
 
 
-def _score(examples: Iterable[Example], counter: NegationCounter) -> Dict[str, Any]:
+#: The key prefix of each kind of instance.
+PREFIXES = {"negation": "neg", "speculation": "spec"}
+
+
+def score_instances(examples: Iterable[Example], kind: Kind = NEGATIONS, *, cues: bool = True,
+                    scopes: bool = True) -> Dict[str, Any]:
+    """The scores of one kind of instance (:data:`~spacy_negation.negation.NEGATIONS` or
+    :data:`~spacy_negation.negation.SPECULATIONS`) under its prefix (``neg_*``,
+    ``spec_*``): the keys of :func:`score_negations` for that kind.
+
+    examples (Iterable[Example]): the examples.
+    kind (Kind): the kind.
+    cues (bool): the cue keys.
+    scopes (bool): the scope and instance keys.
+    RETURNS (Dict[str, Any]): the scores (fractions).
+    """
+    scores, dropped = _count(list(examples), kind, cues, scopes)
+    if dropped:
+        warnings.warn(Warnings.W002.format(n=dropped))
+    return scores
+
+
+def _count(examples: List[Example], kind: Kind, cues: bool, scopes: bool) -> Tuple[Dict[str, Any], int]:
+    counter = NegationCounter(cues=cues, scopes=scopes, prefix=PREFIXES[kind.name])
     dropped = 0
     for eg in examples:
-        gold, system, d = example_records(eg)
+        gold, system, d = example_records(eg, kind)
         dropped += d
         for g, s in zip(gold, system):
             counter.add_records(g, s)
+    return counter.scores(), dropped
+
+
+def _score(examples: Iterable[Example], cues: bool, scopes: bool) -> Dict[str, Any]:
+    """The negation scores, and the speculation scores when a reference doc has a
+    speculation span group."""
+    examples = list(examples)
+    kinds = [NEGATIONS]
+    if any(SPECULATIONS.key in eg.reference.spans for eg in examples):
+        kinds.append(SPECULATIONS)
+    out: Dict[str, Any] = {}
+    dropped = 0
+    for kind in kinds:
+        scores, d = _count(examples, kind, cues, scopes)
+        out.update(scores)
+        dropped += d
     if dropped:
         warnings.warn(Warnings.W002.format(n=dropped))
-    return counter.scores()
+    return out
 
 
 def score_span_examples(examples: Iterable[Example], spans_key: Optional[str] = None, *,
