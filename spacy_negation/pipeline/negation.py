@@ -33,22 +33,20 @@ tokens around the candidates). ``results/speed.md`` measures each.
 """
 import warnings
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union, cast
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
-import numpy
-from spacy.attrs import ORTH, SPACY
 from spacy.language import Language
 from spacy.pipeline import Pipe, Sentencizer
 from spacy.tokens import Doc, SpanGroup
 from spacy.util import minibatch
 
-from ..alignment import Part
 from ..errors import Errors, Warnings
 from ..ml.quantize import quantize_transformers
-from ..negation import ROLES, Negation, get_negations, register_extensions, set_convention, set_span_rule
+from ..negation import register_extensions, set_convention, set_span_rule
 from ..negation.span_rule import DEFAULT_SPAN_RULE, check_span_rule
-from ..negation.storage import store_trusted
 from .cue.patterns import PATTERNS_KEY, Setting, load_cue_patterns, merge_pattern_matches
+# copy_negations and merge_negations are imported from here too (they were defined here)
+from .host_docs import Placement, VisibleTokens, copy_negations, merge_negations, words_and_spaces  # noqa: F401
 from .model_files import describe_failure, model_folder, verify_checksums
 
 if TYPE_CHECKING:
@@ -262,22 +260,27 @@ class NegationResolver(Pipe):
                     doc.spans[PATTERNS_KEY] = SpanGroup(doc, name=PATTERNS_KEY)
                 yield doc
 
-    def model_pieces(self, doc: Doc, cue: Optional["NegationCue"]) -> List[Tuple[Doc, int]]:
+    def model_pieces(self, doc: Doc, cue: Optional["NegationCue"]) -> List[Tuple[Doc, Placement]]:
         """The docs for the negation pipeline of one host doc, with their first token's
         index in it: the model doc; with the cue component's ``prefilter``, a doc per
-        sentence with a candidate cue (none for a doc without one).
+        sentence with a candidate cue (none for a doc without one). Of a doc with
+        characters a reader does not see (format characters, ANSI escapes), the docs
+        have the visible text of its tokens, placed by a map (:mod:`.host_docs`).
 
         doc (Doc): The host doc.
         cue (Optional[NegationCue]): The model's cue component that annotates it (None
             for a graph pipeline: no prefilter).
-        RETURNS (List[Tuple[Doc, int]]): The docs and offsets.
+        RETURNS (List[Tuple[Doc, Placement]]): The docs and their placements.
         """
+        shown = VisibleTokens.of_doc(doc) if len(doc) else None
+        if shown is not None:
+            return self._visible_pieces(shown, cue)
         if cue is not None and cue.prefilter and len(doc) and doc.has_annotation("SENT_START") and not cue.cue_patterns:
             # the prefilter reads only the token texts: no model doc for the other sentences
             ranges = cue.candidate_sentences(doc)
             if not ranges:
                 return []
-            words, spaces = _words_and_spaces(doc)
+            words, spaces = words_and_spaces(doc)
             return [(self._piece(words[start:end], spaces[start:end]), start) for start, end in ranges]
         model_doc = self.model_doc(doc)
         if cue is None or not cue.prefilter or not len(model_doc):
@@ -285,8 +288,22 @@ class NegationResolver(Pipe):
         ranges = cue.candidate_sentences(model_doc)
         if ranges == [(0, len(model_doc))]:
             return [(model_doc, 0)]
-        words, spaces = _words_and_spaces(model_doc)
+        words, spaces = words_and_spaces(model_doc)
         return [(self._piece(words[start:end], spaces[start:end]), start) for start, end in ranges]
+
+    def _visible_pieces(self, shown: VisibleTokens, cue: Optional["NegationCue"]) -> List[Tuple[Doc, Placement]]:
+        """:meth:`model_pieces` of a host doc with hidden characters: the model doc of
+        its visible tokens, or its candidate sentences, each with its token map."""
+        if not shown.words:
+            return []
+        model_doc = self._new_model_doc(shown.words, shown.spaces, shown.sent_starts)
+        ranges = [(0, len(model_doc))]
+        if cue is not None and cue.prefilter:
+            ranges = cue.candidate_sentences(model_doc)
+        if ranges == [(0, len(model_doc))]:
+            return [(model_doc, shown.placement(0, len(model_doc)))]
+        return [(self._piece(shown.words[start:end], shown.spaces[start:end]), shown.placement(start, end))
+                for start, end in ranges]
 
     def _piece(self, words: List[str], spaces: List[bool]) -> Doc:
         """A doc in the negation pipeline's vocab of one sentence (its words and
@@ -303,10 +320,16 @@ class NegationResolver(Pipe):
         doc (Doc): The host doc.
         RETURNS (Doc): The doc for the negation pipeline.
         """
-        words, spaces = _words_and_spaces(doc)
-        if doc.has_annotation("SENT_START"):
-            sent_starts: List[Union[bool, int, None]] = [t.is_sent_start for t in doc]
-            model_doc = Doc(self.negation_nlp.vocab, words=words, spaces=spaces, sent_starts=sent_starts)
+        words, spaces = words_and_spaces(doc)
+        sent_starts = [bool(t.is_sent_start) for t in doc] if doc.has_annotation("SENT_START") else None
+        return self._new_model_doc(words, spaces, sent_starts)
+
+    def _new_model_doc(self, words: List[str], spaces: List[bool], sent_starts: Optional[List[bool]]) -> Doc:
+        """A doc in the negation pipeline's vocab with these words, spaces and sentence
+        starts (None: set by the sentencizer), marked with the convention."""
+        if sent_starts is not None:
+            starts: List[Union[bool, int, None]] = list(sent_starts)
+            model_doc = Doc(self.negation_nlp.vocab, words=words, spaces=spaces, sent_starts=starts)
         else:
             model_doc = Doc(self.negation_nlp.vocab, words=words, spaces=spaces)
             model_doc = self.sentencizer(model_doc) if len(model_doc) else model_doc
@@ -335,44 +358,3 @@ def _rebuild(name: str, model: str, batch_size: int, cue_patterns: Setting = Non
             torch.set_num_threads(1)
     return NegationResolver(name, model=model, batch_size=batch_size, cue_patterns=cue_patterns,
                             convention=convention, quantize=quantize, span_negated=span_negated, scorer=scorer)
-
-
-def _words_and_spaces(doc: Doc) -> Tuple[List[str], List[bool]]:
-    """The token texts of a doc and whether each is followed by a space, read from its
-    arrays (no Token objects)."""
-    strings = doc.vocab.strings
-    arrays = doc.to_array([ORTH, SPACY]).tolist()
-    return [strings[orth] for orth, _ in arrays], [bool(space) for _, space in arrays]
-
-
-def copy_negations(source: Doc, target: Doc) -> None:
-    """Copy the negations of a doc onto a doc with the same tokens.
-
-    source (Doc): the doc with negations.
-    target (Doc): the doc to write them to (its negations are replaced).
-    """
-    if len(source) != len(target):
-        raise ValueError(Errors.E322.format(n_source=len(source), n_target=len(target)))
-    merge_negations([(source, 0)], target)
-
-
-def merge_negations(pieces: Sequence[Tuple[Doc, int]], target: Doc) -> None:
-    """Write the negations of docs that are pieces of a doc onto it.
-
-    pieces (Sequence[Tuple[Doc, int]]): each doc with negations, and the index of its
-        first token in the target; their tokens must be the target's from there.
-    target (Doc): the doc to write them to (its negations are replaced; none without pieces).
-    """
-    negations: List[Negation] = []
-    # token texts compared by their hashes, which are the same in every vocab
-    target_orths = target.to_array(ORTH)
-    for source, offset in pieces:
-        if offset < 0 or offset + len(source) > len(target) or not numpy.array_equal(
-                source.to_array(ORTH), target_orths[offset: offset + len(source)]):
-            raise ValueError(Errors.E322.format(n_source=len(source), n_target=len(target)))
-        # the source's parts, checked when they were set, fit the same tokens of the target
-        for neg in sorted(get_negations(source), key=lambda n: n.id):
-            cue, scope, event = (tuple(Part(p.i + offset, p.start, p.end) for p in neg.parts(role))
-                                 for role in ROLES)
-            negations.append(Negation._trusted(target, cue, scope, event, id=len(negations)))
-    store_trusted(target, negations)

@@ -4,7 +4,8 @@ label ids (``label_ids``) and from label ids to cues (``cues``), with the learne
 lexicons (see :mod:`.lexicons`). The decoder is a registered function of the component's
 config (``[components.negation_cue.decoder]``), as spaCy's span categorizer takes its
 ``suggester``; another registered function that returns an object with the same two
-methods replaces it."""
+methods replaces it. The word look-ups (multiword patterns, the word lexicon) read a
+token's text without its format characters and ANSI escapes (:mod:`..visible`)."""
 from dataclasses import dataclass, field, fields
 from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Set, Tuple
 
@@ -17,6 +18,7 @@ from ...negation import Part
 from ...sentences import sentence_ranges
 from .labels import OUTSIDE, parse_label
 from .lexicons import AffixLexicon, MultiwordLexicon, Pattern, WordLexicon, find_all
+from ..visible import visible
 
 class CueLexicons(NamedTuple):
     """The learned lexicons a cue decoder uses (``words`` is None for a model trained
@@ -246,7 +248,7 @@ def join_multiword(doc: Doc, cues: List[List[Part]], patterns: List[Pattern]) ->
     for k, cue in enumerate(cues):
         for part in cue:
             owner.setdefault(part.i, k)
-    words = [token.lower_ for token in doc]
+    words = [visible(token.lower_) for token in doc]
     replaced: Set[int] = set()
     taken: Set[int] = set()
     joined: List[List[Part]] = []
@@ -287,6 +289,6 @@ def filter_words(doc: Doc, cues: List[List[Part]], words: WordLexicon, min_preci
 
     def keep(cue: List[Part]) -> bool:
         return (len(cue) != 1 or cue[0].is_partial(doc)
-                or words.is_cue(words.evidence_word(doc[cue[0].i].lower_, aliases), min_precision))
+                or words.is_cue(words.evidence_word(visible(doc[cue[0].i].lower_), aliases), min_precision))
 
     return [cue for cue in cues if keep(cue)]

@@ -26,6 +26,7 @@ from spacy.vocab import Vocab
 
 from ...negation import Negation, Part
 from ...sentences import sentence_ranges
+from ..host_docs import Placement, placed_span
 # The lists' names, re-exported: ``from spacy_negation.pipeline.cue.patterns import
 # load_cue_patterns`` and the like keep working.
 from .pattern_lists import (ENTRY_KEYS, KINDS, LISTS_DIR, PHRASE_ATTRS, TOKEN_ATTRS, TRIGGER_KINDS,  # noqa: F401
@@ -207,22 +208,22 @@ def copy_pattern_matches(source: Doc, target: Doc) -> None:
     merge_pattern_matches([(source, 0)], target)
 
 
-def merge_pattern_matches(pieces: Sequence[Tuple[Doc, int]], target: Doc) -> None:
+def merge_pattern_matches(pieces: Sequence[Tuple[Doc, Placement]], target: Doc) -> None:
     """Write the pattern matches of docs that are pieces of a doc onto it (none on any
     piece: none on the target).
 
-    pieces (Sequence[Tuple[Doc, int]]): each doc, and the index of its first token in
-        the target.
+    pieces (Sequence[Tuple[Doc, Placement]]): each doc, and where its tokens lie in the
+        target (the index of its first token, or a token map: ``host_docs.TokenMap``).
     target (Doc): the doc to write them to.
     """
-    groups = [(source.spans[PATTERNS_KEY], offset) for source, offset in pieces if PATTERNS_KEY in source.spans]
+    groups = [(source.spans[PATTERNS_KEY], where) for source, where in pieces if PATTERNS_KEY in source.spans]
     if not groups:
         if PATTERNS_KEY in target.spans:
             del target.spans[PATTERNS_KEY]
         return
     target.spans[PATTERNS_KEY] = SpanGroup(target, name=PATTERNS_KEY, spans=[
-        Span(target, span.start + offset, span.end + offset, label=span.label_, span_id=span.id_)
-        for group, offset in groups for span in group
+        Span(target, *placed_span(where, span.start, span.end), label=span.label_, span_id=span.id_)
+        for group, where in groups for span in group
     ])
 
 

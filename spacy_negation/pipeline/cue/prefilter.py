@@ -14,7 +14,9 @@ A token is a candidate when its lower-case text is
 - a word the decoder looks up as one of those when it never was a cue itself
   (``cue_decoder.v2``'s ``word_aliases``: *n't* as *not*);
 
-or when it lies in a match of the component's user cue list (``cue_patterns``).
+or when it lies in a match of the component's user cue list (``cue_patterns``). A token's
+text is read without the characters a reader does not see (format characters such as the
+zero-width space, ANSI escapes: :mod:`..visible`), so ``not\u200b`` is a candidate.
 
 With a ``prefilter_window`` of ``[before, after]``, a sentence that passes is cut to the
 tokens from ``before`` tokens before its first candidate to ``after`` tokens after its
@@ -36,6 +38,7 @@ from ...errors import Errors
 from ...sentences import sentence_ranges
 from .patterns import CuePatterns
 from .lexicons import AffixLexicon
+from ..visible import visible
 
 if TYPE_CHECKING:
     from .component import NegationCue
@@ -112,9 +115,13 @@ class CuePrefilter:
     def is_candidate(self, lower: str) -> bool:
         """Whether a token text (lower case) is a candidate word or has a learned affix.
 
-        lower (str): the token text, lower case.
+        lower (str): the token text, lower case (read without its format characters
+            and ANSI escapes, :func:`..visible.visible`: ``not\u200b`` is *not*).
         RETURNS (bool): the answer.
         """
+        if lower in self.words:
+            return True
+        lower = visible(lower)
         if lower in self.words:
             return True
         return self.affixes is not None and bool(self.affixes.fitting_kinds(lower))
