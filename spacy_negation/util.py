@@ -1,4 +1,6 @@
-"""Small shared helpers: atomic file writing, UTF-8 reading, lenient reading."""
+"""Small shared helpers: input files and output paths, atomic file writing, UTF-8
+reading, lenient reading."""
+import errno
 import hashlib
 import os
 import re
@@ -22,6 +24,50 @@ _TMP_SUFFIX = ".tmp"
 _TMP_EXTRA = len(".") + len(".") + 8 + len(_TMP_SUFFIX)  # mkstemp: prefix + 8 random + suffix
 _FILE_KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
                (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+#: The errors of a write on a full disk or beyond the user's quota.
+DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
+
+
+def file_kind(mode: int) -> str:
+    """What a file is, for messages: 'a directory', 'a FIFO', 'a character device', ...
+
+    mode (int): its ``st_mode``.
+    RETURNS (str): the kind with its article ('a regular file' for one).
+    """
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    for test, kind in _FILE_KINDS:
+        if test(mode):
+            return kind
+    return "a regular file" if stat.S_ISREG(mode) else "an unknown kind of file"
+
+
+def check_input_file(path: Union[str, Path], *, folder_ok: bool = False) -> Path:
+    """Check that an input path is an existing regular file (or a folder, where one is
+    read), before it is opened: a FIFO or a device is never opened (a FIFO without a
+    writer blocks ``open``, ``/dev/zero`` never ends). A symlink is followed.
+
+    path (Union[str, Path]): the input path.
+    folder_ok (bool): accept a folder (the corpus readers that read every file below one).
+    RETURNS (Path): the path.
+    RAISES (FileNotFoundError): nothing exists at the path (E130; also a dangling symlink).
+    RAISES (NegationFormatError): a directory where a file is read (E210), a FIFO, socket or
+        device (E970), or the path cannot be looked up (E112, e.g. a parent that is a file).
+    """
+    path = Path(path)
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        raise FileNotFoundError(Errors.E130.format(path=path)) from None
+    except OSError as err:
+        raise NegationFormatError(Errors.E112.format(path=path, reason=err.strerror or err), path) from None
+    if stat.S_ISDIR(mode):
+        if folder_ok:
+            return path
+        raise NegationFormatError(Errors.E210.format(path=path), path)
+    if not stat.S_ISREG(mode):
+        raise NegationFormatError(Errors.E970.format(path=path, kind=file_kind(mode)), path)
+    return path
 
 
 def check_output(path: Union[str, Path], inputs: Iterable[Union[str, Path]] = ()) -> Path:
@@ -34,7 +80,9 @@ def check_output(path: Union[str, Path], inputs: Iterable[Union[str, Path]] = ()
         ``os.path.samefile``: also through symlinks, hard links and relative paths).
     RETURNS (Path): the file to write (the path, or the final target of a symlink).
     RAISES (NegationFormatError): the output is an input (E125), a directory or its parent
-        is not a directory (E123), or it is a FIFO, socket or device (E124).
+        is not a directory (E123), or it is a FIFO, socket or device (E124). ``/dev/null``
+        is refused too: a file is written to a temporary file renamed over the path, which
+        would replace the device (and a run whose output is thrown away needs no output).
     """
     path = Path(path)
     for source in inputs:
@@ -77,11 +125,14 @@ def atomic_write(path: Union[str, Path], write: Callable[[IO[bytes]], None]) -> 
     """Write a file atomically: into a temporary file beside it, renamed on success.
 
     A symlink at the path is followed (its target is replaced, the link stays); a
-    directory, FIFO, socket or device at the path is refused with a coded error.
+    directory, FIFO, socket or device at the path is refused with a coded error. Whatever
+    stops the write (a full disk, an error of ``write``), the temporary file is removed:
+    nothing half-written is left.
 
     path (Union[str, Path]): the destination.
     write (Callable[[IO[bytes]], None]): writes the content to the binary stream it gets.
-    RAISES (NegationFormatError): the file cannot be written (E123, E124).
+    RAISES (NegationFormatError): the file cannot be written (E123, E124), the disk or the
+        quota is full (E972).
     """
     path = Path(path)
     target = check_output(path)
@@ -90,7 +141,7 @@ def atomic_write(path: Union[str, Path], write: Callable[[IO[bytes]], None]) -> 
         fd, tmp = tempfile.mkstemp(prefix=_tmp_prefix(target.name), suffix=_TMP_SUFFIX,
                                    dir=target.parent)
     except OSError as err:
-        raise NegationFormatError(Errors.E123.format(path=path, reason=err.strerror or err), path) from err
+        raise _write_error(path, err) from err
     try:
         try:
             with os.fdopen(fd, "wb") as f:
@@ -100,14 +151,20 @@ def atomic_write(path: Union[str, Path], write: Callable[[IO[bytes]], None]) -> 
             os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; give the usual file mode
             os.replace(tmp, target)
         except OSError as err:
-            raise NegationFormatError(Errors.E123.format(path=path, reason=err.strerror or err),
-                                      path) from err
+            raise _write_error(path, err) from err
     except BaseException:
         try:
             os.unlink(tmp)
         except FileNotFoundError:
             pass
         raise
+
+
+def _write_error(path: Path, err: OSError) -> NegationFormatError:
+    """The coded error of a failed write: E972 for a full disk or quota, else E123."""
+    reason = err.strerror or str(err)
+    code = Errors.E972 if err.errno in DISK_FULL else Errors.E123
+    return NegationFormatError(code.format(path=path, reason=reason), path)
 
 
 def atomic_write_text(path: Union[str, Path], text: str) -> None:
@@ -142,8 +199,10 @@ def read_bytes(path: Union[str, Path]) -> bytes:
 
     path (Union[str, Path]): the file.
     RETURNS (bytes): its content.
-    RAISES (NegationFormatError): unreadable file (E112).
+    RAISES (FileNotFoundError): no such file (E130).
+    RAISES (NegationFormatError): not a regular file (E210, E970), unreadable (E112).
     """
+    check_input_file(path)
     try:
         return Path(path).read_bytes()
     except OSError as err:
@@ -174,7 +233,9 @@ def read_utf8(path: Union[str, Path]) -> str:
 
     path (Union[str, Path]): the file.
     RETURNS (str): the text.
-    RAISES (NegationFormatError): unreadable file (E112) or invalid UTF-8 (E111).
+    RAISES (FileNotFoundError): no such file (E130).
+    RAISES (NegationFormatError): not a regular file (E210, E970), unreadable (E112) or
+        invalid UTF-8 (E111).
     """
     return decode_utf8(path, read_bytes(path))
 

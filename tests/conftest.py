@@ -4,8 +4,9 @@ The tests are laid out like the package: ``tests/NAME/`` tests ``spacy_negation/
 (``tests/pipeline/cue/`` the cue tagger, ...), the files here its top-level modules;
 ``tests/project/`` and ``tests/bench/`` test the project's scripts, configs and README and
 its benchmarks. Test modules import helpers from this folder (``util.py``,
-``starsem_cases.py``, ``starsem_strategies.py``, ``starsem_systems.py``, ``tiny_mlm.py``),
-not from other test modules in other folders, so that each file runs on its own.
+``starsem_cases.py``, ``starsem_strategies.py``, ``starsem_systems.py``, ``tiny_mlm.py``,
+``full_disk.py``), not from other test modules in other folders, so that each file runs on
+its own.
 """
 import json
 import shutil

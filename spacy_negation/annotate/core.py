@@ -18,11 +18,13 @@ from pathlib import Path
 from typing import Any, Callable, Deque, Dict, Iterator, List, Optional, Sequence, Tuple, cast
 
 from ..errors import Errors, NegationFormatError, Warnings
-from ..util import check_on_error, check_output
+from ..limits import (MAX_BATCH_SIZE, MAX_PROCESSES, MAX_RETRIES, MAX_SHARD_SIZE, MAX_WORKERS,
+                      check_count)
+from ..util import check_input_file, check_on_error, check_output
 from .sinks import encode_shard, lighten, merge_shards, output_format
 from .sources import Record, Shard, input_format, plan_input, read_shard
 from .threads import ChildThreads, peak_rss_mb, resolve_threads, set_torch_threads
-from .workdir import WorkDir, model_identity
+from .workdir import WorkDir, check_work_dir, model_identity
 
 ENGINES = ("local", "ray")
 #: Components that set sentence boundaries; without one, a sentencizer is added.
@@ -237,14 +239,23 @@ def annotate(
     progress (bool): show a progress bar (documents, words per second) on stderr.
     on_shard (Optional[OnDone]): called with each shard finished by this run.
     RETURNS (Summary): counts and timings.
+    RAISES (ValueError): a count outside its bound of :mod:`spacy_negation.limits` (E971),
+        an unknown format or engine (E501), a bad record (E500, unless skipped).
+    RAISES (FileNotFoundError): no input (E130).
+    RAISES (NegationFormatError): an input that is not a regular file (E210, E970), an
+        output that cannot be written (E123, E124, E125), a work folder that cannot be one
+        (E520), a full disk (E972; the finished shards are kept for a re-run).
+    RAISES (RuntimeError): the Ray cluster cannot be joined or started (E521), a worker
+        failed after its retries (E510).
     """
-    for what, value in (("--shard-size", shard_size), ("--batch-size", batch_size),
-                        ("--n-process", n_process)):
-        if value < 1:
-            raise ValueError(Errors.E704.format(option=what, value=value))
+    for what, value, high in (("--shard-size", shard_size, MAX_SHARD_SIZE),
+                              ("--batch-size", batch_size, MAX_BATCH_SIZE),
+                              ("--n-process", n_process, MAX_PROCESSES)):
+        check_count(what, value, 1, high)
+    if workers is not None:
+        check_count("--workers", workers, 1, MAX_WORKERS)
+    check_count("--max-retries", max_retries, 0, MAX_RETRIES)
     n_threads = resolve_threads(threads)
-    if workers is not None and workers < 1:
-        raise ValueError(Errors.E704.format(option="--workers", value=workers))
     lenient = check_on_error(on_error)
     if engine not in ENGINES:
         raise ValueError(Errors.E501.format(what="engine", path="--engine", fmt=engine,
@@ -255,14 +266,15 @@ def annotate(
     out_fmt = output_format(output, output_fmt)
     if keep_user_data and out_fmt != "spacy":
         raise ValueError(Errors.E951.format(fmt=out_fmt))
+    check_input_file(input)  # E130 missing; E970 a FIFO or device, never opened
+    work_dir = check_work_dir(work_dir or output.with_name(output.name + ".shards"))
     plan = plan_input(input, in_fmt, shard_size, text_field, id_field)
     model_ref = str(Path(model).resolve()) if Path(model).exists() else model
     settings = {"input_sha256": plan.sha256, "input_format": in_fmt, "text_field": text_field,
                 "id_field": id_field, "shard_size": shard_size, "n_records": plan.n_records,
                 "output_format": out_fmt, "model": model_ref,
                 "model_identity": model_identity(model), "keep_user_data": keep_user_data}
-    wd = WorkDir(work_dir or output.with_name(output.name + ".shards"), settings, out_fmt,
-                 plan.shards)
+    wd = WorkDir(work_dir, settings, out_fmt, plan.shards)
     pending = [s for s in plan.shards if s.index not in wd.done]
     summary = Summary(n_shards=len(plan.shards), resumed=len(plan.shards) - len(pending),
                       redone=dict(wd.redone), threads=n_threads)

@@ -67,13 +67,20 @@ def run_ray(model: str, shards: Sequence[Shard], read: ReadShard, on_done: OnDon
     """Annotate shards on Ray: joins the cluster at ``address``, uses the running Ray
     session if there is one, or starts a local cluster (without dashboard or usage
     statistics) that it shuts down at the end.
+
+    RAISES (RuntimeError): Ray cannot connect to ``address`` or start a cluster (E521), a
+        worker failed on a shard after its retries (E510).
     """
     ray = import_ray()
     started = False
     if not ray.is_initialized():
         if address is None:
             os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        try:
+            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        except Exception as err:  # ConnectionError, RuntimeError, ValueError, ... by version
+            where = f"--address {address}" if address is not None else "a local cluster"
+            raise RuntimeError(Errors.E521.format(where=where, reason=err)) from err
         started = True
     try:
         if workers is None:

@@ -14,9 +14,10 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Iterator, List, Optional, Sequence, Tuple
+from typing import IO, Any, Iterator, List, Optional, Sequence, Tuple, Union
 
 from ..errors import Errors
+from ..util import check_input_file
 
 INPUT_FORMATS = ("text", "jsonl", "parquet")
 _SUFFIXES = {".txt": "text", ".text": "text", ".jsonl": "jsonl", ".ndjson": "jsonl",
@@ -24,6 +25,9 @@ _SUFFIXES = {".txt": "text", ".text": "text", ".jsonl": "jsonl", ".ndjson": "jso
 _CHUNK = 1 << 20
 _EOL = re.compile(rb"\r\n|\r|\n")
 BOM = b"\xef\xbb\xbf"
+#: Integer ids lie in [-ID_LIMIT, ID_LIMIT): 64 bits, as a DocBin (msgpack) and Parquet
+#: hold them.
+ID_LIMIT = 2**63
 
 
 @dataclass(frozen=True)
@@ -97,12 +101,11 @@ def input_format(path: Path, fmt: Optional[str] = None) -> str:
 def plan_input(path: Path, fmt: str, shard_size: int, text_field: str, id_field: str) -> InputPlan:
     """Split an input into shards of ``shard_size`` records (the last may be shorter).
 
-    RAISES (FileNotFoundError): no such file (E130). (NegationFormatError): not Parquet
-    (E512), or without the text or id column (E503). (ValueError): no records (E502).
+    RAISES (FileNotFoundError): no such file (E130). (NegationFormatError): a directory,
+    FIFO or device (E210, E970; never opened), not Parquet (E512), or without the text or id
+    column (E503). (ValueError): no records (E502).
     """
-    path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(Errors.E130.format(path=path))
+    path = check_input_file(path)
     sha = hashlib.sha256()
     starts: List[Tuple[int, int]] = []
     if fmt == "parquet":
@@ -201,6 +204,17 @@ def _valid_id(value: Any) -> bool:
     return isinstance(value, (str, int)) and not isinstance(value, bool)
 
 
+def _surrogate(field: str, value: str) -> Optional[str]:
+    """Why a string cannot be written as UTF-8 (a lone surrogate, which a JSON ``\\ud800``
+    escape gives), or None."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as err:
+        return (f"the {field} holds a lone surrogate (U+{ord(value[err.start]):04X} at "
+                f"character {err.start}), which UTF-8 cannot encode")
+    return None
+
+
 def _fields(obj: Any, where: str, line: int, text_field: str, id_field: str) -> Record:
     """A record from a JSON object or a Parquet row (a dict)."""
     if not isinstance(obj, dict):
@@ -211,14 +225,25 @@ def _fields(obj: Any, where: str, line: int, text_field: str, id_field: str) -> 
     if not isinstance(text, str):
         return Record(where, None, None,
                       f"the text field {text_field!r} is not a string ({type(text).__name__})")
+    error = _surrogate(f"text field {text_field!r}", text)
+    if error is not None:
+        return Record(where, None, None, error)
     if not id_field:
         return Record(where, line, text)
     if id_field not in obj or obj[id_field] is None:
         return Record(where, None, None, f"no id field {id_field!r}")
-    if not _valid_id(obj[id_field]):
+    doc_id = obj[id_field]
+    if not _valid_id(doc_id):
         return Record(where, None, None, f"the id field {id_field!r} is not a string or an "
-                                         f"integer ({type(obj[id_field]).__name__})")
-    return Record(where, obj[id_field], text)
+                                         f"integer ({type(doc_id).__name__})")
+    if isinstance(doc_id, str):
+        error = _surrogate(f"id field {id_field!r}", doc_id)
+    elif not -ID_LIMIT <= doc_id < ID_LIMIT:
+        error = (f"the id field {id_field!r} is an integer outside the 64-bit range the "
+                 f"outputs hold ({len(str(abs(doc_id)))} digits)")
+    if error is not None:
+        return Record(where, None, None, error)
+    return Record(where, doc_id, text)
 
 
 def _jsonl_record(raw: bytes, line: int, text_field: str, id_field: str) -> Record:
@@ -232,6 +257,10 @@ def _jsonl_record(raw: bytes, line: int, text_field: str, id_field: str) -> Reco
         obj = json.loads(content)
     except json.JSONDecodeError as err:
         return Record(where, None, None, f"not valid JSON ({err.msg})")
+    except RecursionError:
+        return Record(where, None, None, "not readable JSON: nested too deeply")
+    except ValueError as err:  # an integer of more digits than int() converts (4300)
+        return Record(where, None, None, f"not readable JSON: {err}")
     return _fields(obj, where, line, text_field, id_field)
 
 
@@ -259,17 +288,30 @@ def _parquet_file(path: Path, columns: List[str]) -> Any:
 def _read_parquet(path: Path, shard: Shard, text_field: str, id_field: str) -> List[Record]:
     columns = _columns(text_field, id_field)
     pf = _parquet_file(path, columns)
-    rows: List[dict] = []
+    rows: List[Union[dict, str]] = []  # a row, or why it cannot be read
     first = 0
     for g in range(pf.metadata.num_row_groups):
         n = pf.metadata.row_group(g).num_rows
         lo, hi = max(shard.start, first), min(shard.end, first + n)
         if lo < hi:
-            table = pf.read_row_group(g, columns=columns)
-            rows.extend(table.slice(lo - first, hi - lo).to_pylist())
+            table = pf.read_row_group(g, columns=columns).slice(lo - first, hi - lo)
+            try:
+                rows.extend(table.to_pylist())
+            except UnicodeDecodeError:  # a string that is not UTF-8: find its row
+                rows.extend(_row_or_reason(table, k) for k in range(table.num_rows))
         first += n
-    return [_fields(row, f"row {shard.start + k + 1}", shard.start + k + 1, text_field, id_field)
+    return [Record(f"row {shard.start + k + 1}", None, None, row) if isinstance(row, str) else
+            _fields(row, f"row {shard.start + k + 1}", shard.start + k + 1, text_field, id_field)
             for k, row in enumerate(rows)]
+
+
+def _row_or_reason(table: Any, k: int) -> Union[dict, str]:
+    """Row k of a Parquet table, or why it cannot be read (a string that is not UTF-8)."""
+    try:
+        row: dict = table.slice(k, 1).to_pylist()[0]
+        return row
+    except UnicodeDecodeError as err:
+        return f"not valid UTF-8 ({err.reason} at byte {err.start} of a string)"
 
 
 def import_pyarrow(fmt: str) -> Tuple[Any, Any]:

@@ -6,6 +6,7 @@ import resource
 from typing import Any, Optional
 
 from ..errors import Errors
+from ..limits import MAX_THREADS, check_count
 
 
 def peak_rss_mb() -> float:
@@ -34,13 +35,11 @@ def resolve_threads(threads: Optional[int]) -> int:
 
     threads (Optional[int]): the ``--threads`` option (None: not given).
     RETURNS (int): the number of threads.
-    RAISES (ValueError): ``threads`` below 1 (E704), ``OMP_NUM_THREADS`` not a positive
-        integer (E950).
+    RAISES (ValueError): ``threads`` outside 1 to MAX_THREADS (E971), ``OMP_NUM_THREADS``
+        not a whole number in that range (E950).
     """
     if threads is not None:
-        if threads < 1:
-            raise ValueError(Errors.E704.format(option="--threads", value=threads))
-        return threads
+        return check_count("--threads", threads, 1, MAX_THREADS)
     env = os.environ.get("OMP_NUM_THREADS", "").strip()
     if not env:
         return 1
@@ -48,8 +47,8 @@ def resolve_threads(threads: Optional[int]) -> int:
         value = int(env)
     except ValueError:
         value = 0
-    if value < 1:
-        raise ValueError(Errors.E950.format(value=env))
+    if not 1 <= value <= MAX_THREADS:
+        raise ValueError(Errors.E950.format(value=env, high=MAX_THREADS))
     return value
 
 

@@ -14,12 +14,13 @@ never holds a shard it cannot vouch for.
 """
 import hashlib
 import json
+import os
 import warnings
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
 from ..errors import Errors, NegationFormatError, Warnings
-from ..util import atomic_write_bytes, atomic_write_text, file_sha256
+from ..util import atomic_write_bytes, atomic_write_text, file_kind, file_sha256
 from .sources import Shard
 
 MANIFEST = "manifest.json"
@@ -67,6 +68,37 @@ def model_identity(model: str) -> str:
     return f"{name} {version} config={config.hexdigest()[:12]} files={files.hexdigest()[:12]}"
 
 
+def check_work_dir(path: Path) -> Path:
+    """Check that a work folder can be used: a folder, or a path where one can be made.
+
+    path (Path): the work folder.
+    RETURNS (Path): the path.
+    RAISES (NegationFormatError): a file, FIFO or device at the path, a dangling symlink, or
+        a parent that is not a folder (E520).
+    """
+    path = Path(path)
+    what = None
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        if os.path.islink(path):
+            what = f"is a dangling symbolic link (to {os.readlink(path)})"
+        else:
+            for parent in path.parents:
+                if parent.exists():
+                    if not parent.is_dir():
+                        what = f"cannot be made: {parent} is {file_kind(parent.stat().st_mode)}"
+                    break
+    except OSError as err:
+        what = f"cannot be looked up ({err.strerror or err})"
+    else:
+        if not os.path.isdir(path):
+            what = f"is {file_kind(mode)}, not a folder"
+    if what is not None:
+        raise NegationFormatError(Errors.E520.format(path=path, what=what), path)
+    return path
+
+
 def settings_digest(settings: Dict[str, Any]) -> str:
     """The SHA-256 of a run's settings (as sorted JSON)."""
     return hashlib.sha256(json.dumps(settings, sort_keys=True).encode("utf-8")).hexdigest()
@@ -92,10 +124,15 @@ class WorkDir:
         self.done: Dict[int, Dict[str, Any]] = {}
         self.redone: Dict[int, str] = {}
         manifest = self.path / MANIFEST
+        check_work_dir(self.path)
         if manifest.exists():
             self._load(manifest, shards)
         else:
-            self.path.mkdir(parents=True, exist_ok=True)
+            try:
+                self.path.mkdir(parents=True, exist_ok=True)
+            except OSError as err:
+                raise NegationFormatError(Errors.E520.format(
+                    path=self.path, what=f"cannot be made ({err.strerror or err})"), self.path) from err
             data = {"version": VERSION, "settings": self.settings}
             atomic_write_text(manifest, json.dumps(data, indent=1) + "\n")
 

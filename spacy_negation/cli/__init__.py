@@ -96,10 +96,18 @@ def build_parser(argv: Optional[Sequence[str]] = None) -> argparse.ArgumentParse
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    """Run the command line; returns the exit code (0 ok, 1 bad input, 2 usage)."""
+    """Run the command line; returns the exit code (0 ok, 1 bad input, 2 usage; also for
+    ``--help`` and ``--version``, which argparse ends with ``SystemExit``). Usage errors
+    (argparse's, with the coded message) also cover what the shared
+    argument types of :mod:`._args` check before any work: a count outside its range, an
+    input that is missing, a folder, a FIFO or a device, an output path that cannot be
+    written."""
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser(argv)
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:  # --help, --version (0), usage errors (2): argparse printed them
+        return stop.code if isinstance(stop.code, int) else 2
     if not getattr(args, "func", None):
         parser.print_help()
         return 2

@@ -2,15 +2,18 @@
 Parquet or a DocBin, resumably, on this machine or on a Ray cluster."""
 import argparse
 import sys
-from pathlib import Path
+
+from ..limits import (MAX_BATCH_SIZE, MAX_PROCESSES, MAX_RETRIES, MAX_SHARD_SIZE, MAX_THREADS,
+                      MAX_WORKERS)
+from ._args import bounded_int, input_file, output_file, work_dir
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The arguments of ``annotate``."""
-    p.add_argument("input", type=Path,
+    p.add_argument("input", type=input_file,
                    help="plain text (one document per line, id = line number), .jsonl or "
-                        ".parquet")
-    p.add_argument("output", type=Path, help="the .jsonl, .parquet or .spacy file to write")
+                        ".parquet (a regular file: a FIFO or device is refused)")
+    p.add_argument("output", type=output_file, help="the .jsonl, .parquet or .spacy file to write")
     p.add_argument("--model", required=True, help="trained negation pipeline: package or path")
     p.add_argument("--input-format", choices=("text", "jsonl", "parquet"), default=None,
                    help="input format (default: from the suffix: .txt, .jsonl, .parquet)")
@@ -20,26 +23,33 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                                                          "text (default: text)")
     p.add_argument("--id-field", default="id", help="JSONL field / Parquet column of the id "
                                                      "(default: id; '' = line/row number)")
-    p.add_argument("--shard-size", type=int, default=1000, help="records per shard (default: 1000)")
-    p.add_argument("--batch-size", type=int, default=64, help="docs per batch (default: 64)")
+    p.add_argument("--shard-size", type=bounded_int("--shard-size", 1, MAX_SHARD_SIZE), default=1000,
+                   help=f"records per shard (default: 1000, at most {MAX_SHARD_SIZE})")
+    p.add_argument("--batch-size", type=bounded_int("--batch-size", 1, MAX_BATCH_SIZE), default=64,
+                   help=f"docs per batch (default: 64, at most {MAX_BATCH_SIZE})")
     p.add_argument("--on-error", choices=("raise", "skip"), default="raise",
-                   help="bad records (no text field, not UTF-8, bad JSON): stop with an error "
+                   help="bad records (no text field, not UTF-8, bad JSON, a lone surrogate, an "
+                        "id beyond 64 bits): stop with an error "
                         "naming the line (raise, default) or report them and skip (skip)")
     p.add_argument("--engine", choices=("local", "ray"), default="local",
                    help="local: this machine (--n-process); ray: Ray workers (default: local)")
-    p.add_argument("--n-process", type=int, default=1, help="local engine: processes (default: 1)")
+    p.add_argument("--n-process", type=bounded_int("--n-process", 1, MAX_PROCESSES), default=1,
+                   help=f"local engine: processes (default: 1, at most {MAX_PROCESSES})")
     p.add_argument("--address", default=None,
                    help="ray engine: address of a running cluster (default: a local cluster)")
-    p.add_argument("--workers", type=int, default=None,
-                   help="ray engine: worker actors (default: cluster CPUs / threads per worker)")
-    p.add_argument("--threads", type=int, default=None,
+    p.add_argument("--workers", type=bounded_int("--workers", 1, MAX_WORKERS), default=None,
+                   help="ray engine: worker actors (default: cluster CPUs / threads per worker; "
+                        f"at most {MAX_WORKERS})")
+    p.add_argument("--threads", type=bounded_int("--threads", 1, MAX_THREADS), default=None,
                    help="torch threads of the local process and of each of its --n-process "
                         "workers, or of each Ray worker (its CPUs); default: $OMP_NUM_THREADS "
-                        "if set, else 1")
-    p.add_argument("--max-retries", type=int, default=3,
-                   help="ray engine: restarts of a failed worker and retries of its shards")
-    p.add_argument("--work-dir", type=Path, default=None,
-                   help="folder of the finished shards (default: OUTPUT.shards)")
+                        f"if set, else 1; at most {MAX_THREADS}")
+    p.add_argument("--max-retries", type=bounded_int("--max-retries", 0, MAX_RETRIES), default=3,
+                   help="ray engine: restarts of a failed worker and retries of its shards "
+                        f"(default: 3, at most {MAX_RETRIES})")
+    p.add_argument("--work-dir", type=work_dir, default=None,
+                   help="folder of the finished shards (default: OUTPUT.shards); a folder or a "
+                        "path where one can be made")
     p.add_argument("--keep-shards", action="store_true", help="keep the work folder at the end")
     p.add_argument("--keep-user-data", action="store_true",
                    help=".spacy output: keep the docs' tensors and other components' user data "

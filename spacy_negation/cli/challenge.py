@@ -3,7 +3,8 @@ templates of the pragmatic negation probe (Gubelmann & Handschuh 2022)."""
 import argparse
 from pathlib import Path
 
-from .probe import add_run_options, model_names
+from ._args import check_outputs, output_file
+from .probe import add_run_options, beside_files, model_names
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -17,7 +18,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the convention the models annotate in (a model with components per "
                         "convention is run in it) and are checked in: in bioscope and sfu no affixal "
                         "cue is expected, and in sfu the whole word 'doesn't' counts as the cue n't")
-    p.add_argument("--gold", type=Path, default=None,
+    p.add_argument("--gold", type=output_file, default=None,
                    help="also write the challenge set with its expected negations as a *SEM file")
 
 
@@ -33,6 +34,7 @@ def run(args: argparse.Namespace) -> int:
     from ..probe.report import load_results
 
     names = model_names(args.models, args.name)
+    check_outputs(beside_files(args.output, [".md"]))  # the default output is not parsed
     data = load_results(args.output)
     items = build_items(sample=args.sample, seed=args.seed)
     if args.gold is not None:

@@ -23,25 +23,28 @@ from pathlib import Path
 from typing import Any, Dict, List, Sequence, Tuple
 
 from ..errors import Errors
+from ..limits import MAX_SAMPLES
 from ..metrics.core import pct, text_table
+from ._args import bounded_int, input_file, seed_arg
 
 __all__ = ["add_arguments", "run", "read_tables", "format_table"]
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The arguments of ``compare``."""
-    p.add_argument("gold", type=Path, help="the gold *SEM file")
-    p.add_argument("systems", type=Path, nargs="+", metavar="system",
+    p.add_argument("gold", type=input_file, help="the gold *SEM file")
+    p.add_argument("systems", type=input_file, nargs="+", metavar="system",
                    help="two or more system *SEM files; the first is A")
     p.add_argument("--metric", action="append", dest="metrics", metavar="NAME",
                    help="a metric, e.g. nis.nis_tok.f, starsem.scopes_cue_match_b.f, "
                         "starsem.cues_b.f, starsem.scope_tokens.f, faireval.fair.f "
                         "(repeatable; default: nis.nis_tok.f, nis.nis_ex.f, "
                         "starsem.scopes_cue_match_b.f)")
-    p.add_argument("--samples", type=int, default=10000, help="bootstrap samples (default 10000, at most 1000000)")
-    p.add_argument("--ar-samples", type=int, default=10000,
-                   help="approximate randomization shuffles (default 10000, at most 1000000)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--samples", type=bounded_int("--samples", 1, MAX_SAMPLES), default=10000,
+                   help=f"bootstrap samples (default 10000, at most {MAX_SAMPLES})")
+    p.add_argument("--ar-samples", type=bounded_int("--ar-samples", 1, MAX_SAMPLES), default=10000,
+                   help=f"approximate randomization shuffles (default 10000, at most {MAX_SAMPLES})")
+    p.add_argument("--seed", type=seed_arg, default=0, help="random seed (default 0; 0 to 2**32-1)")
     p.add_argument("--confidence", type=float, default=0.95,
                    help="coverage of the interval (default 0.95)")
     p.add_argument("--json", action="store_true", help="print the results as JSON (fractions)")

@@ -2,37 +2,28 @@
 import argparse
 import sys
 import warnings
-from pathlib import Path
 from typing import List
 
-from ..errors import Errors, code_tag
+from ..errors import code_tag
 from ..corpora.registry import format_names, get_reader
-from ..util import ON_ERROR, atomic_write_bytes, blank_nlp, check_output
-
-
-def n_sents_arg(value: str) -> int:
-    """The --n-sents value: 0 or a positive integer (argparse type; a usage error else)."""
-    from ..corpora.records import check_n_sents
-
-    try:
-        return check_n_sents(int(value))
-    except ValueError:
-        raise argparse.ArgumentTypeError(Errors.E116.format(value=value)) from None
+from ..limits import MAX_N_SENTS
+from ..util import ON_ERROR, atomic_write_bytes, blank_nlp, check_input_file, check_output
+from ._args import bounded_int, input_path, output_file
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The arguments of ``convert``."""
-    p.add_argument("input", type=Path,
+    p.add_argument("input", type=input_path,
                    help="the corpus file (or folder, for the XML corpora); for bioscope_clinical the "
                         "folder holding BioScope's masked clinical_records_anon.xml and the CMC 2007 "
                         "challenge files with the report texts (2007ChallengeTrainData.xml, "
                         "2007ChallengeTestDataNoCodes.xml), e.g. ../shared/corpora/bioscope-clinical")
-    p.add_argument("output", type=Path, help="the .spacy file to write")
+    p.add_argument("output", type=output_file, help="the .spacy file to write")
     p.add_argument("--format", default="starsem", choices=format_names(),
                    help="input format (default: starsem, the *SEM 2012 CD-SCO CoNLL format)")
-    p.add_argument("--n-sents", type=n_sents_arg, default=10,
+    p.add_argument("--n-sents", type=bounded_int("--n-sents", 0, MAX_N_SENTS), default=10,
                    help="sentences per doc; docs never cross document ids; 0 = whole documents "
-                        "(default: 10)")
+                        f"(default: 10, at most {MAX_N_SENTS})")
     p.add_argument("--lang", default="en",
                    help="language of the vocab (default: en; use es for neges2018/neges2019)")
     p.add_argument("--split", default=None, metavar="CORPUS:SPLIT",
@@ -51,8 +42,7 @@ def run(args: argparse.Namespace) -> int:
     from spacy.tokens import DocBin
     from tqdm import tqdm
 
-    if not args.input.exists():
-        raise FileNotFoundError(Errors.E130.format(path=args.input))
+    check_input_file(args.input, folder_ok=True)
     check_output(args.output, [args.input])
     reader = get_reader(args.format)
     nlp = blank_nlp(args.lang)

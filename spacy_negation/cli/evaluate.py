@@ -8,10 +8,11 @@ DATA.spacy`` runs the pipeline on the corpus's tokens and sentences first, as ``
 evaluate`` does, whose console table shows spaCy's own metrics only.
 """
 import argparse
-from pathlib import Path
 from typing import Any, Dict, Tuple
 
+from ..limits import MAX_BATCH_SIZE
 from ..metrics.evaluate import FAIR_KEYS, FAMILIES, evaluate_files, evaluate_sentences, to_json
+from ._args import bounded_int, input_file, output_file
 
 __all__ = ["add_arguments", "run", "format_faireval_table"]
 
@@ -21,7 +22,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("gold", metavar="GOLD|MODEL",
                    help="the gold *SEM file, or a trained negation pipeline (package name or path) "
                         "when the second argument is a .spacy corpus")
-    p.add_argument("system", type=Path, metavar="SYSTEM|DATA.spacy",
+    p.add_argument("system", type=input_file, metavar="SYSTEM|DATA.spacy",
                    help="the system *SEM file, or the gold .spacy corpus the pipeline is run on")
     p.add_argument("--metrics", default=",".join(FAMILIES), metavar="FAMILIES",
                    help="comma-separated metric families to compute, any of "
@@ -38,12 +39,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                             "else the model's default); a model of one convention annotates in its own")
     model.add_argument("--gold-cues", action="store_true",
                        help="give the pipeline the gold cues and score its scopes (no cue component)")
-    model.add_argument("--system-out", type=Path, default=None,
+    model.add_argument("--system-out", type=output_file, default=None,
                        help="also write the pipeline's annotation as a *SEM file")
-    model.add_argument("--output", type=Path, default=None,
+    model.add_argument("--output", type=output_file, default=None,
                        help="also write the scores as JSON: spaCy's flat neg_* scores, the tables' "
                             "document and the speed")
-    model.add_argument("--batch-size", type=int, default=32, help="docs per batch (default: 32)")
+    model.add_argument("--batch-size", type=bounded_int("--batch-size", 1, MAX_BATCH_SIZE), default=32,
+                       help=f"docs per batch (default: 32, at most {MAX_BATCH_SIZE})")
 
 
 def format_faireval_table(result: Dict[str, Any]) -> str:
@@ -123,7 +125,11 @@ def _evaluate_model(args: argparse.Namespace, families: Tuple[str, ...]) -> Tupl
     from ..corpora.docbin import read_docbin
     from ..negation import register_extensions
     from ..pipeline.negation import load_negation_model
+    from ..util import check_output
 
+    for out in (args.system_out, args.output):
+        if out is not None:
+            check_output(out, [args.system])  # not the corpus (E125), before the model loads
     register_extensions()
     nlp = load_negation_model(args.gold)
     gold = read_docbin(args.system, vocab=nlp.vocab)

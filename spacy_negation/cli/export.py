@@ -1,15 +1,15 @@
 """``export``: a ``.spacy`` file's docs and their negations to a *SEM CoNLL file."""
 import argparse
 import sys
-from pathlib import Path
 
 from ..errors import Errors, NegationFormatError
+from ._args import input_file, output_file
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The arguments of ``export``."""
-    p.add_argument("input", type=Path, help="the .spacy (DocBin) file")
-    p.add_argument("output", type=Path, help="the *SEM CoNLL file to write")
+    p.add_argument("input", type=input_file, help="the .spacy (DocBin) file")
+    p.add_argument("output", type=output_file, help="the *SEM CoNLL file to write")
     p.add_argument("--lang", default="en", help="language of the vocab (default: en)")
 
 

@@ -5,11 +5,11 @@ CoNLL2000; see :mod:`spacy_negation.metrics.faireval.io`), read sentence by sent
 """
 import argparse
 import json
-from pathlib import Path
 from typing import Any, List, Mapping, Optional
 
 from ..errors import Errors
 from ..metrics.core import pct, text_table
+from ._args import input_path
 from ..metrics.faireval import (METHODS, PAPER_WEIGHTS_FORMULA, TRADITIONAL_TYPES,
                                 format_weights, parse_weights, scores_from_counts)
 from ..metrics.faireval.files import count_files
@@ -20,8 +20,8 @@ _TITLES = {"traditional": "Traditional", "fair": "Fair", "weighted": "Weighted"}
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The arguments of ``faireval``."""
-    p.add_argument("target", type=Path, help="target (gold) file or folder")
-    p.add_argument("system", type=Path, help="system file or folder")
+    p.add_argument("target", type=input_path, help="target (gold) file or folder")
+    p.add_argument("system", type=input_path, help="system file or folder")
     p.add_argument("--focus", choices=("target", "system"), default="target",
                    help="count LE and LBE per label under the target's or the system's label "
                         "(default: target)")

@@ -5,15 +5,20 @@ import os
 from pathlib import Path
 from typing import Any, List, Optional
 
+from ..limits import MAX_BATCH_SIZE, MAX_RANK
+from ._args import bounded_int, check_outputs, output_file, seed_arg
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The arguments of ``probe``."""
     p.add_argument("models", nargs="+", type=Path, metavar="MODEL_DIR",
                    help="a Hugging Face masked-LM folder (BERT [MASK] or RoBERTa <mask>)")
     add_run_options(p, Path("probe.json"), 100, ".md and .png")
-    p.add_argument("--ranks", type=int, nargs="+", default=[0, 50, 100, 200],
-                   help="probability ranks of the ACT tokens (default 0 50 100 200)")
-    p.add_argument("--batch-size", type=int, default=64, help="sentences per forward pass")
+    p.add_argument("--ranks", type=bounded_int("--ranks", 0, MAX_RANK), nargs="+",
+                   default=[0, 50, 100, 200],
+                   help=f"probability ranks of the ACT tokens (default 0 50 100 200; 0 to {MAX_RANK})")
+    p.add_argument("--batch-size", type=bounded_int("--batch-size", 1, MAX_BATCH_SIZE), default=64,
+                   help=f"sentences per forward pass (default 64, at most {MAX_BATCH_SIZE})")
     p.add_argument("--tied-head", action="store_true",
                    help="the folder is an encoder without masked-LM head weights: build the "
                         "head from the tied word embeddings (warns NEG-W600)")
@@ -22,14 +27,25 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def add_run_options(p: argparse.ArgumentParser, output: Path, sample: int, beside: str) -> None:
-    """The options ``probe`` and ``challenge`` share: --name, --output, --sample, --seed."""
+    """The options ``probe`` and ``challenge`` share: --name, --output, --sample, --seed.
+    --sample is at most the number of name-profession pairs of a gender (the larger one;
+    a gender with fewer pairs gives all of them, W601)."""
+    from ..probe.run import n_pairs
+
+    most = max(n_pairs(gender) for gender in ("m", "f"))
     p.add_argument("--name", action="append", default=None,
                    help="the model's name in the results (once per model; default: as given)")
-    p.add_argument("--output", type=Path, default=output,
+    p.add_argument("--output", type=output_file, default=output,
                    help=f"the results JSON (default {output}); {beside} beside it")
-    p.add_argument("--sample", type=int, default=sample,
-                   help=f"name-profession pairs per gender (default {sample}; the paper used 9.1k)")
-    p.add_argument("--seed", type=int, default=0, help="sampling seed (default 0)")
+    p.add_argument("--sample", type=bounded_int("--sample", 1, most), default=sample,
+                   help=f"name-profession pairs per gender (default {sample}, at most {most}: all "
+                        "pairs; the paper used 9.1k)")
+    p.add_argument("--seed", type=seed_arg, default=0, help="sampling seed (default 0; 0 to 2**32-1)")
+
+
+def beside_files(output: Path, suffixes: List[str]) -> List[Path]:
+    """The output and the files written beside it (same stem), to check before the run."""
+    return [output] + [output.with_suffix(suffix) for suffix in suffixes]
 
 
 def model_names(models: List[Any], names: Optional[List[str]]) -> List[str]:
@@ -55,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
     from ..probe.run import run_probe
 
     names = model_names(args.models, args.name)
+    check_outputs(beside_files(args.output, [".md"] + ([] if args.no_plot else [".png"])))
     data = load_results(args.output)  # fail on a bad results file before the long run
     for path, name in zip(args.models, names):
         model = mlm_mod.load(path, tied_head=args.tied_head, batch_size=args.batch_size)

@@ -22,7 +22,9 @@ from pathlib import Path
 from typing import Any, Dict, List
 
 from ..errors import Errors
+from ..limits import MAX_SAMPLES
 from ..metrics.core import pct, text_table
+from ._args import bounded_int, input_file, seed_arg
 from .compare import read_tables
 
 __all__ = ["add_arguments", "run", "read_metrics_json", "format_table"]
@@ -30,17 +32,18 @@ __all__ = ["add_arguments", "run", "read_metrics_json", "format_table"]
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The arguments of ``seeds``."""
-    p.add_argument("runs", type=Path, nargs="+", metavar="METRICS_JSON",
+    p.add_argument("runs", type=input_file, nargs="+", metavar="METRICS_JSON",
                    help="two or more metrics JSON files, one per run")
     p.add_argument("--metric", action="append", dest="metrics", metavar="NAME",
                    help="a metric named as in 'evaluate --json', e.g. nis.nis_tok.f "
                         "(repeatable; default: nis.nis_tok.f, nis.nis_ex.f, "
                         "starsem.scopes_cue_match_b.f)")
-    p.add_argument("--gold", type=Path, help="the gold *SEM file of the runs' system files")
-    p.add_argument("--system", type=Path, nargs="+", dest="systems", metavar="SYSTEM",
+    p.add_argument("--gold", type=input_file, help="the gold *SEM file of the runs' system files")
+    p.add_argument("--system", type=input_file, nargs="+", dest="systems", metavar="SYSTEM",
                    help="the runs' system *SEM files, in the order of the JSON files")
-    p.add_argument("--samples", type=int, default=10000, help="bootstrap samples (default 10000, at most 1000000)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--samples", type=bounded_int("--samples", 1, MAX_SAMPLES), default=10000,
+                   help=f"bootstrap samples (default 10000, at most {MAX_SAMPLES})")
+    p.add_argument("--seed", type=seed_arg, default=0, help="random seed (default 0; 0 to 2**32-1)")
     p.add_argument("--confidence", type=float, default=0.95,
                    help="coverage of the interval (default 0.95)")
     p.add_argument("--json", action="store_true", help="print the results as JSON (fractions)")
@@ -51,24 +54,27 @@ def read_metrics_json(path: Path) -> Any:
 
     path (Path): the file.
     RETURNS (Any): the parsed document.
-    RAISES (NegationFormatError, FileNotFoundError): unreadable or invalid JSON (E706, with
-        the line).
+    RAISES (FileNotFoundError): no such file (E130).
+    RAISES (NegationFormatError): not a regular file (E210, E970; never opened), unreadable
+        or invalid JSON (E706, with the line), JSON nested too deeply or with an integer of
+        more digits than Python converts (E706).
     """
     import json
 
     from ..errors import NegationFormatError
-    from ..metrics.starsem.io import check_input_file
+    from ..util import read_utf8
 
-    check_input_file(path)
+    text = read_utf8(path)
     try:
-        text = path.read_text(encoding="utf-8")
         return json.loads(text)
-    except UnicodeDecodeError as err:
-        raise NegationFormatError(Errors.E706.format(path=path, line=1, reason=err.reason),
-                                  path, 1) from None
     except json.JSONDecodeError as err:
         raise NegationFormatError(Errors.E706.format(path=path, line=err.lineno, reason=err.msg),
                                   path, err.lineno) from None
+    except RecursionError:
+        raise NegationFormatError(Errors.E706.format(path=path, line=1, reason="nested too deeply"),
+                                  path, 1) from None
+    except ValueError as err:  # an integer of more than 4300 digits
+        raise NegationFormatError(Errors.E706.format(path=path, line=1, reason=err), path, 1) from None
 
 
 def format_table(doc: Dict[str, Any]) -> str:

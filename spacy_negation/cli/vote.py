@@ -9,19 +9,22 @@ first file's token columns and can be scored with ``evaluate`` and compared with
 """
 import argparse
 import sys
-from pathlib import Path
+
+from ..limits import MAX_VOTES
+from ._args import bounded_int, input_file, output_file
 
 __all__ = ["add_arguments", "run"]
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The arguments of ``vote``."""
-    p.add_argument("systems", type=Path, nargs="+", metavar="system",
+    p.add_argument("systems", type=input_file, nargs="+", metavar="system",
                    help="two or more system *SEM files of the same sentences")
-    p.add_argument("--output", "-o", type=Path, required=True,
+    p.add_argument("--output", "-o", type=output_file, required=True,
                    help="the voted *SEM file (written atomically; not one of the inputs)")
-    p.add_argument("--min-votes", type=int, default=None, metavar="N",
-                   help="files that must have an instance's cue (default: a strict majority)")
+    p.add_argument("--min-votes", type=bounded_int("--min-votes", 1, MAX_VOTES), default=None,
+                   metavar="N", help="files that must have an instance's cue (default: a strict "
+                                     "majority; at most the number of files)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -7,7 +7,7 @@ from spacy.vocab import Vocab
 
 from ..errors import Errors, NegationFormatError
 from ..negation import register_extensions
-from ..util import blank_nlp
+from ..util import blank_nlp, check_input_file
 
 
 def read_docbin(path: Union[str, Path], lang: str = "en", vocab: Optional[Vocab] = None) -> List[Doc]:
@@ -18,11 +18,10 @@ def read_docbin(path: Union[str, Path], lang: str = "en", vocab: Optional[Vocab]
     vocab (Optional[Vocab]): the vocab to use.
     RETURNS (List[Doc]): the docs.
     RAISES (FileNotFoundError): no such file (E130).
-    RAISES (NegationFormatError): not a .spacy file (E132).
+    RAISES (NegationFormatError): a directory, FIFO or device (E210, E970; never opened), or
+        not a .spacy file (E132).
     """
-    path = Path(path)
-    if not path.exists():
-        raise FileNotFoundError(Errors.E130.format(path=path))
+    path = check_input_file(path)
     register_extensions()
     vocab = vocab if vocab is not None else blank_nlp(lang).vocab
     try:

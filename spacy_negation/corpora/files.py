@@ -4,6 +4,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, List, Tuple, TypeVar, Union
 
 from ..errors import Errors, NegationFormatError
+from ..util import check_input_file
 
 R = TypeVar("R")
 
@@ -15,14 +16,13 @@ def input_files(path: Union[str, Path], suffix: str) -> List[Path]:
     path (Union[str, Path]): a file or a directory.
     suffix (str): the file ending for directories, e.g. ".xml".
     RETURNS (List[Path]): the files.
-    RAISES (NegationFormatError): the path does not exist (E112) or the directory holds no
-        such file (E402).
+    RAISES (FileNotFoundError): the path does not exist (E130).
+    RAISES (NegationFormatError): a FIFO or device (E970; never opened), or the directory
+        holds no such file (E402).
     """
-    path = Path(path)
+    path = check_input_file(path, folder_ok=True)
     if path.is_file():
         return [path]
-    if not path.is_dir():
-        raise NegationFormatError(Errors.E112.format(path=path, reason="no such file or directory"), path)
     files = sorted((p for p in path.rglob(f"*{suffix}") if p.is_file()), key=natural_key)
     if not files:
         raise NegationFormatError(Errors.E402.format(path=path, suffix=suffix), path)

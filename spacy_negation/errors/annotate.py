@@ -27,9 +27,13 @@ class AnnotateErrors:
             "retries: {reason}. The finished shards are kept; run the command again to "
             "resume.")
     E512 = ("{path}: not a Parquet file: {reason}")
+    E520 = ("The work folder {path} {what}; --work-dir is a folder, or a path where one can "
+            "be made (default: OUTPUT.shards).")
+    E521 = ("Ray cannot join or start the cluster ({where}): {reason}. Check the address "
+            "(ray status on the head node), or leave out --address to start a local cluster.")
     # --- threads and output ---------------------------------------------------------------
-    E950 = ("OMP_NUM_THREADS must be a positive integer to set the torch threads of "
-            "annotate, got {value!r}; unset it or pass --threads N.")
+    E950 = ("OMP_NUM_THREADS must be a whole number from 1 to {high} to set the torch threads "
+            "of annotate, got {value!r}; unset it or pass --threads N.")
     E951 = ("--keep-user-data applies to .spacy (DocBin) output only; the {fmt} output "
             "holds no user data.")
 

@@ -15,7 +15,6 @@ class MetricErrors:
     E200 = ("Gold and system files are not token-aligned (columns 0-3 must agree): "
             "first mismatch at {gold_path}:{gold_line} ({gold}) and "
             "{system_path}:{system_line} ({system}).")
-    E210 = ("{path} is a directory; expected a file.")
     E213 = ("Unknown label(s) {unknown} in --labels; the target and system files hold: "
             "{known}.")
     E214 = ("The FairEval span scorer found no spans_key {key!r} in any reference doc "

@@ -22,6 +22,7 @@ from typing import Callable, Iterator, List, Sequence, Tuple, Union
 import numpy
 
 from ..errors import Errors
+from ..limits import MAX_SAMPLES as LIMIT_SAMPLES
 
 #: A vectorized metric: summed counts of shape (resamples, k) -> values of shape (resamples,).
 Statistic = Callable[[numpy.ndarray], numpy.ndarray]
@@ -31,8 +32,9 @@ Counts = Union[numpy.ndarray, Sequence[Sequence[float]]]
 BLOCK = 1000
 #: The most bootstrap resamples or randomization shuffles one call takes: the bootstrap
 #: keeps one value per resample and statistic (8 MB per statistic at this limit), and
-#: both run time linear in the number; far beyond what an interval or p-value needs.
-MAX_SAMPLES = 1_000_000
+#: both run time linear in the number; far beyond what an interval or p-value needs
+#: (:data:`spacy_negation.limits.MAX_SAMPLES`, the bound of ``--samples``).
+MAX_SAMPLES = LIMIT_SAMPLES
 #: Ties of a resampled difference with the observed one are decided with this tolerance
 #: (sums of fractional counts, e.g. NIS_tok's, differ in the last bits by summation order).
 TIE_TOLERANCE = 1e-12

@@ -1,6 +1,7 @@
 """Streaming reading of UTF-8 text files for the metric readers: blank-line separated
 blocks read in chunks (:func:`iter_text_blocks`) or lines (:func:`iter_lines`), with coded
-errors (file and line) for what a reader must not guess: a missing file or a directory,
+errors (file and line) for what a reader must not guess: a missing file, a directory, a
+FIFO or a device (:func:`spacy_negation.util.check_input_file`, before the file is opened),
 invalid UTF-8, carriage returns without line feed. A byte order mark is dropped.
 """
 import codecs
@@ -9,6 +10,7 @@ from pathlib import Path
 from typing import Iterator, Tuple, Union
 
 from ..errors import Errors, NegationFormatError
+from ..util import check_input_file
 
 PathLike = Union[str, Path]
 #: A sentence block: (line number of its first line, its lines joined by newlines).
@@ -18,27 +20,13 @@ _BOM = "\ufeff"
 _LONE_CR = re.compile(r"\r(?!\n)")
 
 
-def check_input_file(path: PathLike) -> Path:
-    """A coded error unless the path is an existing regular file (or a FIFO/device).
-
-    path (PathLike): the input path.
-    RETURNS (Path): the path.
-    RAISES (FileNotFoundError, NegationFormatError): missing (E130) or a directory (E210).
-    """
-    path = Path(path)
-    if path.is_dir():
-        raise NegationFormatError(Errors.E210.format(path=path), path)
-    if not path.exists():
-        raise FileNotFoundError(Errors.E130.format(path=path))
-    return path
-
-
 def iter_text_blocks(path: PathLike, chunk_size: int = CHUNK_SIZE) -> Iterator[Block]:
     """The blank-line separated blocks of a UTF-8 text file, read in chunks.
 
     A leading byte order mark is dropped; CRLF line endings are read as LF. A block may
-    still contain whitespace-only lines (they separate sentences too; the parsers split
-    there).
+    still contain lines of whitespace: a line without a TAB separates sentences too, a line
+    holding one is a row of cells (the parsers split or refuse there, see
+    :func:`spacy_negation.corpora.blocks.is_blank`).
 
     path (PathLike): the file.
     chunk_size (int): bytes per read.

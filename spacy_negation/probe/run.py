@@ -26,6 +26,15 @@ HEADLINE_RANKS: Tuple[int, ...] = (0, 50)
 Pair = Tuple[str, str, str]
 
 
+def n_pairs(gender: str) -> int:
+    """The number of (name, profession) pairs of a gender: the most ``--sample`` can take.
+
+    gender (str): "m" or "f".
+    RETURNS (int): names of the gender times professions.
+    """
+    return len(tpl.names(gender)) * len(tpl.professions())
+
+
 def sample_pairs(gender: str, n: int, seed: int) -> List[Pair]:
     """A seeded sample of ``n`` (name, profession) pairs of a gender, without repetition.
 

@@ -164,7 +164,7 @@ def test_input_errors(trained_cnn_dir, tmp_path):
         run(inp, tmp_path / "o.csv", model)
     with pytest.raises(ValueError, match=r"\[NEG-E502\]"):
         run(write_text(tmp_path / "empty.txt", []), tmp_path / "o.jsonl", model)
-    with pytest.raises(ValueError, match=r"\[NEG-E704\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E971\] --shard-size must be a whole number from 1 to"):
         run(inp, tmp_path / "o.jsonl", model, shard_size=0)
     with pytest.raises(ValueError, match=r"\[NEG-E115\]"):
         run(inp, tmp_path / "o.jsonl", model, on_error="ignore")
@@ -310,3 +310,66 @@ def test_ray_scheduler_stops_at_a_shard_that_failed_after_its_retries():
                                            r"after its retries: the actor died 4 times"):
         _schedule(fake_ray, [Actor()], shards, read, lambda result: done.append(result.shard.index))
     assert done == [0, 1]
+
+
+#: Records with a lone surrogate (text, id), nesting too deep, a 5000-digit id, lines 2-5.
+ODD_JSONL = [
+    b'{"id": 1, "text": "No one came."}',
+    b'{"id": 2, "text": "a lone \\ud800 surrogate"}',
+    b'{"id": "\\udc00", "text": "He was not here."}',
+    b'{"id": 4, "text": "x", "meta": ' + b"[" * 50_000 + b"]" * 50_000 + b"}",
+    b'{"id": ' + b"5" * 5000 + b', "text": "No."}',
+    b'{"id": 6, "text": "I think not."}',
+]
+
+
+def test_odd_records_raise_naming_their_line(trained_cnn_dir, tmp_path, capsys):
+    inp = tmp_path / "in.jsonl"
+    for line in range(2, 6):
+        inp.write_bytes(b"\n".join(ODD_JSONL[:1] + ODD_JSONL[line - 1:line]) + b"\n")
+        out = tmp_path / "out.jsonl"
+        assert main(["annotate", str(inp), str(out), "--model", str(trained_cnn_dir), "--no-progress"]) == 1
+        err = capsys.readouterr().err
+        assert f"[NEG-E500] {inp}:2: bad record: " in err and "Traceback" not in err and not out.exists()
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".parquet", ".spacy"])
+def test_odd_records_are_skipped_and_reported_in_every_output_format(trained_cnn_dir, tmp_path, capsys, suffix):
+    if suffix == ".parquet":
+        pytest.importorskip("pyarrow")
+    inp = tmp_path / "in.jsonl"
+    inp.write_bytes(b"\n".join(ODD_JSONL) + b"\n")
+    out = tmp_path / f"out{suffix}"
+    with pytest.warns(UserWarning) as caught:
+        assert main(["annotate", str(inp), str(out), "--model", str(trained_cnn_dir), "--no-progress",
+                     "--on-error", "skip", "--shard-size", "2"]) == 0
+    warned = [str(w.message) for w in caught if "[NEG-W500]" in str(w.message)]
+    assert [m.split(": bad record")[0].rsplit(":", 1)[1] for m in warned] == ["2", "3", "4", "5"]
+    assert "lone surrogate" in warned[0] and "lone surrogate" in warned[1]
+    assert "nested too deeply" in warned[2] and "4300 digits" in warned[3]
+    assert "wrote 2 documents" in capsys.readouterr().err
+    ids = read_output_ids(out, suffix[1:])
+    assert ids == ([1, 6] if suffix != ".parquet" else ["1", "6"])
+
+
+@pytest.mark.parametrize("address", ["10.255.255.1:6379", None])
+def test_a_failed_ray_connection_is_a_coded_error_with_the_address(tmp_path, monkeypatch, capsys, address):
+    """ray.init failing (no cluster at the address, or no local cluster can start) stops
+    with E521 naming the address; nothing is left behind."""
+    from types import SimpleNamespace
+
+    from spacy_negation.annotate import ray_engine
+
+    def init(**kwargs):
+        raise ConnectionError(f"Could not find any running Ray instance at {kwargs['address']}")
+
+    fake_ray = SimpleNamespace(is_initialized=lambda: False, init=init)
+    monkeypatch.setattr(ray_engine, "import_ray", lambda: fake_ray)
+    inp = write_text(tmp_path / "in.txt", ["No."])
+    out = tmp_path / "out.jsonl"
+    argv = ["annotate", str(inp), str(out), "--model", "no-model", "--engine", "ray", "--no-progress"]
+    assert main(argv + (["--address", address] if address else [])) == 1
+    err = capsys.readouterr().err
+    where = f"--address {address}" if address else "a local cluster"
+    assert f"[NEG-E521] Ray cannot join or start the cluster ({where}): Could not find" in err
+    assert "Traceback" not in err and sorted(p.name for p in tmp_path.iterdir()) == ["in.txt"]

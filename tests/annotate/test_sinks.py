@@ -111,3 +111,29 @@ def test_docbin_output_holds_no_tensors_or_foreign_user_data(bulky_model, tmp_pa
     with pytest.raises(ValueError, match=r"\[NEG-E951\]"):
         annotate_quietly(inp, tmp_path / "o.jsonl", str(bulky_model), keep_user_data=True)
     assert not (tmp_path / "o.jsonl").exists()
+
+
+def test_a_full_disk_stops_the_output_with_a_coded_error_and_keeps_the_shards(trained_cnn_dir, tmp_path,
+                                                                              monkeypatch, capsys):
+    """The merged output does not fit: E972 naming it, no half-written output or temporary
+    file, the finished shards kept; once there is room, the same command resumes."""
+    import errno
+    import os
+
+    from spacy_negation.cli import main
+
+    from full_disk import FullDisk
+
+    inp = write_text(tmp_path / "in.txt", corpus_texts(4))
+    out = tmp_path / "out.jsonl"
+    argv = ["annotate", str(inp), str(out), "--model", str(trained_cnn_dir), "--no-progress",
+            "--shard-size", "2"]
+    # written whole: the manifest, then each shard and its done record
+    monkeypatch.setattr(os, "fdopen", FullDisk(errno.ENOSPC, after=5))
+    assert main(argv) == 1
+    monkeypatch.undo()
+    err = capsys.readouterr().err
+    assert f"[NEG-E972] Cannot write {out}: No space left on device" in err and "Traceback" not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.txt", "out.jsonl.shards"]
+    assert main(argv) == 0
+    assert "resumed: 2 of 2 shards" in capsys.readouterr().err and len(read_jsonl(out)) == 4

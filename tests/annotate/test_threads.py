@@ -19,7 +19,7 @@ def test_threads_respect_omp_num_threads(monkeypatch):
         monkeypatch.setenv("OMP_NUM_THREADS", bad)
         with pytest.raises(ValueError, match=r"\[NEG-E950\]"):
             resolve_threads(None)
-    with pytest.raises(ValueError, match=r"\[NEG-E704\]"):
+    with pytest.raises(ValueError, match=r"\[NEG-E971\] --threads must be a whole number from 1 to 256"):
         resolve_threads(0)
 
 

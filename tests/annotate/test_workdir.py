@@ -1,8 +1,9 @@
 """Resuming ``annotate`` from its work folder (spacy_negation.annotate.workdir): the model
 that made the finished shards is checked (its path is not enough), and a truncated, foreign
-or edited shard is annotated again."""
+or edited shard is annotated again; a --work-dir that cannot be a folder is a coded error."""
 import json
 import os
+import re
 import shutil
 
 import pytest
@@ -70,3 +71,31 @@ def test_resume_redoes_an_edited_shard_of_the_same_size(trained_cnn_dir, tmp_pat
     with pytest.warns(UserWarning, match=r"\[NEG-W950\] .*SHA-256"):
         summary = annotate_quietly(inp, out, str(trained_cnn_dir), shard_size=2)
     assert summary.redone and out.read_bytes() == expected
+
+
+@pytest.mark.parametrize("kind", ["dangling symlink", "regular file", "below a file"])
+def test_a_work_dir_that_cannot_be_a_folder_is_a_coded_error(tmp_path, capsys, kind):
+    """Not "[Errno 17] File exists": the command says what is at the path, before any work."""
+    from spacy_negation.cli import main
+    from spacy_negation.errors import NegationFormatError
+
+    inp = write_text(tmp_path / "in.txt", ["No."])
+    out = tmp_path / "out.jsonl"
+    work = tmp_path / "work"
+    if kind == "dangling symlink":
+        work.symlink_to(tmp_path / "gone")
+        what = f"is a dangling symbolic link (to {tmp_path / 'gone'})"
+    elif kind == "regular file":
+        work.write_text("x", encoding="utf-8")
+        what = "is a regular file, not a folder"
+    else:
+        (tmp_path / "file").write_text("x", encoding="utf-8")
+        work = tmp_path / "file" / "work"
+        what = f"cannot be made: {tmp_path / 'file'} is a regular file"
+    message = f"[NEG-E520] The work folder {work} {what}; --work-dir is a folder"
+    assert main(["annotate", str(inp), str(out), "--model", "no-model", "--work-dir", str(work)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Errno" not in err and "Traceback" not in err
+    with pytest.raises(NegationFormatError, match=re.escape(message)):
+        annotate_quietly(inp, out, "no-model", work_dir=work)
+    assert not out.exists()

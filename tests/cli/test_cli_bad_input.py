@@ -1,7 +1,9 @@
 """Bad input to convert and export and to the *SEM reader: coded errors with file and line,
 nothing half-written, inputs never overwritten; the atomic writer; lenient reading
 (``--on-error skip``)."""
+import errno
 import os
+import re
 import subprocess
 import sys
 import warnings
@@ -16,6 +18,8 @@ from spacy_negation.corpora.starsem import read_starsem
 from spacy_negation.corpora.starsem_docs import read_starsem_docs
 from spacy_negation.errors import NegationFormatError
 from spacy_negation.util import atomic_write_text
+
+from full_disk import FullDisk
 
 SAMPLE = """\
 ch1\t0\t0\tHe\the\tPRP\t(S(NP*)\t_\tHe\t_
@@ -54,7 +58,7 @@ def replace_row(text: str, line: int, **cells: str) -> str:
 def test_output_is_a_directory(tmp_path, capsys):
     src = write(tmp_path, SAMPLE)
     (tmp_path / "out").mkdir()
-    assert convert(str(src), str(tmp_path / "out")) == 1
+    assert convert(str(src), str(tmp_path / "out")) == 2  # a usage error: before any work
     err = capsys.readouterr().err
     assert "[NEG-E123]" in err and "is a directory" in err and str(tmp_path / "out") in err
 
@@ -62,7 +66,7 @@ def test_output_is_a_directory(tmp_path, capsys):
 def test_output_parent_is_a_file(tmp_path, capsys):
     src = write(tmp_path, SAMPLE)
     out = tmp_path / "in.txt" / "sub" / "out.spacy"
-    assert convert(str(src), str(out)) == 1
+    assert convert(str(src), str(out)) == 2
     err = capsys.readouterr().err
     assert "[NEG-E123]" in err and f"{src} is not a directory" in err
     assert src.read_text(encoding="utf-8") == SAMPLE
@@ -72,7 +76,7 @@ def test_export_output_errors(tmp_path, capsys):
     src = write(tmp_path, SAMPLE)
     assert convert(str(src), str(tmp_path / "x.spacy")) == 0
     (tmp_path / "dir").mkdir()
-    assert cli_main(["export", str(tmp_path / "x.spacy"), str(tmp_path / "dir")]) == 1
+    assert cli_main(["export", str(tmp_path / "x.spacy"), str(tmp_path / "dir")]) == 2
     assert "[NEG-E123]" in capsys.readouterr().err
 
 
@@ -177,13 +181,34 @@ def test_fifo_output_is_refused(tmp_path, capsys):
     src = write(tmp_path, SAMPLE)
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
-    assert convert(str(src), str(fifo)) == 1
+    assert convert(str(src), str(fifo)) == 2
     assert "[NEG-E124]" in capsys.readouterr().err
     assert fifo.exists() and not fifo.is_file()
     (tmp_path / "link").symlink_to(fifo)
     with pytest.raises(NegationFormatError, match=r"\[NEG-E124\].*a FIFO"):
         atomic_write_text(tmp_path / "link", "x")
     assert (tmp_path / "link").is_symlink() and not fifo.is_file()
+
+
+@pytest.mark.parametrize("err", [errno.ENOSPC, errno.EDQUOT])
+def test_a_full_disk_stops_the_write_with_a_coded_error_and_leaves_nothing(tmp_path, monkeypatch, err):
+    out = tmp_path / "out.txt"
+    out.write_text("old\n", encoding="utf-8")
+    monkeypatch.setattr(os, "fdopen", FullDisk(err))
+    with pytest.raises(NegationFormatError, match=rf"\[NEG-E972\] Cannot write {re.escape(str(out))}: "
+                                                  rf"{os.strerror(err)}: the disk \(or the quota\) is full"):
+        atomic_write_text(out, "new content, longer than the room left\n")
+    assert out.read_text(encoding="utf-8") == "old\n"  # the old file is kept whole
+    assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]  # no temporary file left
+
+
+def test_convert_stops_on_a_full_disk(tmp_path, monkeypatch, capsys):
+    src = write(tmp_path, SAMPLE)
+    monkeypatch.setattr(os, "fdopen", FullDisk(errno.ENOSPC))
+    assert convert(str(src), str(tmp_path / "out.spacy")) == 1
+    err = capsys.readouterr().err
+    assert f"[NEG-E972] Cannot write {tmp_path / 'out.spacy'}" in err and "Traceback" not in err
+    assert [p.name for p in tmp_path.iterdir()] == ["in.txt"]
 
 
 def _same_file_paths(tmp_path: Path, src: Path) -> List[Tuple[str, str]]:
@@ -248,7 +273,8 @@ def test_negative_n_sents(tmp_path):
     src = write(tmp_path, SAMPLE)
     r = subprocess.run([sys.executable, "-m", "spacy_negation", "convert", "--n-sents", "-1", str(src),
                         str(tmp_path / "out.spacy")], capture_output=True, text=True)
-    assert r.returncode == 2 and "[NEG-E116]" in r.stderr and "Traceback" not in r.stderr
+    assert r.returncode == 2 and "[NEG-E971] --n-sents must be a whole number from 0 to" in r.stderr
+    assert "Traceback" not in r.stderr
     assert not (tmp_path / "out.spacy").exists()
     with pytest.raises(ValueError, match=r"\[NEG-E116\]"):
         read_starsem_docs(src, n_sents=-1)

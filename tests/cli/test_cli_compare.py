@@ -89,17 +89,29 @@ def test_misaligned_system_names_file_and_line(files, tmp_path, capsys) -> None:
     (["A"], "E702"),
     (["A", "B", "--metric", "nis.nis_tok"], "E701"),
     (["A", "B", "--metric", "nis.tok.f"], "E700"),
-    (["A", "B", "--samples", "0"], "E704"),
-    (["A", "B", "--ar-samples", "-1"], "E704"),
     (["A", "B", "--confidence", "95"], "E705"),
-    (["A", "MISSING"], "E130"),
 ])
 def test_bad_input(files, tmp_path, capsys, args: List[str], code: str) -> None:  # noqa: F811
     gold, a, b = files
-    paths = {"A": str(a), "B": str(b), "MISSING": str(tmp_path / "missing.txt")}
+    paths = {"A": str(a), "B": str(b)}
     err = _fail(capsys, "compare", gold, *[paths.get(x, x) for x in args])
     assert f"[NEG-{code}]" in err
     assert capsys.readouterr().out == ""
+
+
+@pytest.mark.parametrize("args,code", [
+    (["A", "B", "--samples", "0"], "E971"),
+    (["A", "B", "--ar-samples", "-1"], "E971"),
+    (["A", "B", "--seed", "-1"], "E971"),
+    (["A", "MISSING"], "E130"),
+])
+def test_bad_arguments_are_usage_errors(files, tmp_path, capsys, args: List[str], code: str) -> None:  # noqa: F811
+    """Counts out of range and missing files stop before any file is read (exit code 2)."""
+    gold, a, b = files
+    paths = {"A": str(a), "B": str(b), "MISSING": str(tmp_path / "missing.txt")}
+    assert main(["compare", str(gold), *[paths.get(x, x) for x in args]]) == 2
+    captured = capsys.readouterr()
+    assert f"[NEG-{code}]" in captured.err and "Traceback" not in captured.err and captured.out == ""
 
 
 def test_malformed_system_file(files, tmp_path, capsys) -> None:  # noqa: F811
@@ -172,7 +184,8 @@ def test_seeds_bad_input(files, tmp_path, capsys) -> None:  # noqa: F811
     assert "[NEG-E709]" in _fail(capsys, "seeds", ja)
     assert "[NEG-E710]" in _fail(capsys, "seeds", ja, ja, "--gold", gold, "--system", a)
     assert "[NEG-E712]" in _fail(capsys, "seeds", ja, ja, "--system", a, b)
-    assert "[NEG-E130]" in _fail(capsys, "seeds", ja, tmp_path / "none.json")
+    assert main(["seeds", str(ja), str(tmp_path / "none.json")]) == 2
+    assert "[NEG-E130]" in capsys.readouterr().err
 
 
 # --- README -------------------------------------------------------------------------------

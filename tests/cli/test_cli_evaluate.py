@@ -89,8 +89,8 @@ def test_misaligned_files(tmp_path: Path, capsys: pytest.CaptureFixture) -> None
 def test_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     gold = tmp_path / "gold.txt"
     gold.write_text(GOLD, encoding="utf-8")
-    assert main(["evaluate", str(gold), str(tmp_path / "missing.txt")]) == 1
-    assert "missing.txt" in capsys.readouterr().err
+    assert main(["evaluate", str(gold), str(tmp_path / "missing.txt")]) == 2  # a usage error
+    assert "[NEG-E130]" in capsys.readouterr().err
     bad = tmp_path / "bad.txt"
     bad.write_text(GOLD.replace("d\t1\t1\t.\t.\t.\t*\t***", "d\t1\t1\t.\t.\t.\t*\t_\t_"), encoding="utf-8")
     assert main(["evaluate", str(gold), str(bad)]) == 1

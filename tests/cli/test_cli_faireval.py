@@ -90,7 +90,7 @@ def test_bad_input_files(capsys, tmp_path, pair):
     short = write(tmp_path / "short.tsv", "A\t1\t2\t1, 2\n")
     assert cli_main(["faireval", str(pair[0]), str(short)]) == 1
     assert "[NEG-E255]" in capsys.readouterr().err
-    assert cli_main(["faireval", str(tmp_path / "missing.tsv"), str(short)]) == 1
+    assert cli_main(["faireval", str(tmp_path / "missing.tsv"), str(short)]) == 2
     assert "[NEG-E130]" in capsys.readouterr().err
 
 

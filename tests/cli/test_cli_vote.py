@@ -65,12 +65,13 @@ def test_vote_instances_cells() -> None:
     assert [default_min_votes(n) for n in (2, 3, 4, 5)] == [2, 2, 3, 3]
 
 
-@pytest.mark.parametrize("extra,code", [((), "E749"), (("--min-votes", 4), "E750"), (("--min-votes", 0), "E750")])
+@pytest.mark.parametrize("extra,code,exit_code", [((), "E749", 1), (("--min-votes", 4), "E750", 1),
+                                                  (("--min-votes", 0), "E971", 2)])
 def test_bad_arguments_are_coded_errors(three: List[Path], tmp_path: Path, capsys: pytest.CaptureFixture,
-                                        extra: tuple, code: str) -> None:
+                                        extra: tuple, code: str, exit_code: int) -> None:
     files = three[:1] if code == "E749" else three
     out = tmp_path / "vote.txt"
-    assert main(["vote", *map(str, files), "-o", str(out), *map(str, extra)]) == 1
+    assert main(["vote", *map(str, files), "-o", str(out), *map(str, extra)]) == exit_code
     assert f"[NEG-{code}]" in capsys.readouterr().err
     assert not out.exists()
 

@@ -134,7 +134,7 @@ def test_bad_input_coded_error_with_line(tmp_path, text, code, line):
 
 
 def test_missing_input_and_empty_folder(tmp_path):
-    with pytest.raises(NegationFormatError, match=r"\[NEG-E112\]"):
+    with pytest.raises(FileNotFoundError, match=r"\[NEG-E130\]"):
         read(tmp_path / "missing.xml")
     with pytest.raises(NegationFormatError, match=r"\[NEG-E402\]"):
         read(tmp_path)

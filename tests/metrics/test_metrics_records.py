@@ -192,10 +192,12 @@ def test_empty_cell_is_an_error_with_file_and_line(tmp_path: Path,
 
 def test_directory_and_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     gold = _write(tmp_path / "gold.txt", GOLD)
-    assert main(["evaluate", str(tmp_path), str(gold)]) == 1
+    assert main(["evaluate", str(tmp_path), str(gold)]) == 1  # GOLD|MODEL: checked when read
     err = capsys.readouterr().err
     assert "[NEG-E210]" in err and "is a directory" in err
-    assert main(["evaluate", str(gold), str(tmp_path / "nope.txt")]) == 1
+    assert main(["evaluate", str(gold), str(tmp_path)]) == 2  # SYSTEM: a usage error
+    assert "[NEG-E210]" in capsys.readouterr().err
+    assert main(["evaluate", str(gold), str(tmp_path / "nope.txt")]) == 2
     assert "[NEG-E130]" in capsys.readouterr().err
 
 

@@ -233,7 +233,7 @@ def test_probe_ranks_beyond_the_vocabulary(tmp_path, capsys):
     assert len(mlm.topk(["Peter likes to [MASK]."], n)[0]) == n
     with pytest.raises(ValueError, match=r"\[NEG-E957\]"):
         mlm.topk(["Peter likes to [MASK]."], n + 1)
-    with pytest.warns(UserWarning, match=r"\[NEG-W600\]"):
-        err = cli_error(capsys, "probe", enc, "--tied-head", "--ranks", "-1", "--output",
-                        tmp_path / "out.json", "--no-progress", "--no-plot", "--sample", "1")
-    assert "[NEG-E606]" in err
+    # a negative rank is a usage error, before the model loads
+    assert main(["probe", str(enc), "--tied-head", "--ranks", "-1", "--output", str(tmp_path / "out.json"),
+                 "--no-progress", "--no-plot", "--sample", "1"]) == 2
+    assert "[NEG-E971] --ranks must be a whole number from 0 to 1000000, got -1." in capsys.readouterr().err

@@ -13,7 +13,7 @@ from .io import (DEFAULT_EXCLUDE, EMPTY_LINE, SPANS_FORMAT, SpanSentence,
                           parse_faireval_lines, parse_span_block)
 from .score import PAPER_WEIGHTS, scores_from_counts
 from .spans import FSpan
-from ..textfile import iter_text_blocks
+from ..textfile import check_input_file, iter_text_blocks
 
 
 def format_span_sentences(sentences: Iterable[Sequence[FSpan]]) -> str:
@@ -58,8 +58,7 @@ def pair_files(target: Union[str, Path], system: Union[str, Path]) -> List[Tuple
     """
     target, system = Path(target), Path(system)
     for p in (target, system):
-        if not p.exists():
-            raise FileNotFoundError(Errors.E130.format(path=p))
+        check_input_file(p, folder_ok=True)  # E130 missing, E970 a FIFO or device
     if target.is_file() and system.is_file():
         return [(target, system)]
     if not (target.is_dir() and system.is_dir()):
