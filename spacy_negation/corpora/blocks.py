@@ -51,9 +51,23 @@ class CellFormat:
     strip: bool = False
 
 
+def is_blank(line: str) -> bool:
+    """Whether a line separates sentences: empty, or spaces and other whitespace but no TAB.
+    A line holding a TAB is a row of (empty) cells, so that a stray tab-only line is refused
+    with its own line number instead of splitting a sentence in two (whose halves would
+    be refused, at another line, for a missing cue or a token number out of sequence). The
+    rule of every reader of the column formats: the *SEM reader of ``convert`` and of the
+    metrics (``evaluate``, ``compare``), and NEGES 2018.
+
+    line (str): the line, without its line terminator.
+    RETURNS (bool): whether it is blank.
+    """
+    return "\t" not in line and not line.strip()
+
+
 def iter_blocks(lines: Iterable[str], *, trailing_tab: bool = False) -> Iterator[Block]:
     """Split lines (without line terminators; a final CR is removed) into blocks of
-    TAB-separated cells; blank (whitespace-only) lines separate blocks.
+    TAB-separated cells; blank lines (:func:`is_blank`) separate blocks.
 
     lines (Iterable[str]): the lines.
     trailing_tab (bool): drop the empty cell after a TAB that ends a line.
@@ -62,7 +76,7 @@ def iter_blocks(lines: Iterable[str], *, trailing_tab: bool = False) -> Iterator
     block: Block = []
     for line_no, line in enumerate(lines, 1):
         line = line.rstrip("\r")
-        if not line.strip():
+        if is_blank(line):
             if block:
                 yield block
                 block = []

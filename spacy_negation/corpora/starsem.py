@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Dict, Iterable, Iterator, List, Optional, TextIO, Tuple, Union
 
 from ..errors import Errors, NegationFormatError, Warnings
-from ..util import atomic_write_text, check_on_error, is_writable_form, read_utf8, skip_or_raise, split_lines
+from ..util import atomic_write_text, check_on_error, is_writable_form, read_utf8, split_lines
 from .blocks import (NO_NEGATION, ROLES, Block, CellFormat, Instance, check_row, iter_blocks, locate,
                      parse_blocks, read_instances, repair_case)
 
@@ -84,8 +84,8 @@ def read_starsem(
         bad sentence with warning W402 and repairs a cell that its token holds once in
         another letter case (warning W403).
     check_corpus (bool): also refuse what a gold corpus must not hold (see
-        :func:`parse_starsem`) and a file whose last line has no line end (E960: it may
-        have been cut inside its last cell, which would still read as a shorter cell).
+        :func:`parse_starsem`). A last line without a line end is read as any other, as the
+        metrics' reader (``evaluate``) reads it: one rule for both.
     RETURNS (List[Sentence]): the sentences in file order.
     RAISES (NegationFormatError): malformed input, with file and line in the message.
     """
@@ -97,14 +97,6 @@ def read_starsem(
                                    check_corpus=check_corpus))
     if not sentences and not text.strip():  # (with on_error='skip', all may be skipped)
         raise NegationFormatError(Errors.E108.format(path=path), path)
-    if check_corpus and text and not text.endswith("\n") and lines[-1].strip():
-        last = len(lines)
-        err = NegationFormatError(Errors.E960.format(path=path, line=last), path, last)
-        if sentences and sentences[-1].line + len(sentences[-1].rows) - 1 == last:
-            skip_or_raise(err, check_on_error(on_error), path, sentences[-1].line)
-            sentences.pop()
-        else:  # the last sentence was skipped already
-            skip_or_raise(err, check_on_error(on_error), path, last)
     return sentences
 
 
@@ -114,7 +106,9 @@ def parse_starsem(
 ) -> Iterator[Sentence]:
     """Parse *SEM lines (without line terminators) into sentences.
 
-    lines (Iterable[str]): the lines; blank (whitespace-only) lines separate sentences.
+    lines (Iterable[str]): the lines; blank lines separate sentences (empty, or whitespace
+        without a TAB: a tab-only line is a row of empty cells, refused with its line; see
+        :func:`spacy_negation.corpora.blocks.is_blank`).
     path (str): the name used in error messages.
     check_sequence (bool): require token numbers 0, 1, 2, ... within each sentence.
     check_forms (bool): refuse word forms that cannot be written back.

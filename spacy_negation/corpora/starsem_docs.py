@@ -61,9 +61,9 @@ def read_starsem_docs(path: Union[str, Path], vocab: Optional[Vocab] = None, n_s
     """Read a *SEM CoNLL file into docs. Word forms that the *SEM format cannot write
     back (whitespace, control characters) are refused, and so is what a gold corpus must
     not hold: a scope cell overlapping its own cue (E958; the CD-SCO training file's
-    ``infinite`` is repaired, W951), a repeated sentence (E959) and a last line without
-    a line end (E960, a file that may be cut inside its last cell); see
-    :func:`~spacy_negation.corpora.starsem.parse_starsem`.
+    ``infinite`` is repaired, W951) and a repeated sentence (E959); see
+    :func:`~spacy_negation.corpora.starsem.parse_starsem`. A last line without a line end
+    is read as ``evaluate`` reads it.
 
     path (Union[str, Path]): the file.
     vocab (Optional[Vocab]): the vocab; a blank English pipeline's if None (so that

@@ -42,9 +42,6 @@ class ReaderErrors:
             "refuses it, E015).")
     E959 = ("{path}:{line}: document {doc!r} sentence {sent!r} was read before, at line "
             "{first} in the same document: a repeated sentence.")
-    E960 = ("{path}:{line}: the last line has no line end: the file may have been cut inside "
-            "its last cell (which would still read as a shorter cell). Add a line end if the "
-            "file is complete.")
     # --- lenient reading and documents ----------------------------------------------------
     E115 = ("on_error must be 'raise' (stop at the first bad sentence) or 'skip' (skip it and "
             "warn), got {value!r}.")

@@ -1,6 +1,7 @@
 """*SEM 2012 CoNLL reader and writer: docs, round trips, bad input (sentences refused or
 repaired, docs the writer refuses), corpus statistics."""
 import io
+import json
 import re
 import subprocess
 import sys
@@ -256,29 +257,58 @@ def test_a_repeated_sentence_is_refused(tmp_path, capsys):
     assert sum(len(list(d.sents)) for d in read_starsem_docs(ok, n_sents=0)) == 4
 
 
-def test_a_file_cut_inside_its_last_cell_is_refused(tmp_path, capsys):
+def test_a_last_line_without_a_line_end_reads_alike_in_convert_and_evaluate(tmp_path, capsys):
+    """One rule for both readers: the last line counts whether or not a line end follows."""
     last = "\n".join([_row("ch1", 1, 0, "He", "_", "He", "_"), _row("ch1", 1, 1, "is", "_", "is", "_"),
                       _row("ch1", 1, 2, "not", "not", "_", "_"), _row("ch1", 1, 3, "going", "_", "going", "going")])
-    full = _sentence(0) + "\n\n" + last + "\n"
-    cut = tmp_path / "cut.txt"
-    cut.write_text(full[:-3], encoding="utf-8")  # the event cell 'going' cut to 'goi'
-    assert cut.read_text(encoding="utf-8").endswith("\tgoing\tgoi")
-    with pytest.raises(NegationFormatError, match=r"\[NEG-E960\] .*cut.txt:10:"):
-        read_starsem_docs(cut)
-    code, err = _convert(capsys, cut, tmp_path / "out.spacy")
-    assert code == 1 and "[NEG-E960]" in err and not (tmp_path / "out.spacy").exists()
-    with pytest.warns(UserWarning, match=r"\[NEG-W402\] .*cut.txt:7: .*\[NEG-E960\]"):
-        docs = read_starsem_docs(cut, on_error="skip", n_sents=0)
-    assert sum(len(list(d.sents)) for d in docs) == 1
-    # the complete file, and one whose last sentence was skipped for another reason
-    assert len(read_starsem_docs(_write_blocks(tmp_path / "ok.txt", _sentence(0), last))) == 1
-    broken = last.replace("\tNN\t_\t_\tis\t_", "\tNN\t_\t_\txx\t_")  # E107: no part of 'is'
-    bad = _write_blocks(tmp_path / "bad.txt", _sentence(0), broken, end="")
-    with pytest.warns(UserWarning) as caught:
-        docs = read_starsem_docs(bad, on_error="skip", n_sents=0)
-    messages = [str(w.message) for w in caught if "[NEG-W402]" in str(w.message)]
-    assert len(messages) == 2 and "[NEG-E107]" in messages[0] and "bad.txt:10: skipped" in messages[1]
-    assert sum(len(list(d.sents)) for d in docs) == 1
+    ended = _write_blocks(tmp_path / "ended.txt", _sentence(0), last)
+    open_end = _write_blocks(tmp_path / "open.txt", _sentence(0), last, end="")
+    assert not open_end.read_text(encoding="utf-8").endswith("\n")
+    docs = read_starsem_docs(open_end, n_sents=0)
+    assert [[t.text for t in d] for d in docs] == [[t.text for t in d] for d in read_starsem_docs(ended, n_sents=0)]
+    assert [n.event_text for n in docs[0]._.negations] == ["go", "going"]
+    code, err = _convert(capsys, open_end, tmp_path / "out.spacy")
+    assert code == 0 and err == "" and (tmp_path / "out.spacy").exists()
+    assert cli_main(["evaluate", str(ended), str(open_end), "--json"]) == 0
+    scores = json.loads(capsys.readouterr().out)
+    assert scores["nis"]["nis_tok"]["f"] == 1.0 and scores["starsem"]["cues_b"]["f"] == 1.0
+
+
+TAB_LINE_CASES = {
+    # (the file's lines, 1-based, with the tab-only line at a known place)
+    "inside a sentence": ([_sentence(0).split("\n")[k] for k in range(2)] + ["\t"]
+                          + _sentence(0).split("\n")[2:], 3),
+    "between sentences": (_sentence(0).split("\n") + ["\t"] + _sentence(1).split("\n"), 6),
+    "between blank lines": (_sentence(0).split("\n") + ["", "\t\t", ""] + _sentence(1).split("\n"), 7),
+    "at the end": (_sentence(0).split("\n") + ["", "\t"], 7),
+}
+
+
+@pytest.mark.parametrize("case", sorted(TAB_LINE_CASES))
+def test_a_tab_only_line_is_refused_with_its_own_line_number(tmp_path, capsys, case):
+    """A line holding only tabs is a row of empty cells, not a sentence break: convert and
+    evaluate refuse it naming that line (not the half sentence before or after it)."""
+    lines, line = TAB_LINE_CASES[case]
+    path = tmp_path / "tabs.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert lines[line - 1].strip("\t") == ""
+    with pytest.raises(NegationFormatError, match=rf"\[NEG-E101\] .*tabs.txt:{line}: .*found \d") as err:
+        read_starsem_docs(path)
+    assert err.value.line == line
+    code, out = _convert(capsys, path, tmp_path / "out.spacy")
+    assert code == 1 and f"[NEG-E101] {path}:{line}:" in out and not (tmp_path / "out.spacy").exists()
+    assert cli_main(["evaluate", str(path), str(path)]) == 1
+    assert f"[NEG-E101] {path}:{line}:" in capsys.readouterr().err
+    with pytest.warns(UserWarning, match=rf"\[NEG-W402\] .*\[NEG-E101\] .*tabs.txt:{line}:"):
+        read_starsem_docs(path, on_error="skip")
+
+
+def test_a_line_of_spaces_still_separates_sentences(tmp_path, capsys):
+    path = tmp_path / "spaces.txt"
+    path.write_text(_sentence(0) + "\n   \n" + _sentence(1) + "\n", encoding="utf-8")
+    assert len(read_starsem(path)) == 2
+    assert cli_main(["evaluate", str(path), str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["nis"]["nis_tok"]["f"] == 1.0
 
 
 def test_export_of_a_whitespace_cue_is_a_coded_error(tmp_path, capsys):

@@ -14,6 +14,7 @@ and, when both sides are such sentences, counted without building a record.
 from itertools import compress
 from typing import Dict, Iterator, List, NoReturn, Optional, Sequence, Tuple
 
+from ...corpora.blocks import is_blank
 from ...corpora.starsem import EMPTY, N_TOKEN_COLUMNS, NO_NEGATION, Sentence, is_punct_pos
 from ...errors import Errors, NegationFormatError
 from ..records import NegationRecord, Part, SentenceRecord
@@ -118,7 +119,8 @@ def _plain(line: int, block: str) -> Optional[ParsedSentence]:
 
 
 def parse_block(line: int, block: str, path: str) -> List[ParsedSentence]:
-    """The sentences of a block (several when whitespace-only lines separate them).
+    """The sentences of a block (several when blank lines of whitespace separate them,
+    :func:`spacy_negation.corpora.blocks.is_blank`).
 
     line (int): the number of the block's first line.
     block (str): the block's lines joined by newlines.
@@ -135,7 +137,7 @@ def parse_block(line: int, block: str, path: str) -> List[ParsedSentence]:
         try:
             return [_parse_rows(line, rows, path)]
         except NegationFormatError:
-            pass  # parsed again line by line below: whitespace-only lines separate sentences
+            pass  # parsed again line by line below: blank lines separate sentences
     return list(_parse_lines(line, block, path))
 
 
@@ -143,7 +145,7 @@ def _parse_lines(line: int, block: str, path: str) -> Iterator[ParsedSentence]:
     rows: List[List[str]] = []
     first = line
     for k, text in enumerate(block.split("\n")):
-        if not text.strip():
+        if is_blank(text):
             if rows:
                 yield _parse_rows(first, rows, path)
                 rows = []
