@@ -188,6 +188,17 @@ def test_seeds_bad_input(files, tmp_path, capsys) -> None:  # noqa: F811
     assert "[NEG-E130]" in capsys.readouterr().err
 
 
+def test_seeds_names_a_metrics_json_nested_too_deeply_or_with_a_huge_number(tmp_path, capsys) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    huge = tmp_path / "huge.json"
+    huge.write_text('{"nis": ' + "7" * 5000 + "}", encoding="utf-8")
+    err = _fail(capsys, "seeds", deep, huge)
+    assert f"[NEG-E706] {deep}:1: not a JSON file: nested too deeply" in err and "Traceback" not in err
+    err = _fail(capsys, "seeds", huge, deep)
+    assert f"[NEG-E706] {huge}:1: not a JSON file: Exceeds the limit (4300 digits)" in err
+
+
 # --- README -------------------------------------------------------------------------------
 
 def test_readme_compare_lines_run_as_documented(files, tmp_path, capsys) -> None:  # noqa: F811
