@@ -23,6 +23,7 @@ import numpy
 from thinc.api import Config, Model
 from thinc.types import Floats2d
 
+from spacy.attrs import IS_SPACE, LENGTH
 from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.training import Example, validate_get_examples
@@ -181,9 +182,11 @@ class NegationScope(NegationPipe):
             if not negations or not self.annotates(doc):
                 continue
             windows = cue_windows(doc, 0, negations)
+            # the token lengths and space flags once per doc: a window's tokens need no Token objects
+            lengths, spaces = (column.tolist() for column in doc.to_array([LENGTH, IS_SPACE]).T)
             resolved: List[Negation] = []
             for neg, window, ids in zip(negations, windows, doc_ids):
-                scope, event = _decode(doc, neg, window, [labels[int(i)] for i in ids])
+                scope, event = _decode(doc, neg, window, [labels[int(i)] for i in ids], lengths, spaces)
                 # parts of the window's tokens in order (set_negations checks them once)
                 resolved.append(Negation._trusted(doc, neg.cue, tuple(scope), tuple(event), neg.id))
             resolved = self.decoder.resolve(doc, constrain_scopes(doc, resolved))
@@ -322,22 +325,24 @@ def _gold_window_labels(neg: Negation, window: CueWindow) -> List[str]:
     return labels
 
 
-def _decode(doc: Doc, neg: Negation, window: CueWindow, labels: List[str]) -> Tuple[List[Part], List[Part]]:
-    """Scope and event parts of a negation from the labels of its window."""
+def _decode(doc: Doc, neg: Negation, window: CueWindow, labels: List[str], lengths: Optional[Sequence[int]] = None,
+            spaces: Optional[Sequence[int]] = None) -> Tuple[List[Part], List[Part]]:
+    """Scope and event parts of a negation from the labels of its window (``lengths``
+    and ``spaces``: per token of the doc, its text's length and whether it is space;
+    read from the doc if not given)."""
+    if lengths is None or spaces is None:
+        lengths, spaces = (column.tolist() for column in doc.to_array([LENGTH, IS_SPACE]).T)
     cue_parts = {p.i: p for p in neg.cue}
     scope: List[Part] = []
     event: List[Part] = []
     for i, label in zip(range(window.start, window.end), labels):
-        if label == "O":
-            continue
-        token = doc[i]
-        if token.is_space:
+        if label == "O" or spaces[i]:
             continue
         cue_part = cue_parts.get(i)
         if cue_part is None:
-            part = Part.whole(token)
+            part = Part(i, 0, lengths[i])
         elif cue_part.is_partial(doc):
-            rng = remainder(cue_part, token.text)
+            rng = remainder(cue_part, doc[i].text)
             if rng is None:
                 continue
             part = Part(i, rng[0], rng[1])

@@ -126,31 +126,39 @@ def best_span(gain: numpy.ndarray, is_cue: numpy.ndarray) -> Tuple[int, int]:
     return start, end
 
 
+#: The longest stretch of a sentence whose negations ``split_at_other_cues`` pairs: a longer
+#: sentence (a doc without sentence boundaries, a line without punctuation) is cut into
+#: blocks of this many tokens, and a negation is paired with those whose first cue token
+#: lies in its block, so that the work stays linear in the doc (the scope model's window
+#: around a cue has the same size; no sentence of the corpora comes near: the longest has
+#: 178 tokens).
+MAX_PAIRED_TOKENS = 512
+
+
 def split_at_other_cues(doc: Doc, negations: List[Negation]) -> List[Negation]:
     """Share out the tokens that two negations of a sentence both claim: such a token
     stays only in the scope (and event) of the negation whose cue is nearer (in
     tokens; on a tie, in both), unless one negation is nested in the other (a cue
     token of either lies in the other's scope), where both keep it. It undoes the
     scope tagger's commonest error in sentences with several cues: tagging the other
-    cue's scope as well.
+    cue's scope as well. The negations of a sentence longer than
+    :data:`MAX_PAIRED_TOKENS` are paired within blocks of that many tokens.
 
     doc (Doc): the doc.
     negations (List[Negation]): the doc's negations with decoded scopes and events.
     RETURNS (List[Negation]): the negations without the tokens they lost, same order.
     """
-    _, of_token = sentence_ranges(doc)
+    _, of_token = sentence_ranges(doc, MAX_PAIRED_TOKENS)
     scopes = [{p.i for p in neg.scope} for neg in negations]
     cues = [sorted({p.i for p in neg.cue}) for neg in negations]
-    sents = [of_token[cue[0]] for cue in cues]
 
     drops: List[Set[int]] = [set() for _ in negations]
-    by_sent: Dict[int, List[int]] = {}  # pairs within a sentence only: linear in the doc
-    for k, sent in enumerate(sents):
-        by_sent.setdefault(sent, []).append(k)
-    for group in by_sent.values():
-        for a, k in enumerate(group):
-            for m in group[a + 1:]:
-                _share_out(k, m, scopes, cues, drops)
+    by_block: Dict[int, List[int]] = {}  # pairs within a sentence (block) only: linear in the doc
+    for k, cue in enumerate(cues):
+        by_block.setdefault(int(of_token[cue[0]]), []).append(k)
+    for group in by_block.values():
+        if len(group) > 1:
+            _share_out(group, scopes, cues, drops)
     out: List[Negation] = []
     for neg, drop in zip(negations, drops):
         if drop:
@@ -160,16 +168,33 @@ def split_at_other_cues(doc: Doc, negations: List[Negation]) -> List[Negation]:
     return out
 
 
-def _share_out(k: int, m: int, scopes: List[Set[int]], cues: List[List[int]],
-               drops: List[Set[int]]) -> None:
-    """The tokens negations k and m of one sentence both claim go to the nearer cue
-    (see :func:`split_at_other_cues`)."""
-    if any(j in scopes[k] for j in cues[m]) or any(j in scopes[m] for j in cues[k]):
-        return  # nested
-    for i in scopes[k] & scopes[m]:
-        d_k = min(abs(i - j) for j in cues[k])
-        d_m = min(abs(i - j) for j in cues[m])
-        if d_k > d_m:
-            drops[k].add(i)
-        elif d_m > d_k:
-            drops[m].add(i)
+def _share_out(group: List[int], scopes: List[Set[int]], cues: List[List[int]], drops: List[Set[int]]) -> None:
+    """The tokens that negations of one sentence (block) both claim go to the nearer cue
+    (see :func:`split_at_other_cues`): a negation loses a token that another negation
+    claims too, is not nested with it and has a nearer cue. Computed at once for the
+    group's negations and the tokens two or more of them claim.
+
+    group (List[int]): the negations of the sentence (indices).
+    scopes (List[Set[int]]): the scope tokens of every negation.
+    cues (List[List[int]]): the cue tokens of every negation, sorted.
+    drops (List[Set[int]]): the tokens each negation loses (added to).
+    """
+    claimed: Dict[int, int] = {}
+    for k in group:
+        for i in scopes[k]:
+            claimed[i] = claimed.get(i, 0) + 1
+    shared = numpy.asarray(sorted(i for i, n in claimed.items() if n > 1), dtype="int64")
+    if not len(shared):
+        return
+    # per negation of the group (rows) and shared token (columns): claims it, distance to the cue
+    claims = numpy.stack([numpy.isin(shared, numpy.fromiter(scopes[k], dtype="int64", count=len(scopes[k])))
+                          for k in group])
+    distance = numpy.stack([numpy.abs(shared[None, :] - numpy.asarray(cues[k])[:, None]).min(axis=0) for k in group])
+    # nested: a cue token of either lies in the other's scope
+    holds = numpy.array([[any(j in scopes[k] for j in cues[m]) for m in group] for k in group], dtype=bool)
+    nested = holds | holds.T
+    for a, k in enumerate(group):
+        rivals = claims & ~nested[a][:, None] & (distance < distance[a][None, :])
+        lost = claims[a] & rivals.any(axis=0)
+        if lost.any():
+            drops[k].update(shared[lost].tolist())

@@ -358,3 +358,85 @@ def test_split_at_other_cues_pairs_negations_within_sentences_only():
     two = [Negation(d, [d[0]], [d[1], d[2], d[3]], id=0), Negation(d, [d[4]], [d[2], d[3], d[5]], id=1)]
     first, second = split_at_other_cues(d, two)
     assert [p.i for p in first.scope] == [1, 2] and [p.i for p in second.scope] == [2, 3, 5]  # a tie: both
+
+
+def _pairwise_split(doc: Doc, negations):
+    """split_at_other_cues as the pairwise rule it implements (every pair of negations of
+    a sentence): the reference the computed-at-once version must equal."""
+    from spacy_negation.sentences import sentence_ranges
+
+    _, of_token = sentence_ranges(doc)
+    scopes = [{p.i for p in neg.scope} for neg in negations]
+    cues = [sorted({p.i for p in neg.cue}) for neg in negations]
+    drops = [set() for _ in negations]
+    for k in range(len(negations)):
+        for m in range(k + 1, len(negations)):
+            if of_token[cues[k][0]] != of_token[cues[m][0]]:
+                continue
+            if any(j in scopes[k] for j in cues[m]) or any(j in scopes[m] for j in cues[k]):
+                continue
+            for i in scopes[k] & scopes[m]:
+                d_k = min(abs(i - j) for j in cues[k])
+                d_m = min(abs(i - j) for j in cues[m])
+                if d_k > d_m:
+                    drops[k].add(i)
+                elif d_m > d_k:
+                    drops[m].add(i)
+    return [([p.i for p in neg.scope if p.i not in drop], [p.i for p in neg.event if p.i not in drop])
+            for neg, drop in zip(negations, drops)]
+
+
+def test_split_at_other_cues_is_the_pairwise_rule():
+    """On random sentences of up to 60 tokens with up to six negations (multiword cues,
+    nested and crossing scopes): the same scopes and events as the pairwise rule."""
+    import random
+
+    register_extensions()
+    rng = random.Random(0)
+    vocab = spacy.blank("en").vocab
+    for _ in range(300):
+        n = rng.randint(2, 60)
+        starts = [True] + [rng.random() < 0.1 for _ in range(n - 1)]
+        doc = Doc(vocab, words=[f"w{i}" for i in range(n)], sent_starts=starts)
+        negs = []
+        for k in range(rng.randint(1, 6)):
+            cue = sorted(rng.sample(range(n), rng.choice([1, 1, 1, 2])))
+            scope = sorted(set(rng.sample(range(n), rng.randint(0, n))) - set(cue))
+            event = sorted(i for i in scope if rng.random() < 0.3)
+            negs.append(Negation(doc, [doc[i] for i in cue], [doc[i] for i in scope], [doc[i] for i in event], id=k))
+        out = split_at_other_cues(doc, negs)
+        assert [([p.i for p in o.scope], [p.i for p in o.event]) for o in out] == _pairwise_split(doc, negs)
+
+
+def test_split_at_other_cues_pairs_a_long_sentence_in_blocks():
+    """A sentence longer than MAX_PAIRED_TOKENS (a line without punctuation): negations
+    are paired within blocks of that many tokens, so the work is linear in the line; in
+    a block the nearer cue keeps a shared token, across blocks both keep it."""
+    from spacy_negation.pipeline.scope.decoding import MAX_PAIRED_TOKENS
+
+    register_extensions()
+    assert MAX_PAIRED_TOKENS == 512
+    doc = Doc(spacy.blank("en").vocab, words=["w"] * 1200)
+    near = Negation(doc, [doc[508]], [doc[509], doc[510]], id=0)
+    same_block = Negation(doc, [doc[500]], [doc[509], doc[510]], id=1)
+    other_block = Negation(doc, [doc[515]], [doc[510], doc[516]], id=2)
+    out = split_at_other_cues(doc, [near, same_block, other_block])
+    assert [_scope_ids(neg) for neg in out] == [[509, 510], [], [510, 516]]
+
+
+def test_a_long_line_gets_its_negations(trained_cnn_dir):
+    """A line of 2,600 words without sentence punctuation and a cue every few words (the
+    issue's 30,000 words, bounded): every 'not' is a cue and each scope lies within the
+    512 tokens around its cue."""
+    words = [w for text in ("He was not unkind .", "No one came to the party .", "I think not")
+             for w in text.split() if w != "."] * 200
+    nlp = spacy.blank("en")
+    nlp.add_pipe("negation", config={"model": str(trained_cnn_dir)})
+    doc = nlp(" ".join(words))
+    assert len(doc) == len(words) == 2600
+    negations = get_negations(doc)
+    nots = {t.i for t in doc if t.text == "not"}
+    assert nots <= {p.i for neg in negations for p in neg.cue} and len(nots) == 400
+    for neg in negations:
+        cue = neg.cue[0].i
+        assert all(abs(p.i - cue) <= 512 for p in neg.scope)
