@@ -125,3 +125,17 @@ def test_plain_text_is_sent_as_it_was(trained_cnn_dir):
     resolver = nlp.get_pipe("negation")
     pieces = resolver.model_pieces(nlp.make_doc("He was not unkind."), resolver.cue)
     assert [(piece.text, where) for piece, where in pieces] == [("He was not unkind.", 0)]
+
+
+def test_a_lone_surrogate_never_reaches_the_component(trained_cnn_dir):
+    """spaCy cannot store a lone surrogate: the tokenizer fails before any component runs
+    and no doc can be built to hold one (so the host never meets one); the replacement
+    docs/components.md gives makes the text a doc with its negation."""
+    nlp = _host(trained_cnn_dir)
+    text = "He was not\ud800 unkind."
+    with pytest.raises(UnicodeEncodeError):
+        nlp.make_doc(text)
+    with pytest.raises(UnicodeEncodeError):
+        Doc(nlp.vocab, words=["He", "was", "not\ud800"])
+    cleaned = text.encode("utf-8", "replace").decode("utf-8")
+    assert [neg.cue_text for neg in get_negations(nlp(cleaned))][:1] == ["not"]
