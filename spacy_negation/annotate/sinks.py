@@ -15,7 +15,7 @@ import shutil
 from pathlib import Path
 from typing import Any, Dict, IO, Iterable, List, Optional, Sequence, Tuple
 
-from ..negation import CONVENTION_KEY, MIRROR, ROLES, get_negations
+from ..negation import CONVENTION_KEY, MIRROR, ROLES, SPECULATION_MIRROR, get_negations
 from ..util import atomic_write
 from .sources import guess_format, import_pyarrow
 
@@ -27,10 +27,10 @@ ID_KEY = "spacy_negation.annotate.id"
 
 def _is_ours(key: Any) -> bool:
     """Whether a ``doc.user_data`` key is one of this package's: the document id, the
-    annotation convention, or the negation storage's mirror."""
+    annotation convention, or the mirror of the negation or speculation storage."""
     if key in (ID_KEY, CONVENTION_KEY):
         return True
-    return isinstance(key, tuple) and len(key) == 4 and key[0] == "._." and key[1] == MIRROR
+    return isinstance(key, tuple) and len(key) == 4 and key[0] == "._." and key[1] in (MIRROR, SPECULATION_MIRROR)
 
 
 def lighten(doc: Any, keep_user_data: bool = False) -> Any:

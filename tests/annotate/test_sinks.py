@@ -137,3 +137,21 @@ def test_a_full_disk_stops_the_output_with_a_coded_error_and_keeps_the_shards(tr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.txt", "out.jsonl.shards"]
     assert main(argv) == 0
     assert "resumed: 2 of 2 shards" in capsys.readouterr().err and len(read_jsonl(out)) == 4
+
+
+def test_lighten_keeps_the_mirrors_of_both_kinds():
+    """``Span.as_doc(copy_user_data=True)`` of an output doc reads the storage's mirrors in
+    the user data: lighten keeps the negation and the speculation mirror, drops the rest."""
+    from spacy_negation import register_extensions
+    from spacy_negation.annotate.sinks import lighten
+
+    register_extensions()
+    doc = spacy.blank("en")("He may not come .")
+    doc._.negations = [{"cue": [doc[2]], "scope": [doc[0], doc[3]]}]
+    doc._.speculations = [{"cue": [doc[1]], "scope": [doc[0], doc[2], doc[3]]}]
+    doc.user_data["another component"] = "x"
+    lighten(doc)
+    assert "another component" not in doc.user_data
+    part = doc[0:4].as_doc(copy_user_data=True)
+    assert [n.cue_text for n in part._.negations] == ["not"]
+    assert [s.cue_text for s in part._.speculations] == ["may"]
