@@ -11,7 +11,15 @@ import argparse
 from typing import Any, Dict, Tuple
 
 from ..limits import MAX_BATCH_SIZE
+from ..errors import Errors
 from ..metrics.evaluate import FAIR_KEYS, FAMILIES, evaluate_files, evaluate_sentences, to_json
+
+#: The options of ``evaluate MODEL DATA.spacy`` and their attributes.
+MODEL_OPTIONS = {"--convention": "convention", "--gold-cues": "gold_cues", "--system-out": "system_out",
+                 "--output": "output", "--batch-size": "batch_size"}
+#: The rows of the speculation table: name, key of the ``spec_*`` scores.
+SPECULATION_ROWS = (("Cues", "cue"), ("Scope tokens", "st"), ("Scopes (cue match)", "scm"),
+                    ("NIS_tok", "nis_tok"), ("NIS_ex", "nis_ex"), ("CoNLL-2010 scopes", "conll2010"))
 from ._args import bounded_int, input_file, output_file
 
 __all__ = ["add_arguments", "run", "format_faireval_table"]
@@ -44,7 +52,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     model.add_argument("--output", type=output_file, default=None,
                        help="also write the scores as JSON: spaCy's flat neg_* scores, the tables' "
                             "document and the speed")
-    model.add_argument("--batch-size", type=bounded_int("--batch-size", 1, MAX_BATCH_SIZE), default=32,
+    model.add_argument("--batch-size", type=bounded_int("--batch-size", 1, MAX_BATCH_SIZE), default=None,
                        help=f"docs per batch (default: 32, at most {MAX_BATCH_SIZE})")
 
 
@@ -90,14 +98,22 @@ def run(args: argparse.Namespace) -> int:
     from ..metrics.evaluate import parse_families
 
     families = parse_families(args.metrics)
+    speculation: Dict[str, Any] = {}
     if args.system.suffix == ".spacy":
-        results, line = _evaluate_model(args, families)
+        results, line, speculation = _evaluate_model(args, families)
     else:
+        model_only = [option for option, value in MODEL_OPTIONS.items() if getattr(args, value) is not None
+                      and getattr(args, value) is not False]
+        if model_only:
+            raise ValueError(Errors.E973.format(options=", ".join(model_only), system=args.system))
         results, line = evaluate_files(args.gold, args.system, families), ""
     if args.json:
         import json
 
-        print(json.dumps(to_json(results), indent=2, sort_keys=False))
+        document = to_json(results)
+        if speculation:
+            document["speculation"] = speculation
+        print(json.dumps(document, indent=2, sort_keys=False))
         return 0
     blocks = [line] if line else []
     if "starsem" in results:
@@ -114,13 +130,31 @@ def run(args: argparse.Namespace) -> int:
         blocks.append(format_nis_table(nis_scores(results["nis"])))
     if "faireval" in results:
         blocks.append(format_faireval_table(results["faireval"]))
+    if speculation:
+        blocks.append(format_speculation_table(speculation))
     print("\n".join(blocks), end="")
     return 0
 
 
-def _evaluate_model(args: argparse.Namespace, families: Tuple[str, ...]) -> Tuple[Dict[str, Any], str]:
+def format_speculation_table(scores: Dict[str, Any]) -> str:
+    """The speculation scores of ``evaluate MODEL DATA.spacy`` (the corpus annotates
+    speculation: BioScope, SFU Review): per measure P, R and F1 in percent.
+
+    scores (Dict[str, Any]): the flat ``spec_*`` scores of
+        :func:`spacy_negation.scoring.scorers.score_instances`.
+    RETURNS (str): the table, ending with a newline.
+    """
+    from ..metrics.core import text_table
+
+    rows = [[name] + [f"{100 * scores[f'spec_{key}_{m}']:.2f}" for m in "prf"] for name, key in SPECULATION_ROWS]
+    return "\n".join(["Speculation (cues and scopes, as for negation; CoNLL-2010: cue and both scope "
+                      "boundaries exact)"] + text_table(["", "P (%)", "R (%)", "F1 (%)"], rows, rule=True)) + "\n"
+
+
+def _evaluate_model(args: argparse.Namespace, families: Tuple[str, ...]) -> Tuple[Dict[str, Any], str, Dict[str, Any]]:
     """``evaluate MODEL DATA.spacy``: the pipeline on the corpus, scored; the files asked for
-    written. RETURNS the results of the families and a line naming what was scored."""
+    written. RETURNS the results of the families, a line naming what was scored and the
+    speculation scores (``spec_*``; empty when the corpus has no speculation)."""
     from ..analysis.evaluation import annotate_gold, doc_sentences, write_results
     from ..corpora.docbin import read_docbin
     from ..negation import register_extensions
@@ -134,11 +168,11 @@ def _evaluate_model(args: argparse.Namespace, families: Tuple[str, ...]) -> Tupl
     nlp = load_negation_model(args.gold)
     gold = read_docbin(args.system, vocab=nlp.vocab)
     system, seconds = annotate_gold(nlp, gold, convention=args.convention, gold_cues=args.gold_cues,
-                                    punct_tags=True, batch_size=args.batch_size)
-    if args.system_out is not None or args.output is not None:
-        write_results(system, gold, args.system_out, args.output, seconds, args.gold_cues)
+                                    punct_tags=True, batch_size=args.batch_size or 32)
+    document = write_results(system, gold, args.system_out, args.output, seconds, args.gold_cues)
+    speculation = {key: value for key, value in document["scores"].items() if key.startswith("spec_")}
     mode = "on gold cues" if args.gold_cues else "end to end"
     convention = f", convention {args.convention}" if args.convention else ""
     words = sum(len(d) for d in system)
     line = f"{args.gold} on {args.system} ({mode}{convention}; {words} words, {len(system)} docs)\n"
-    return evaluate_sentences(doc_sentences(gold), doc_sentences(system), families), line
+    return evaluate_sentences(doc_sentences(gold), doc_sentences(system), families), line, speculation

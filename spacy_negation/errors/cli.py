@@ -26,3 +26,5 @@ class CliErrors:
             "language code such as 'en' or 'es'.")
     E704 = ("{option} must be at least 1, got {value}.")
     E971 = ("{option} must be a whole number from {low} to {high}, got {value!r}.")
+    E973 = ("{options} apply to `evaluate MODEL DATA.spacy` only (a trained pipeline run on a "
+            "gold .spacy corpus); {system} is not a .spacy file.")

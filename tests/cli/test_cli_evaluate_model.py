@@ -31,6 +31,7 @@ def test_a_pipeline_on_a_corpus_prints_the_three_tables(trained_cnn_dir: Path, g
     out = capsys.readouterr().out
     assert f"{trained_cnn_dir} on {gold_path} (end to end;" in out
     assert "*SEM 2012" in out and "NIS_tok" in out and "FairEval" in out
+    assert "Speculation" not in out  # the corpus annotates none
     document = json.loads(scores.read_text())
     assert document["scores"]["neg_cue_f"] == 1.0  # the tiny model learned these sentences
     assert document["gold_cues"] is False and document["speed"]["words"] > 0
@@ -81,3 +82,37 @@ def test_spacy_evaluate_output_holds_the_negation_scores(trained_cnn_dir: Path, 
     assert "NIS" not in proc.stdout
     scores = json.loads(out.read_text())
     assert scores["neg_cue_f"] == 1.0 and "neg_nis_tok_f" in scores
+
+
+def test_the_model_options_are_refused_with_two_starsem_files(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """`evaluate GOLD SYSTEM` with an option of the model route says so (it ignored them)."""
+    from starsem_cases import GOLD
+
+    gold = tmp_path / "gold.txt"
+    gold.write_text(GOLD)
+    for option in (["--convention", "sfu"], ["--gold-cues"], ["--batch-size", "8"],
+                   ["--output", str(tmp_path / "s.json")]):
+        assert main(["evaluate", str(gold), str(gold), *option]) == 1
+        err = capsys.readouterr().err
+        assert "[NEG-E973]" in err and option[0] in err
+    assert not (tmp_path / "s.json").exists()
+
+
+def test_a_corpus_with_speculation_gets_its_table(trained_cnn_dir: Path, tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture) -> None:
+    """A corpus that annotates speculation (BioScope, SFU Review) is scored on it too, beside
+    negation: the table and the JSON's "speculation" (the tiny model resolves none)."""
+    from spacy_negation import register_extensions
+
+    register_extensions()
+    nlp = spacy.blank("en")
+    docs = [make_reference(nlp.vocab, w, n) for w, n in gold_sentences()]
+    docs[0]._.speculations = [{"cue": [docs[0][1]], "scope": [docs[0][0]]}]
+    path = tmp_path / "spec.spacy"
+    DocBin(docs=docs, store_user_data=True).to_disk(path)
+    assert main(["evaluate", str(trained_cnn_dir), str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "Speculation (cues and scopes" in out and "CoNLL-2010 scopes" in out
+    assert main(["evaluate", str(trained_cnn_dir), str(path), "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["speculation"]["spec_cue_r"] == 0.0 and document["nis"]["nis_tok"]["f"] == 1.0
