@@ -20,7 +20,7 @@ formats = catalogue.create("spacy_negation", "formats", entry_points=True)
 
 def _load_package_formats() -> None:
     """Import the package's reader modules, which register their formats."""
-    from . import bioscope, bioscope_clinical, neges2018, neges2019, sfu, starsem_docs  # noqa: F401
+    from . import bioscope, bioscope_clinical, neges2018, neges2019, norec, nubes, sfu, starsem_docs  # noqa: F401
 
 
 def format_names() -> List[str]:

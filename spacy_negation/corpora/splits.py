@@ -1,5 +1,7 @@
 """Committed document-level train/dev/test splits of the corpora without an official one
-(BioScope abstracts and clinical, SFU Review), shipped as package data, and how they were made.
+(BioScope abstracts and clinical, SFU Review; NUBes by file, see
+:func:`spacy_negation.corpora.nubes.make_nubes_split`), shipped as package data, and how they
+were made.
 """
 import json
 import random
@@ -21,6 +23,7 @@ SPLIT_CORPORA: Dict[str, Tuple[str, str]] = {
     "bioscope_abstracts": ("bioscope_abstracts", "bioscope"),
     "bioscope_clinical": ("bioscope_clinical", "bioscope_clinical"),
     "sfu": ("sfu", "sfu"),
+    "nubes": ("nubes", "nubes"),
 }
 SPLIT_NAMES = ("train", "dev", "test")
 
@@ -79,7 +82,7 @@ def load_split(name: str, split: str, corpus_path: Union[str, Path], vocab: Opti
 
     name (str): 'bioscope_abstracts' (ids refer to abstracts.xml), 'bioscope_clinical' (the
         bioscope-clinical folder; the distributed files need ``on_error="skip"``: one sentence
-        cannot be restored) or 'sfu'.
+        cannot be restored), 'sfu' or 'nubes' (the NUBes folder; ids are file names).
     split (str): 'train', 'dev' or 'test'.
     corpus_path (Union[str, Path]): the corpus file or folder (e.g. bioscope/abstracts.xml,
         sfu-review-en/SFU_Review_Corpus_Negation_Speculation).

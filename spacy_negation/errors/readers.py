@@ -122,6 +122,40 @@ class ReaderErrors:
             "separated by tabs (AFFIX one of {affixes}, at the start of WORD, or 'less' inside it; "
             "CLASS one of {classes}).")
     E149 = ("The number of affixal copies per doc must be a whole number of at least 1, not {value!r}.")
+    # --- NoReC_neg JSON (#63) -------------------------------------------------------------
+    E460 = ("{path}:{line}: not valid JSON: {reason}.")
+    E461 = ("{path}:{line}: the file holds a JSON {type}, expected a list of sentence objects "
+            "(NoReC_neg: [{{\"sent_id\", \"text\", \"negations\"}}, ...]).")
+    E462 = ("{path}:{line}: sentence record {k}: {field} is missing or invalid: {reason}.")
+    E463 = ("{path}:{line}: sentence {sent!r}, negation {k}: the {role} range {range!r} is "
+            "empty or outside the text (length {n}).")
+    E464 = ("{path}:{line}: sentence {sent!r}, negation {k}: the {role} range {range!r} holds "
+            "{found!r}, but the record gives {given!r}.")
+    E465 = ("{path}:{line}: sentence {sent!r}, negation {k} has no cue (no cue range, or "
+            "one on whitespace only).")
+    E466 = ("{path}:{line}: the sentence id {id!r} was already used on line {first}.")
+    E467 = ("{path}:{line}: sentence {sent!r}, {kind} {k}: its {role} covers two separate "
+            "character ranges of the token {token!r}; a part holds one range per token.")
+    # --- NUBes brat standoff (#63) ---------------------------------------------------------
+    E470 = ("{path}:{line}: the line does not parse as a brat entity (T) or relation (R) "
+            "line ({reason}): {content!r}")
+    E471 = ("{path}:{line}: entity {id} ({type}): the range {range} is empty or outside the "
+            "text of {txt} (length {n}).")
+    E472 = ("{path}:{line}: entity {id} ({type}): the text {given!r} differs from the "
+            "characters {found!r} of {txt} at {range}.")
+    E473 = ("{path}:{line}: entity {id} ({type}) spans the lines {first} and {last} of {txt}; "
+            "a sentence is one line.")
+    E474 = ("{path}:{line}: entity {id}: unknown type {type!r}; the NUBes types are {types}.")
+    E475 = ("{path}:{line}: relation {id}: unknown type {type!r}; the NUBes relations are "
+            "{types}.")
+    E476 = ("{path}:{line}: relation {id} ({type}) names the entity {arg!r}, which the file "
+            "does not define.")
+    E477 = ("{path}:{line}: relation {id} ({type}) links a {a} to a {b}; expected {expected}.")
+    E478 = ("{path}:{line}: the annotation id {id!r} was already used on line {first}; an id "
+            "names one entity or relation of the .ann file.")
+    E479 = ("{path}: no {other} beside it; a brat document is a .txt file and its .ann file.")
+    E480 = ("{path}:{line}: relation {id} ({type}) links entities on the lines {first} and "
+            "{last} of {txt}; a sentence is one line.")
 
 
 class ReaderWarnings:
@@ -149,3 +183,9 @@ class ReaderWarnings:
     W140 = ("{path}:{line}: document {doc_id}, sentence {sent_id}: the report text has "
             "punctuation the masked sentence lacks (masked vs report: {differences}); its words are "
             "restored by their count and the sentence is kept with the report's text.")
+    # --- NoReC_neg and NUBes (#63) ---------------------------------------------------------
+    W410 = ("{path}:{line}: sentence {sent!r}, {kind} {k}: the scope holds characters of its "
+            "own cue ({cue!r}); they are left out of the scope (a cue is never part of its "
+            "scope).")
+    W411 = ("{path}:{line}: entity {id} ({type}, {text!r}) is linked to no cue and lies in "
+            "no linked scope; it is not read.")

@@ -96,10 +96,12 @@ def test_select_documents_ignores_docs_without_metadata():
 
 
 def test_formats_registered():
-    assert format_names() == ["bioscope", "bioscope_clinical", "neges2018", "neges2019", "sfu", "starsem"]
+    assert format_names() == ["bioscope", "bioscope_clinical", "neges2018", "neges2019", "norec_neg", "nubes", "sfu",
+                              "starsem"]
     for name, func in (("bioscope", "read_bioscope"), ("bioscope_clinical", "read_bioscope_clinical"),
                        ("sfu", "read_sfu"), ("neges2018", "read_neges2018"),
-                       ("neges2019", "read_neges2019"), ("starsem", "read_starsem_docs")):
+                       ("neges2019", "read_neges2019"), ("starsem", "read_starsem_docs"),
+                       ("norec_neg", "read_norec"), ("nubes", "read_nubes")):
         assert get_reader(name).__name__ == func
 
 
@@ -118,7 +120,8 @@ def test_split_files_are_package_data():
     patterns = config["options.package_data"]["spacy_negation.corpora"].replace(",", " ").split()
     from spacy_negation.corpora.cue_augment import LEXICON_PATH
 
-    for path in [split_file(name) for name in ("bioscope_abstracts", "bioscope_clinical", "sfu")] + [LEXICON_PATH]:
+    names = ("bioscope_abstracts", "bioscope_clinical", "sfu", "nubes")
+    for path in [split_file(name) for name in names] + [LEXICON_PATH]:
         assert path.is_file()
         assert any(path.relative_to(package).match(pattern) for pattern in patterns)
 
