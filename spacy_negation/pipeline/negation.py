@@ -252,7 +252,7 @@ class NegationResolver(Pipe):
             pieces = [self.model_pieces(doc, cue) for doc in batch]
             results = iter(self.negation_nlp.pipe([d for ps in pieces for d, _ in ps], batch_size=size))
             for doc, ps in zip(batch, pieces):
-                done = [(next(results), offset) for _, offset in ps]
+                done = [(next(results), where) for _, where in ps]
                 merge_negations(done, doc)
                 merge_pattern_matches(done, doc)
                 set_span_rule(doc, self.span_negated)
@@ -261,11 +261,12 @@ class NegationResolver(Pipe):
                 yield doc
 
     def model_pieces(self, doc: Doc, cue: Optional["NegationCue"]) -> List[Tuple[Doc, Placement]]:
-        """The docs for the negation pipeline of one host doc, with their first token's
-        index in it: the model doc; with the cue component's ``prefilter``, a doc per
-        sentence with a candidate cue (none for a doc without one). Of a doc with
-        characters a reader does not see (format characters, ANSI escapes), the docs
-        have the visible text of its tokens, placed by a map (:mod:`.host_docs`).
+        """The docs for the negation pipeline of one host doc, with where their tokens
+        lie in it (the first one's index): the model doc; with the cue component's
+        ``prefilter``, a doc per sentence with a candidate cue (none for a doc without
+        one). Of a doc with characters a reader does not see (format characters, ANSI
+        escapes), the docs have the visible text of its tokens, placed by a token map
+        (:mod:`.host_docs`).
 
         doc (Doc): The host doc.
         cue (Optional[NegationCue]): The model's cue component that annotates it (None
