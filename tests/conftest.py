@@ -17,7 +17,7 @@ from typing import Any, Callable, Dict, Iterator
 
 import pytest
 
-from util import CNN_TINY, REPO, load_test_nlp, make_examples, overfit
+from util import CNN_TINY, REPO, TRF_TINY, load_test_nlp, make_examples, overfit
 
 SHARED = (REPO / ".." / "shared").resolve()
 
@@ -105,6 +105,17 @@ def tiny_bert_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     transformers.BertModel(config).save_pretrained(out)
     for name in ("vocab.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"):
         shutil.copy(Path(source) / name, out / name)
+    return out
+
+
+@pytest.fixture(scope="session")
+def tiny_trf_dir(tiny_bert_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tiny random transformer negation pipeline, initialized on the gold sentences, saved
+    to disk (tests that damage it work on a copy)."""
+    nlp = load_test_nlp(TRF_TINY, {"components.transformer.model.name": str(tiny_bert_dir)})
+    nlp.initialize(lambda: make_examples(nlp))
+    out = tmp_path_factory.mktemp("negation_trf") / "model"
+    nlp.to_disk(out)
     return out
 
 

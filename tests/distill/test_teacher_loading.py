@@ -9,17 +9,7 @@ import spacy
 
 from spacy_negation.distill import DistilledCorpus
 
-from util import CNN_TINY, TRF_TINY, load_test_nlp, make_examples
-
-
-@pytest.fixture(scope="module")
-def trf_teacher_dir(tiny_bert_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A tiny random transformer negation pipeline, initialized on the gold sentences."""
-    nlp = load_test_nlp(TRF_TINY, {"components.transformer.model.name": str(tiny_bert_dir)})
-    nlp.initialize(lambda: make_examples(nlp))
-    out = tmp_path_factory.mktemp("trf_teacher") / "model"
-    nlp.to_disk(out)
-    return out
+from util import CNN_TINY, load_test_nlp, make_examples
 
 
 def _read(teacher: Path) -> None:
@@ -30,9 +20,9 @@ def _read(teacher: Path) -> None:
 
 
 @pytest.mark.parametrize("damage", ["extra bytes", "truncated"])
-def test_a_teacher_with_a_corrupt_transformer_is_named(trf_teacher_dir: Path, tmp_path: Path, damage: str) -> None:
+def test_a_teacher_with_a_corrupt_transformer_is_named(tiny_trf_dir: Path, tmp_path: Path, damage: str) -> None:
     teacher = tmp_path / "teacher"
-    shutil.copytree(trf_teacher_dir, teacher)
+    shutil.copytree(tiny_trf_dir, teacher)
     weights = teacher / "transformer" / "model"
     data = weights.read_bytes()
     weights.write_bytes(data + b"\x00\x01" if damage == "extra bytes" else data[: len(data) // 3])
@@ -46,6 +36,6 @@ def test_a_missing_teacher_is_named(tmp_path: Path) -> None:
         _read(tmp_path / "nowhere")
 
 
-def test_a_sound_teacher_loads(trf_teacher_dir: Path) -> None:
-    _read(trf_teacher_dir)
-    assert spacy.load(trf_teacher_dir).pipe_names[0] == "transformer"
+def test_a_sound_teacher_loads(tiny_trf_dir: Path) -> None:
+    _read(tiny_trf_dir)
+    assert spacy.load(tiny_trf_dir).pipe_names[0] == "transformer"

@@ -21,19 +21,9 @@ from spacy_negation.negation import SPAN_RULE_KEY, get_span_rule, set_span_rule
 from spacy_negation.negation.extensions import _token_negated, _token_uncertain
 from spacy_negation.negation.storage import MIRROR
 
-from util import KIND_NAMES, KindAccess
+from util import KindAccess
 
 
-@pytest.fixture
-def nlp():
-    register_extensions()
-    return spacy.blank("en")
-
-
-@pytest.fixture(params=KIND_NAMES)
-def kind(request):
-    """The kind of instance a storage or survival test runs for."""
-    return KindAccess(request.param)
 
 
 THREE = [  # on the words of the doc fixture

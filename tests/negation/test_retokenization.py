@@ -11,22 +11,11 @@ import spacy
 from spacy.pipeline.functions import merge_entities
 from spacy.tokens import Doc, Span
 
-from spacy_negation import register_extensions
 from spacy_negation.negation import SPANS_KEY
 
-from util import KIND_NAMES, KindAccess
+from util import KindAccess
 
 
-@pytest.fixture(scope="module")
-def nlp():
-    register_extensions()
-    return spacy.blank("en")
-
-
-@pytest.fixture(params=KIND_NAMES)
-def kind(request):
-    """The kind of instance a test runs for."""
-    return KindAccess(request.param)
 
 
 def _stored(doc: Doc, kind: KindAccess = KindAccess("negation")) -> List[Tuple[str, str]]:
