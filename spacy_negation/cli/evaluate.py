@@ -157,8 +157,11 @@ def _evaluate_model(args: argparse.Namespace, families: Tuple[str, ...]) -> Tupl
     speculation scores (``spec_*``; empty when the corpus has no speculation)."""
     from ..analysis.evaluation import annotate_gold, doc_sentences, write_results
     from ..corpora.docbin import read_docbin
-    from ..negation import register_extensions
+    from spacy.training import Example
+
+    from ..negation import SPECULATIONS, get_speculations, register_extensions
     from ..pipeline.negation import load_negation_model
+    from ..scoring.scorers import score_instances
     from ..util import check_output
 
     for out in (args.system_out, args.output):
@@ -169,8 +172,11 @@ def _evaluate_model(args: argparse.Namespace, families: Tuple[str, ...]) -> Tupl
     gold = read_docbin(args.system, vocab=nlp.vocab)
     system, seconds = annotate_gold(nlp, gold, convention=args.convention, gold_cues=args.gold_cues,
                                     punct_tags=True, batch_size=args.batch_size or 32)
-    document = write_results(system, gold, args.system_out, args.output, seconds, args.gold_cues)
-    speculation = {key: value for key, value in document["scores"].items() if key.startswith("spec_")}
+    if args.system_out is not None or args.output is not None:
+        write_results(system, gold, args.system_out, args.output, seconds, args.gold_cues)
+    speculation: Dict[str, Any] = {}
+    if any(get_speculations(doc) for doc in gold):  # the tables score negation only: the rest once here
+        speculation = score_instances([Example(s, g) for s, g in zip(system, gold)], SPECULATIONS)
     mode = "on gold cues" if args.gold_cues else "end to end"
     convention = f", convention {args.convention}" if args.convention else ""
     words = sum(len(d) for d in system)
