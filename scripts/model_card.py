@@ -41,7 +41,8 @@ SPACY_VERSION = ">=3.7.4,<3.9.0"
 TRANSFORMERS_REQUIREMENT = "spacy-transformers>=1.3.4,<1.5.0"
 
 CORPUS_NAMES = {"cdsco": "CD-SCO", "bioscope": "BioScope abstracts", "sfu": "SFU Review",
-                "bioscope_clinical": "BioScope clinical"}
+                "bioscope_clinical": "BioScope clinical", "norec": "NoReC_neg", "nubes": "NUBes (SAMPLE-001)",
+                "nubes_iula": "IULA+"}
 
 #: The end-to-end measures of an evaluate_model.py scores file the card states.
 EVAL_MEASURES = (("Cues-B F1", "neg_cue_b_f"), ("NIS_ex F1", "neg_nis_ex_f"), ("Scope-tokens F1", "neg_st_f"),
@@ -157,6 +158,8 @@ def build_meta(model_meta: Dict[str, Any], domain: str, name: str, version: str,
                   "(long narrative sentences, abbreviations) is resolved as BioScope would.",
                   "- Cue words its training data never marks as cues are not found (the prefilter "
                   "does not send their sentences to the network); add them with a user cue list."]
+    elif "failure_modes" in info:
+        lines += [f"- {text}" for text in info["failure_modes"]]
     else:
         lines.append("- Cue words that its training data never marks as cues (for example clinical denial "
                      "verbs such as 'denies') are not found; add them with a user cue list.")

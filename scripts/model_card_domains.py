@@ -95,6 +95,45 @@ DOMAINS: Dict[str, Dict[str, Any]] = {
                "\"es_negation_sfu\"})` on a Spanish pipeline (`spacy.blank(\"es\")`).",
         "sources": [{"name": "SFU ReviewSP-NEG", "author": "Jiménez-Zafra et al. (2018)"}],
     },
+    "norec": {
+        "lang": "nb",
+        "title": "Norwegian (Bokmål) negation cues and scopes for reviews (NoReC_neg)",
+        "data": "NoReC_neg (Mæhlum et al. 2021): sentences from Norwegian reviews of the Norwegian "
+                "Review Corpus in nine thematic categories, the corpus's own training split; model "
+                "selection on its dev split.",
+        "license": "CC BY-NC 4.0",
+        "license_note": "NoReC_neg is CC BY-NC 4.0 (inherited from NoReC); its README states that "
+                        "models trained on NoReC do not contain the original data and may be used "
+                        "commercially.",
+        "convention": "NoReC_neg's, adapted from ConanDoyle-neg: affixal cues (*u-* in "
+                      "'uinteressant'), multiword and discontinuous cues, subjects in scope, "
+                      "discontinuous scopes, no negated events. A CNN (spaCy's HashEmbedCNN trained "
+                      "from scratch on the corpus; no Norwegian transformer installs offline here).",
+        "use": "Norwegian (Bokmål) text, reviews above all: the default of `nlp.add_pipe(\"negation\")` "
+               "in a Norwegian pipeline (`spacy.blank(\"nb\")`).",
+        "sources": [{"name": "NoReC_neg", "author": "Mæhlum et al. (2021)"}],
+        "failure_modes": ["Cue words its training data never marks as cues are not found; scopes "
+                          "across long sentences are the weakest part (see the scores)."],
+    },
+    "nubes": {
+        "lang": "es",
+        "title": "Spanish negation and uncertainty for clinical records (NUBes)",
+        "data": "NUBes (Lima Lopez et al. 2020): sentences of anonymised Spanish health records, "
+                "negation and uncertainty cues with their scopes; the project's split by file "
+                "(spacy_negation/corpora/data/splits/nubes.json: test = SAMPLE-001, double-annotated "
+                "with a referee; train and dev from the other nine samples); model selection on dev.",
+        "license": "CC BY-SA 3.0 ES",
+        "license_note": "NUBes is Creative Commons Attribution-ShareAlike 3.0 Spain (its LICENSE).",
+        "convention": "NUBes': syntactic, lexical and morphological negation cues and uncertainty "
+                      "cues (read as speculation: `doc._.speculations`, `ent._.uncertain`), scopes "
+                      "linked from each cue, no negated events. A CNN (spaCy's HashEmbedCNN trained "
+                      "from scratch on the corpus; no Spanish transformer installs offline here).",
+        "use": "Spanish clinical text: the default of `nlp.add_pipe(\"negation\")` in a Spanish "
+               "pipeline (`spacy.blank(\"es\")`); reviews: `config={\"model\": \"es_negation_sfu\"}`.",
+        "sources": [{"name": "NUBes", "author": "Lima Lopez et al. (2020)"}],
+        "failure_modes": ["Trained on hospital records of one provider: other clinical writing "
+                          "(abbreviations, telegraphic notes of other services) may lose accuracy."],
+    },
     "clinical": {
         "lang": "en",
         "title": "English negation resolution for clinical notes (BioScope abstracts and radiology reports + synthetic clinical sentences)",
