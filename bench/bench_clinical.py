@@ -22,6 +22,21 @@ Writes OUT/clinical_invented.json ({system: {"p", "r", "f", "ci_low", "ci_high",
 "words_per_second", "errors_by_pattern": {pattern: {"concepts", "negated", "fp", "fn"}}}},
 fractions; a model's entry also has "vs_best_rule") and OUT/clinical_invented.md; on --split dev
 the files are OUT/clinical_invented_dev.{json,md}.
+
+Is this clinical concept uncertain? The counterpart of the task for speculation, on the
+same concepts, when the set labels them: every concept of the split with a boolean
+"uncertain" beside "negated" (a split where some concepts have it and others not is an
+error). A model answers ``ent._.uncertain`` (row "NAME (all tokens)": every token of the
+concept ``token._.uncertain``) from the same run as the negation task; a model that writes
+``doc._.speculations`` on none of the sentences does not resolve speculation and is
+reported "absent" (a note, not zeros). medspaCy ConText answers ``ent._.is_uncertain``
+(the POSSIBLE_EXISTENCE modifiers of its default English rules; bench/uncertain_runner.py
+through bench_vs_rules.run_uncertain_tool, a pass of its own). Scores as above; each
+system's entry gets "uncertain" ({"p", "r", "f", "ci_low", "ci_high", "tp", "fp", "fn",
+"words_per_second"}, a model's also "vs_context": the paired bootstrap interval of its F1
+minus ConText's; or {"absent": note}). data/clinical labels negation only (its
+guidelines count uncertain mentions as "not negated"), so on it the uncertain task is
+reported absent: the set gives no gold for it.
 """
 import argparse
 import importlib.util
@@ -42,6 +57,10 @@ HERE = Path(__file__).resolve().parent
 DEFAULT_DATA = HERE.parent / "data" / "clinical" / "clinical.jsonl"
 RULE_NAMES = {"negspacy_en": "negspacy 1.1.0, en", "negspacy_en_clinical": "negspacy 1.1.0, en_clinical",
               "medspacy_context": "medspaCy 1.3.1 ConText"}
+#: The "absent" notes of the uncertain task.
+ABSENT_NO_GOLD = ("the set labels no concept uncertain or not (no \"uncertain\" beside \"negated\"): no gold for "
+                  "\"is this concept uncertain?\"")
+ABSENT_MODEL = "the model does not resolve speculation (it wrote doc._.speculations on none of the sentences)"
 
 
 def vs_rules() -> ModuleType:
@@ -73,13 +92,18 @@ def task_sentences(records: Sequence[Dict[str, Any]], split: str) -> List[Dict[s
     records (Sequence[Dict[str, Any]]): the set's records.
     split (str): 'dev' or 'test'.
     RETURNS (List[Dict[str, Any]]): per sentence "id", "pattern", "words", "spaces",
-        "targets" ([start, end) token pairs, one per concept) and "gold" (negated or not).
+        "targets" ([start, end) token pairs, one per concept), "gold" (negated or not) and
+        "uncertain_gold" (uncertain or not per concept; None when the set labels no
+        concept of the split so, :func:`labels_uncertainty`).
     """
     nlp = spacy.blank("en")
     out = []
-    for rec in records:
-        if rec["split"] != split:
-            continue
+    chosen = [rec for rec in records if rec["split"] == split]
+    labelled = any("uncertain" in con for rec in chosen for con in rec["concepts"])
+    for rec in chosen:
+        if labelled and not all("uncertain" in con for con in rec["concepts"]):
+            raise ValueError(f"{rec['id']}: some concepts of split {split!r} are labelled \"uncertain\" and others "
+                             "are not: label all of them or none")
         doc = nlp.make_doc(rec["text"])
         targets = []
         for con in rec["concepts"]:
@@ -90,10 +114,16 @@ def task_sentences(records: Sequence[Dict[str, Any]], split: str) -> List[Dict[s
             targets.append([span.start, span.end])
         out.append({"id": rec["id"], "pattern": rec["pattern"], "words": [t.text for t in doc],
                     "spaces": [bool(t.whitespace_) for t in doc], "targets": targets,
-                    "gold": [bool(con["negated"]) for con in rec["concepts"]]})
+                    "gold": [bool(con["negated"]) for con in rec["concepts"]],
+                    "uncertain_gold": [bool(con["uncertain"]) for con in rec["concepts"]] if labelled else None})
     if not out:
         raise ValueError(f"no sentence of split {split!r} in the set")
     return out
+
+
+def labels_uncertainty(sentences: Sequence[Dict[str, Any]]) -> bool:
+    """Whether the split's concepts are labelled uncertain or not (the uncertain task's gold)."""
+    return all(rec.get("uncertain_gold") is not None for rec in sentences)
 
 
 def pattern_errors(sentences: Sequence[Dict[str, Any]], pred: Sequence[Sequence[bool]]) -> Dict[str, Dict[str, int]]:
@@ -117,10 +147,25 @@ def run_model(bvr: ModuleType, model: str, sentences: Sequence[Dict[str, Any]],
     RETURNS: per sentence and concept ``ent._.negated`` (any token in a scope), the same with
     every token of the concept in a scope, the component's seconds and the words processed.
     """
+    answers = run_model_answers(bvr, model, sentences, cue_patterns)
+    return answers["negated"], answers["negated_all"], answers["seconds"], answers["words"]
+
+
+def run_model_answers(bvr: ModuleType, model: str, sentences: Sequence[Dict[str, Any]],
+                      cue_patterns: Optional[str] = None) -> Dict[str, Any]:
+    """Both tasks from one run of spacy-negation (bench_vs_rules' runner): per sentence and
+    concept "negated" (``ent._.negated``), "negated_all" (every token ``token._.negated``),
+    "uncertain" (``ent._.uncertain``) and "uncertain_all" (every token
+    ``token._.uncertain``), the last two None when the model resolves no speculation (it
+    wrote ``doc._.speculations`` on none of the docs); "seconds" (the component's) and
+    "words" (processed)."""
     docs, seconds = bvr.negation_docs(model, sentences, cue_patterns)
-    any_token = [[bool(ent._.negated) for ent in doc.ents] for doc in docs]
-    all_tokens = [[all(t._.negated for t in ent) for ent in doc.ents] for doc in docs]
-    return any_token, all_tokens, seconds, sum(len(d) for d in docs)
+    resolves = bvr.annotates_speculation(docs)
+    return {"negated": [[bool(ent._.negated) for ent in doc.ents] for doc in docs],
+            "negated_all": [[all(t._.negated for t in ent) for ent in doc.ents] for doc in docs],
+            "uncertain": [[bool(ent._.uncertain) for ent in doc.ents] for doc in docs] if resolves else None,
+            "uncertain_all": [[all(t._.uncertain for t in ent) for ent in doc.ents] for doc in docs] if resolves else None,
+            "seconds": seconds, "words": sum(len(d) for d in docs)}
 
 
 # --- report ---------------------------------------------------------------------------------
@@ -146,6 +191,7 @@ def render_markdown(results: Dict[str, Dict[str, Any]], meta: Dict[str, Any]) ->
             verdict = "beats" if d["ci_low"] > 0 else ("loses to" if d["ci_high"] < 0 else "no difference shown")
             lines.append(f"- {name} vs {RULE_NAMES.get(d['tool'], d['tool'])}: {100 * d['diff']:+.1f} "
                          f"({100 * d['ci_low']:+.1f} to {100 * d['ci_high']:+.1f}): {verdict}")
+    lines += render_uncertain(results, meta)
     names = list(results)
     patterns = next(iter(results.values()))["errors_by_pattern"] if results else {}
     lines += ["", "## Errors per pattern (false positives / false negatives)", ""]
@@ -156,6 +202,40 @@ def render_markdown(results: Dict[str, Dict[str, Any]], meta: Dict[str, Any]) ->
                              for pattern, c in patterns.items()])
     lines.append("")
     return "\n".join(lines)
+
+
+def render_uncertain(results: Dict[str, Dict[str, Any]], meta: Dict[str, Any]) -> List[str]:
+    """The markdown of "is this clinical concept uncertain?": the note when the set gives no
+    gold, else each system's row (or "absent") and each model minus ConText."""
+    lines = ["", "## Is this clinical concept uncertain? (speculation)", ""]
+    if meta.get("uncertain_absent"):
+        return lines + [f"Absent: {meta['uncertain_absent']}."]
+    rows, notes, compared = [], [], []
+    for name, e in results.items():
+        u = e.get("uncertain")
+        if u is None:
+            continue
+        if "absent" in u:
+            rows.append([RULE_NAMES.get(name, name), "absent", "absent", "absent", "-", "-", "-", "-"])
+            notes.append(f"- {name}: absent: {u['absent']}")
+            continue
+        rows.append([RULE_NAMES.get(name, name), *(f"{100 * u[k]:.1f}" for k in "prf"),
+                     f"{100 * u['ci_low']:.1f}-{100 * u['ci_high']:.1f}", str(u["tp"]), str(u["fp"]), str(u["fn"])])
+        if "vs_context" in u:
+            compared.append((name, u["vs_context"]))
+    if not rows:
+        return lines + ["No system answered (no model given, ConText not run)."]
+    lines += markdown_table(["system", "P", "R", "F1", "95% CI", "TP", "FP", "FN"], rows)
+    if notes:
+        lines += ["", *notes]
+    if compared:
+        lines += ["", "Each model minus medspaCy ConText, F1 points (paired bootstrap 95% CI; \"beats\" only where "
+                  "the interval excludes 0):", ""]
+        for name, d in compared:
+            verdict = "beats" if d["ci_low"] > 0 else ("loses to" if d["ci_high"] < 0 else "no difference shown")
+            lines.append(f"- {name}: {100 * d['diff']:+.1f} ({100 * d['ci_low']:+.1f} to {100 * d['ci_high']:+.1f}): "
+                         f"{verdict}")
+    return lines
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -188,9 +268,26 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         rows[name] = bvr.counts(gold, pred)
         results[name] = {**bvr.entry(rows[name], words, seconds), "errors_by_pattern": pattern_errors(sentences, pred)}
 
+    has_uncertain = labels_uncertainty(sentences)
+    uncertain_gold = [r["uncertain_gold"] for r in sentences] if has_uncertain else []
+    uncertain_rows: Dict[str, List[Tuple[int, int, int]]] = {}
+
+    def add_uncertain(name: str, pred: Optional[List[List[bool]]], words: int, seconds: float) -> None:
+        if pred is None:
+            results[name]["uncertain"] = {"absent": ABSENT_MODEL}
+            return
+        uncertain_rows[name] = bvr.counts(uncertain_gold, pred)
+        results[name]["uncertain"] = bvr.entry(uncertain_rows[name], words, seconds)
+        if "medspacy_context" in uncertain_rows and name != "medspacy_context":
+            d = paired_bootstrap(uncertain_rows[name], uncertain_rows["medspacy_context"])
+            results[name]["uncertain"]["vs_context"] = {"diff": d.value, "ci_low": d.low, "ci_high": d.high}
+
     for tool in rules:
         pred, seconds, words, versions[tool] = bvr.run_rule_tool(tool, sentences, args.venv_dir)
         add(tool, pred, words, seconds)
+        if has_uncertain and tool in bvr.UNCERTAIN_TOOLS:
+            upred, useconds, uwords, _ = bvr.run_uncertain_tool(tool, sentences, args.venv_dir, targets="targets")
+            add_uncertain(tool, upred, uwords, useconds)
     best = max(rules, key=lambda t: results[t]["f"]) if rules else None
     runs = [(name, ref, None) for name, ref in models.items()]
     for spec in args.cue_patterns:
@@ -199,9 +296,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             raise SystemExit(f"--cue-patterns takes NAME=LIST with NAME a --model, got {spec!r}")
         runs.append((f"{name} + {patterns}", models[name], patterns))
     for name, ref, patterns in runs:
-        any_token, all_tokens, seconds, words = run_model(bvr, ref, sentences, patterns)
-        add(name, any_token, words, seconds)
-        add(f"{name} (all tokens)", all_tokens, words, seconds)
+        answers = run_model_answers(bvr, ref, sentences, patterns)
+        seconds, words = answers["seconds"], answers["words"]
+        add(name, answers["negated"], words, seconds)
+        add(f"{name} (all tokens)", answers["negated_all"], words, seconds)
+        if has_uncertain:
+            add_uncertain(name, answers["uncertain"], words, seconds)
+            add_uncertain(f"{name} (all tokens)", answers["uncertain_all"], words, seconds)
         for key in (name, f"{name} (all tokens)"):
             if best:
                 d = paired_bootstrap(rows[key], rows[best])
@@ -211,6 +312,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             "negated": sum(sum(g) for g in gold), "rule_tool_versions": versions, "models": models,
             "command": "python bench/bench_clinical.py " + " ".join(argv if argv is not None else sys.argv[1:]),
             "machine": f"{os.cpu_count()} CPU cores"}
+    if has_uncertain:
+        meta["uncertain"] = sum(sum(g) for g in uncertain_gold)
+    else:
+        meta["uncertain_absent"] = ABSENT_NO_GOLD
     stem = "clinical_invented" if args.split == "test" else "clinical_invented_dev"
     args.out_dir.mkdir(parents=True, exist_ok=True)
     atomic_write_text(args.out_dir / f"{stem}.json", json.dumps(results, indent=2) + "\n")
