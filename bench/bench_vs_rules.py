@@ -32,10 +32,11 @@ Writes OUT/vs_rules.json ({split: {system: {"p", "r", "f", "ci_low", "ci_high",
 Is this word uncertain? On a split whose gold annotates speculation (the BioScope abstracts
 and clinical and SFU Review readers put ``doc._.speculations`` in the docs; CD-SCO has
 none: "absent"), the same task for speculation, mirrored: the targets are the split's
-targets less the tokens of a gold speculation cue (as the negation task leaves out the
-negation cues), and a target is uncertain in the gold when it lies in a gold speculation
-scope (``token._.uncertain``; the readers keep a cue out of its own scope, BioScope's
-``<xcope>`` holds it: a cue token is in neither task's targets). A model answers
+target words (as above) that are not in a gold speculation cue (as the negation task
+leaves out the negation cues; a negation cue word may be a target here), and a target is
+uncertain in the gold when it lies in a gold speculation scope (``token._.uncertain``;
+the readers keep a cue out of its own scope although BioScope's ``<xcope>`` holds it, so
+the cue words, which are not asked, are the only difference). A model answers
 ``ent._.uncertain`` of the one-token entity (``doc[i:i+1]._.uncertain``) from the same
 pass as the negation task, so its words per second are that pass's: it resolves both at
 once. A model resolves speculation when it writes ``doc._.speculations`` (the span group
