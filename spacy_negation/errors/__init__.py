@@ -26,6 +26,7 @@ from .host import HostErrors, HostWarnings
 from .metrics import MetricErrors, MetricWarnings
 from .probe import ProbeErrors, ProbeWarnings
 from .readers import ReaderErrors, ReaderWarnings
+from .vocabulary import VocabularyErrors
 
 
 #: The prefix of the package's codes in a message: ``[NEG-E101]``, spaCy's are ``[E101]``.
@@ -55,7 +56,7 @@ class Warnings(DataModelWarnings, ReaderWarnings, ComponentWarnings, HostWarning
 
 
 class Errors(DataModelErrors, ReaderErrors, ComponentErrors, HostErrors, MetricErrors, CliErrors,
-             AnnotateErrors, ProbeErrors, metaclass=ErrorsWithCodes):
+             AnnotateErrors, ProbeErrors, VocabularyErrors, metaclass=ErrorsWithCodes):
     """The errors of every feature, each message behind its code."""
 
 
