@@ -13,8 +13,9 @@ class ComponentErrors:
 
     # --- negation_cue (E367 also the distillation reader's settings) ----------------------
     E300 = ("Invalid negation cue label {label!r}: expected 'O', a position 'S', 'B' or 'I' "
-            "(single-token cue, first token of a multiword cue, further token), or "
-            "'POSITION|KIND' with KIND one of prefix, suffix, infix (e.g. 'S|prefix').")
+            "(single-token cue, first token of a multiword cue, further token), "
+            "'POSITION|KIND' with KIND one of prefix, suffix, infix (e.g. 'S|prefix'), or "
+            "'POSITION|speculation' for a speculation cue (e.g. 'S|speculation').")
     E301 = ("The component '{name}' found no negation cue in the training examples (nor, "
             "for negation_cue, in the labels given): the reference docs need negations in "
             "doc.spans['negations'] (e.g. from `python -m spacy_negation convert`).")
@@ -26,6 +27,14 @@ class ComponentErrors:
             "lexicon existed), so min_word_precision = {value} cannot be applied: retrain "
             "it, or set min_word_precision to null.")
     E367 = ("{key} must be {bounds}, got {value}.")
+    # --- kinds of instance (negation, speculation) ----------------------------------------
+    E306 = ("kinds must be a list of distinct kinds of instance from {known}, with "
+            "'negation' (e.g. [\"negation\", \"speculation\"] to learn both); got {value}.")
+    E307 = ("The component '{name}' resolves the kinds {kinds}, but its model ({model}) reads "
+            "every cue as a negation cue: use the architecture spacy-negation.ScopeTagger.v2, "
+            "which gets each cue's kind as input, or kinds = [\"negation\"].")
+    E308 = ("The component '{name}' was trained for the kinds {kinds}; it cannot resolve "
+            "{asked}.")
     # --- user cue lists (cue_patterns) ----------------------------------------------------
     E350 = ("cue_patterns must be None, a list name, a file path or a list of entries, names and "
             "paths; got {what}.")

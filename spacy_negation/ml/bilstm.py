@@ -32,18 +32,29 @@ class CueBiLSTMModule(torch.nn.Module):
     hidden_width (int): the LSTM width per direction.
     depth (int): the number of LSTM layers.
     n_cue_types (int): rows of the cue embedding.
+    n_kinds (int): rows of a learned kind embedding (0: none, the cue codes are cue
+        types; else a code is ``kind * n_cue_types + cue type`` and the kind's embedding
+        is added to the cue type's, on every token of the window: the scope tagger v2).
     """
 
     def __init__(self, nI: int, cue_width: int, hidden_width: int, depth: int,
-                 n_cue_types: int = N_CUE_TYPES) -> None:
+                 n_cue_types: int = N_CUE_TYPES, n_kinds: int = 0) -> None:
         super().__init__()
+        self.n_cue_types = n_cue_types
         self.cue_embed = torch.nn.Embedding(n_cue_types, cue_width) if cue_width else None
+        self.kind_embed = torch.nn.Embedding(n_kinds, cue_width) if cue_width and n_kinds else None
         self.lstm = torch.nn.LSTM(nI + cue_width, hidden_width, depth,
                                   bidirectional=True, batch_first=True)
 
     def forward(self, X: "torch.Tensor", cues: "torch.Tensor",
                 lengths: "torch.Tensor") -> "torch.Tensor":
-        H = X if self.cue_embed is None else torch.cat([X, self.cue_embed(cues)], dim=-1)
+        if self.cue_embed is None:
+            H = X
+        elif self.kind_embed is None:
+            H = torch.cat([X, self.cue_embed(cues)], dim=-1)
+        else:
+            embedded = self.cue_embed(cues % self.n_cue_types) + self.kind_embed(cues // self.n_cue_types)
+            H = torch.cat([X, embedded], dim=-1)
         packed = torch.nn.utils.rnn.pack_padded_sequence(
             H, lengths.cpu(), batch_first=True, enforce_sorted=False
         )
@@ -54,13 +65,15 @@ class CueBiLSTMModule(torch.nn.Module):
         return out
 
 
-def build_cue_bilstm(cue_width: int, hidden_width: int, depth: int) -> Model[PaddedWindows, List[Floats2d]]:
+def build_cue_bilstm(cue_width: int, hidden_width: int, depth: int,
+                     n_kinds: int = 0) -> Model[PaddedWindows, List[Floats2d]]:
     """The BiLSTM-over-windows layer: a Thinc model around :class:`CueBiLSTMModule`,
     built lazily.
 
     cue_width (int): the width of the cue embedding.
     hidden_width (int): the LSTM width per direction.
     depth (int): the number of LSTM layers.
+    n_kinds (int): rows of the kind embedding (0: none; see :class:`CueBiLSTMModule`).
     RETURNS (Model[PaddedWindows, List[Floats2d]]): padded token vectors (windows,
         length, nI), cue types (windows, length) and lengths -> per window, outputs
         (length, 2 * hidden_width).
@@ -73,7 +86,7 @@ def build_cue_bilstm(cue_width: int, hidden_width: int, depth: int) -> Model[Pad
         if module is None:
             n_cue = int(weights["cue_embed.weight"].shape[1]) if "cue_embed.weight" in weights else 0
             nI = int(weights["lstm.weight_ih_l0"].shape[1]) - n_cue
-            module = CueBiLSTMModule(nI, cue_width, hidden_width, depth)
+            module = CueBiLSTMModule(nI, cue_width, hidden_width, depth, n_kinds=n_kinds)
         module.load_state_dict(weights)
         module.to(device)
         return module
@@ -89,6 +102,8 @@ def build_cue_bilstm(cue_width: int, hidden_width: int, depth: int) -> Model[Pad
     model.attrs["cue_width"] = cue_width
     model.attrs["hidden_width"] = hidden_width
     model.attrs["depth"] = depth
+    if n_kinds:  # (a v1 model's attributes stay as they were)
+        model.attrs["n_kinds"] = n_kinds
     model.set_dim("nO", 2 * hidden_width)
     return model
 
@@ -103,7 +118,7 @@ def build_module(model: Model, nI: int) -> None:
     if shim._model is not None:
         return
     module = CueBiLSTMModule(nI, model.attrs["cue_width"], model.attrs["hidden_width"],
-                             model.attrs["depth"])
+                             model.attrs["depth"], n_kinds=model.attrs.get("n_kinds", 0))
     shim._model = module.to(get_torch_default_device())
     model.set_dim("nI", nI)
 

@@ -11,6 +11,9 @@ thinc's combinators.
   sentence (computed once per doc, gathered per cue: the backbone never runs per cue)
   concatenated with a learned cue/not-cue embedding, a bidirectional LSTM over the
   windows of all cue instances of the batch, and a softmax layer per token.
+- ``spacy-negation.ScopeTagger.v2``: v1 with the kind of the cue's instance (negation,
+  speculation) as input: a learned kind embedding added to the cue embedding of every
+  token of the window, so that one model resolves the scopes of both kinds.
 
 The transformer backbone and its span getter are in :mod:`.transformer`.
 """
@@ -23,10 +26,10 @@ from thinc.types import Floats2d
 
 from ..errors import Errors
 from .bilstm import build_cue_bilstm, build_module, is_built
-from .windows import CueWindow, ScopeInputs, pad_windows, with_sentence_windows
+from .windows import KIND_IDS, CueWindow, ScopeInputs, pad_windows, with_sentence_windows
 
-__all__ = ["CueWindow", "ScopeInputs", "build_bilstm_cue_tagger", "build_cue_tagger",
-           "build_scope_tagger"]
+__all__ = ["CueWindow", "KIND_IDS", "ScopeInputs", "build_bilstm_cue_tagger", "build_cue_tagger",
+           "build_scope_tagger", "build_scope_tagger_v2", "model_kinds"]
 
 
 @registry.architectures("spacy-negation.CueTagger.v1")
@@ -97,20 +100,74 @@ def build_scope_tagger(
     RETURNS (Model[Tuple[List[Doc], List[CueWindow]], List[Floats2d]]): per cue
         window, scores (window tokens x labels).
     """
+    return _build_window_tagger(tok2vec, cue_width, hidden_width, depth, dropout, nO, n_kinds=0)
+
+
+@registry.architectures("spacy-negation.ScopeTagger.v2")
+def build_scope_tagger_v2(
+    tok2vec: Model[List[Doc], List[Floats2d]],
+    cue_width: int = 128,
+    hidden_width: int = 200,
+    depth: int = 1,
+    dropout: float = 0.1,
+    n_kinds: int = 2,
+    nO: Optional[int] = None,
+) -> Model[ScopeInputs, List[Floats2d]]:
+    """Scope tagger for negation and speculation cues: ``ScopeTagger.v1`` whose input
+    also has the kind of each window's instance (``CueWindow.kind``: 0 a negation, 1 a
+    speculation), as a learned kind embedding (``cue_width`` wide) added to the cue
+    embedding of every token of the window.
+
+    tok2vec (Model[List[Doc], List[Floats2d]]): the token-to-vector subnetwork.
+    cue_width (int): the width of the learned cue and kind embeddings (at least 1).
+    hidden_width (int): the LSTM width per direction.
+    depth (int): the number of LSTM layers.
+    dropout (float): dropout on the LSTM input and output.
+    n_kinds (int): rows of the kind embedding (at least the kinds the component resolves:
+        2 for negation and speculation).
+    nO (Optional[int]): the number of scope labels; inferred from the data if None.
+    RETURNS (Model[Tuple[List[Doc], List[CueWindow]], List[Floats2d]]): per cue
+        window, scores (window tokens x labels).
+    """
+    if not isinstance(cue_width, int) or cue_width < 1:
+        raise ValueError(Errors.E367.format(key="cue_width of spacy-negation.ScopeTagger.v2",
+                                            bounds="a whole number of at least 1", value=repr(cue_width)))
+    if not isinstance(n_kinds, int) or n_kinds < 1:
+        raise ValueError(Errors.E367.format(key="n_kinds of spacy-negation.ScopeTagger.v2",
+                                            bounds="a whole number of at least 1", value=repr(n_kinds)))
+    return _build_window_tagger(tok2vec, cue_width, hidden_width, depth, dropout, nO, n_kinds=n_kinds)
+
+
+def model_kinds(model: Model) -> int:
+    """How many kinds of instance a scope model tells apart: the ``n_kinds`` of
+    ``ScopeTagger.v2``, 1 for a model that reads every cue as a negation cue (v1, the
+    NegBERT-style model).
+
+    model (Model): the scope model.
+    RETURNS (int): the number of kinds.
+    """
+    return int(model.attrs.get("n_kinds", 1))
+
+
+def _build_window_tagger(tok2vec: Model[List[Doc], List[Floats2d]], cue_width: int, hidden_width: int,
+                         depth: int, dropout: float, nO: Optional[int], n_kinds: int) -> Model[ScopeInputs, List[Floats2d]]:
+    """The scope tagger of v1 (``n_kinds`` 0) and v2 (a kind embedding of ``n_kinds`` rows)."""
     in_dropout: Model[Any, Any] = Dropout(dropout)
     out_dropout: Model[Floats2d, Floats2d] = Dropout(dropout)
-    bilstm = build_cue_bilstm(cue_width, hidden_width, depth)
+    bilstm = build_cue_bilstm(cue_width, hidden_width, depth, n_kinds=n_kinds)
     output_layer = Softmax_v2(nO, 2 * hidden_width, init_W=zero_init, normalize_outputs=False)
     tagger: Model[ScopeInputs, List[Floats2d]] = chain(
         with_getitem(0, tok2vec),
-        pad_windows(),
+        pad_windows(kinds=bool(n_kinds)),
         with_getitem(0, in_dropout),
         bilstm,
         with_array(chain(out_dropout, output_layer)),
     )
     refs: Dict[str, Optional[Model]] = {"tok2vec": tok2vec, "in_dropout": in_dropout, "bilstm": bilstm,
             "out_dropout": out_dropout, "output_layer": output_layer}
-    return Model("scope_tagger", _windows_forward, init=_windows_init, layers=[tagger], refs=refs, dims={"nO": nO})
+    attrs: Dict[str, Any] = {"n_kinds": n_kinds} if n_kinds else {}
+    return Model("scope_tagger", _windows_forward, init=_windows_init, layers=[tagger], refs=refs, dims={"nO": nO},
+                 attrs=attrs)
 
 
 def _windows_forward(model: Model, inputs: ScopeInputs, is_train: bool) -> Tuple[List[Floats2d], Callable]:

@@ -19,6 +19,9 @@ from ..sentences import sentence_ranges
 CUE_NONE, CUE_WHOLE, CUE_AFFIX = 0, 1, 2
 #: Rows of the cue embedding: one per cue type.
 N_CUE_TYPES = 3
+#: The kinds of instance a window's cue can be of (``CueWindow.kind``): a kind-aware scope
+#: model (``spacy-negation.ScopeTagger.v2``) reads them; the others read negation cues only.
+KIND_IDS = {"negation": 0, "speculation": 1}
 #: The roles of a window tagger's nodes, each a reference of the top node.
 ROLES = ("tagger", "tok2vec", "in_dropout", "bilstm", "out_dropout", "output_layer")
 
@@ -33,12 +36,15 @@ class CueWindow:
     end (int): the window's end token index in the doc (exclusive).
     cues (numpy.ndarray): per window token 0 (not a cue token), 1 (whole-token cue) or
         2 (affixal cue token) (int32, length end - start).
+    kind (int): the kind of the cue's instance (:data:`KIND_IDS`: 0 a negation, 1 a
+        speculation).
     """
 
     doc: int
     start: int
     end: int
     cues: numpy.ndarray
+    kind: int = 0
 
     def __len__(self) -> int:
         return self.end - self.start
@@ -73,14 +79,17 @@ def sentence_windows(docs: Sequence[Doc]) -> List[CueWindow]:
     return windows
 
 
-def pad_windows() -> Model[Tuple[List[Floats2d], List[CueWindow]], PaddedWindows]:
+def pad_windows(kinds: bool = False) -> Model[Tuple[List[Floats2d], List[CueWindow]], PaddedWindows]:
     """The window-extraction layer: per-doc token vectors and the windows of the batch ->
     the windows' token vectors and cue types, padded to the longest window. The gradient
     of a token covered by several windows is the sum over them.
 
+    kinds (bool): code each token of a window as ``kind * N_CUE_TYPES + cue type`` (the
+        window's kind, :data:`KIND_IDS`), for a kind-aware BiLSTM; else the cue type alone.
     RETURNS (Model[Tuple[List[Floats2d], List[CueWindow]], PaddedWindows]): the layer.
     """
-    return Model("pad_windows", _pad_forward)
+    # (a v1 model's attributes stay as they were: none)
+    return Model("pad_windows", _pad_forward, attrs={"kinds": True} if kinds else {})
 
 
 def _pad_forward(
@@ -93,9 +102,10 @@ def _pad_forward(
     width = next((int(t.shape[1]) for t in tokvecs if len(t)), 0)
     X = ops.alloc3f(B, T, width)
     cues = numpy.zeros((B, T), dtype="int32")
+    kinds = bool(model.attrs.get("kinds", False))
     for b, w in enumerate(windows):
         X[b, : lengths[b]] = tokvecs[w.doc][w.start : w.end]
-        cues[b, : lengths[b]] = w.cues
+        cues[b, : lengths[b]] = w.cues + N_CUE_TYPES * w.kind if kinds else w.cues
     shapes = [t.shape for t in tokvecs]
 
     def backprop(d_padded: PaddedWindows) -> Tuple[List[Floats2d], List[CueWindow]]:

@@ -1,7 +1,8 @@
 """What the trainable negation components share: a training step that runs the model
 once over a batch and takes a per-token categorical cross-entropy against gold labels, a
-per-component learning-rate factor, and the settings of a component's decoder as a
-pipeline's config gives them (for config overrides at load time)."""
+per-component learning-rate factor, the kinds of instance a component resolves
+(``kinds``: negations, and speculations beside them) and the settings of a component's
+decoder as a pipeline's config gives them (for config overrides at load time)."""
 import inspect
 from importlib.metadata import entry_points
 from itertools import islice
@@ -20,9 +21,29 @@ from spacy.util import registry
 from ..distill.loss import distilled_loss
 from ..distill.targets import teacher_targets
 from ..errors import Errors
-from ..negation import get_convention
+from ..negation import KINDS, get_convention
 from ..ml.lr_scale import layer_lr_scales
 from ._util import ScaledOptimizer, one_hot
+
+#: The kinds of instance a trainable component can resolve, in their canonical order.
+KIND_ORDER: Tuple[str, ...] = ("negation", "speculation")
+#: The default of the components' ``kinds`` setting: negations only.
+NEGATION_ONLY: Tuple[str, ...] = ("negation",)
+
+
+def check_kinds(kinds: Any) -> Tuple[str, ...]:
+    """A component's ``kinds`` setting, checked (E306 unless a list of distinct kinds of
+    instance, with 'negation') and in the canonical order.
+
+    kinds (Any): the setting, e.g. ["negation", "speculation"].
+    RETURNS (Tuple[str, ...]): the kinds, negation first.
+    """
+    values = list(kinds) if isinstance(kinds, (list, tuple)) else None
+    if (values is None or not all(isinstance(k, str) and k in KINDS for k in values)
+            or len(set(values)) != len(values) or "negation" not in values):
+        raise ValueError(Errors.E306.format(value=repr(kinds), known=", ".join(KIND_ORDER)))
+    return tuple(k for k in KIND_ORDER if k in values)
+
 
 class NegationPipe(TrainablePipe):
     """A trainable negation component: the model maps an input built from a batch of
@@ -36,6 +57,38 @@ class NegationPipe(TrainablePipe):
     convention: Optional[str] = None
     #: Whether the component annotates docs without a convention mark.
     annotate_unmarked: bool = True
+    #: The kinds of instance the component learns and resolves (its ``kinds`` setting).
+    kinds: Tuple[str, ...] = NEGATION_ONLY
+    #: The kinds it resolves at run time, if fewer (``active_kinds``).
+    _active_kinds: Optional[Tuple[str, ...]] = None
+
+    @property
+    def active_kinds(self) -> Tuple[str, ...]:
+        """The kinds of instance the component resolves when it annotates docs: its
+        ``kinds``, or fewer of them where an application switched some off (the
+        ``negation`` host component's ``speculation = false``: the speculation cues are
+        then neither decoded nor resolved). Settable to a subset of ``kinds`` with
+        'negation' (E306 otherwise, E308 for a kind the component was not trained for);
+        not saved with the component.
+        """
+        return self.kinds if self._active_kinds is None else self._active_kinds
+
+    @active_kinds.setter
+    def active_kinds(self, kinds: Any) -> None:
+        checked = check_kinds(kinds)
+        missing = [kind for kind in checked if kind not in self.kinds]
+        if missing:
+            raise ValueError(Errors.E308.format(name=self.name, kinds=list(self.kinds), asked=missing))
+        self._active_kinds = None if checked == self.kinds else checked
+        self._kinds_changed()
+
+    @property
+    def resolves_speculation(self) -> bool:
+        """Whether the component finds or resolves speculation cues when it annotates docs."""
+        return "speculation" in self.active_kinds
+
+    def _kinds_changed(self) -> None:
+        """Called when ``active_kinds`` changes (a cue component's prefilter reads them)."""
 
     def learns_from(self, example: Example) -> bool:
         """Whether the component learns from an example: its reference carries the

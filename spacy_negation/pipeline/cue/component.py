@@ -18,6 +18,15 @@ terminations and trigger directions bound the scopes that ``negation_scope`` res
 
 The predicted cues replace the doc's negations (``doc.spans["negations"]``), with empty
 scopes and events; ``negation_scope`` fills those in.
+
+Speculation (``kinds = ["negation", "speculation"]``; default ``["negation"]``, what every
+model trained before the setting has): the component also learns the speculation cues of
+the reference docs (``doc.spans["speculations"]``) with labels of their own
+(``S|speculation``, ``B|speculation``, ``I|speculation``: :mod:`.labels`) and writes the
+predicted ones as the docs' speculations (``set_speculations``, replacing any; empty
+scopes, no event). A reference doc without a speculation span group counts as having
+none, so train it on corpora that annotate speculation (BioScope, SFU Review, NUBes). A
+user cue list applies to the negation cues only.
 """
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
@@ -33,11 +42,12 @@ from spacy.training import Example, validate_get_examples
 from spacy.vocab import Vocab
 
 from ...errors import Errors
-from ...negation import register_extensions, set_negations
-from ..base import NegationPipe
-from .decoding import CueDecoder, CueLexicons, make_cue_decoder_v2
-from .label_data import initial_label_data
-from .labels import OUTSIDE, gold_cue_labels, parse_label
+from ...negation import register_extensions, set_negations, set_speculations
+from ..base import NEGATION_ONLY, NegationPipe, check_kinds
+from .decoding import (CueDecoder, CueLexicons, decode_kinds, make_cue_decoder_v2, negation_ids,
+                       speculation_cues)
+from .label_data import initial_label_data, speculation_lexicon_of
+from .labels import OUTSIDE, SPECULATION, gold_cue_labels, label_kind, parse_label
 from .patterns import PATTERNS_KEY, CuePatterns, cue_patterns_from_entries, load_cue_patterns
 from .lexicons import AFFIX_KINDS, AffixLexicon, MultiwordLexicon, WordLexicon
 from .prefilter import CuePrefilter, check_window, only_in, stop_words
@@ -66,6 +76,7 @@ DEFAULT_CUE_MODEL = Config().from_str(default_model_config + DEFAULT_TOK2VEC_CON
         "annotate_unmarked": True,
         "prefilter": False,
         "prefilter_window": None,
+        "kinds": list(NEGATION_ONLY),
         "scorer": {"@scorers": "spacy-negation.negation_cue_scorer.v1"},
     },
     default_score_weights={"neg_cue_f": 1.0, "neg_cue_p": None, "neg_cue_r": None},
@@ -81,6 +92,7 @@ def make_negation_cue(
     annotate_unmarked: bool,
     prefilter: bool,
     prefilter_window: Optional[List[int]],
+    kinds: Any,
     scorer: Optional[Callable],
 ) -> "NegationCue":
     """Create a negation cue tagger.
@@ -102,13 +114,18 @@ def make_negation_cue(
         cues (and let the ``negation`` component send to the network) only the tokens
         from ``before`` tokens before a sentence's first candidate to ``after`` tokens
         after its last; None: whole sentences.
-    scorer (Optional[Callable]): the scoring method.
+    kinds (Any): the kinds of cue the component learns and finds: ["negation"]
+        (the default), or ["negation", "speculation"] (speculation cues with labels of
+        their own, written as the docs' speculations); typed Any so that the package
+        checks it: E306 for another value, not spaCy's config validation.
+    scorer (Optional[Callable]): the scoring method (the default reports the ``spec_cue_*``
+        keys beside the ``neg_cue_*`` keys when the reference docs have speculations).
     """
     return NegationCue(
         nlp.vocab, model, name, lr_scale=lr_scale, decoder=decoder,
         cue_patterns=None if cue_patterns is None else load_cue_patterns(cue_patterns, nlp.make_doc),
         convention=convention, annotate_unmarked=annotate_unmarked, prefilter=prefilter, prefilter_window=prefilter_window,
-        scorer=scorer,
+        kinds=kinds, scorer=scorer,
     )
 
 
@@ -130,6 +147,7 @@ class NegationCue(NegationPipe):
         annotate_unmarked: bool = True,
         prefilter: bool = False,
         prefilter_window: Optional[Sequence[int]] = None,
+        kinds: Sequence[str] = NEGATION_ONLY,
         scorer: Optional[Callable] = None,
     ) -> None:
         """Initialize a negation cue tagger.
@@ -152,9 +170,12 @@ class NegationCue(NegationPipe):
         prefilter_window (Optional[Sequence[int]]): With ``prefilter``, [before, after]:
             cut each such sentence to the tokens from ``before`` before its first
             candidate to ``after`` after its last (None: whole sentences).
+        kinds (Sequence[str]): The kinds of cue it learns and finds (["negation"], or
+            ["negation", "speculation"]).
         scorer (Optional[Callable]): The scoring method.
         """
         register_extensions()
+        self.kinds = check_kinds(kinds)
         self.vocab = vocab
         self.model = model
         self.name = name
@@ -172,6 +193,8 @@ class NegationCue(NegationPipe):
             "words": {},
             "cue_patterns": list(cue_patterns or []),
         }
+        if SPECULATION in self.kinds:
+            self.cfg["speculation"] = {"words": {}, "multiword": []}
         self._cue_patterns: Optional[CuePatterns] = cue_patterns_from_entries(vocab, cue_patterns)
         self._cue_patterns_given = cue_patterns is not None
 
@@ -201,6 +224,16 @@ class NegationCue(NegationPipe):
     def words(self) -> Optional[Dict[str, List[int]]]:
         """The learned word lexicon (``WordLexicon``); None in older models."""
         return self.cfg.get("words")
+
+    @property
+    def speculation_lexicon(self) -> Optional[Dict[str, Any]]:
+        """The learned lexicon of the speculation cues ({"words": ..., "multiword": ...},
+        :func:`.label_data.learn_speculation_lexicons`; the prefilter's speculation
+        candidates); None for a component without speculation."""
+        return self.cfg.get("speculation") if SPECULATION in self.kinds else None
+
+    def _kinds_changed(self) -> None:
+        self._prefilter = None
 
     @property
     def cue_patterns(self) -> List[Dict[str, Any]]:
@@ -254,6 +287,8 @@ class NegationCue(NegationPipe):
         }
         if self.words is not None:
             data["words"] = {word: list(counts) for word, counts in self.words.items()}
+        if self.speculation_lexicon is not None:
+            data["speculation"] = speculation_lexicon_of(self.speculation_lexicon)
         return data
 
     @property
@@ -279,9 +314,7 @@ class NegationCue(NegationPipe):
         if not any(len(doc) and k != [] for doc, m, k in zip(docs, mine, kept) if m):
             return [numpy.zeros(len(doc), dtype="int32") if m else None for doc, m in zip(docs, mine)]
         scores = self.model.predict(docs)
-        lexicons = self.lexicons
-        ids = [self.decoder.label_ids(doc, self.model.ops.to_numpy(s), self.labels, lexicons) if m else None
-               for doc, s, m in zip(docs, scores, mine)]
+        ids = [self._decode(doc, self.model.ops.to_numpy(s)) if m else None for doc, s, m in zip(docs, scores, mine)]
         return [i if i is None or k is None else only_in(i, k, self.labels.index(OUTSIDE)) for i, k in zip(ids, kept)]
 
     def candidate_sentences(self, doc: Doc) -> List[Tuple[int, int]]:
@@ -296,8 +329,16 @@ class NegationCue(NegationPipe):
         return self._prefilter.sentences(doc)
 
     def _decode(self, doc: Doc, scores: numpy.ndarray) -> numpy.ndarray:
-        """The decoded label ids of one doc's scores (as ``predict`` gives them)."""
-        return self.decoder.label_ids(doc, scores, self.labels, self.lexicons)
+        """The decoded label ids of one doc's scores (as ``predict`` gives them): with
+        speculation labels, :func:`.decoding.decode_kinds` (the speculation cue tokens
+        only while ``resolves_speculation``)."""
+        labels = self.labels
+        if not self._has_speculation_labels():
+            return self.decoder.label_ids(doc, scores, labels, self.lexicons)
+        return decode_kinds(self.decoder, doc, scores, labels, self.lexicons, speculation=self.resolves_speculation)
+
+    def _has_speculation_labels(self) -> bool:
+        return SPECULATION in self.kinds and any(label_kind(label) == SPECULATION for label in self.labels)
 
     def set_annotations(self, docs: Iterable[Doc], label_ids: Sequence[Optional[numpy.ndarray]]) -> None:
         """Write the predicted cues, with the user cue list applied, as the docs'
@@ -308,15 +349,23 @@ class NegationCue(NegationPipe):
         """
         labels = self.labels
         lexicons = self.lexicons
+        kinds = self._has_speculation_labels()
+        speculation = kinds and self.resolves_speculation
         for doc, ids in zip(docs, label_ids):
             if ids is None:
                 continue
-            cues = self.decoder.cues(doc, ids, labels, lexicons, name=self.name)
+            if kinds:
+                local, negation_labels = negation_ids(ids, labels)
+                cues = self.decoder.cues(doc, local, negation_labels, lexicons, name=self.name)
+            else:
+                cues = self.decoder.cues(doc, ids, labels, lexicons, name=self.name)
             if self._cue_patterns is not None:
                 cues = self._cue_patterns.apply(doc, cues)
             elif PATTERNS_KEY in doc.spans:
                 del doc.spans[PATTERNS_KEY]
             set_negations(doc, [{"cue": parts} for parts in cues])
+            if speculation:
+                set_speculations(doc, [{"cue": parts} for parts in speculation_cues(doc, ids, labels)])
 
     def _inputs_and_truths(self, examples: List[Example]) -> Tuple[List[Doc], List[List[Optional[str]]]]:
         """The predicted docs and the gold cue label of each of their tokens (unknown in
@@ -351,9 +400,11 @@ class NegationCue(NegationPipe):
         self._prefilter = None
         validate_get_examples(get_examples, "NegationCue.initialize")
         get_examples = self._own_examples(get_examples)
-        data = initial_label_data(get_examples, labels, words_corpus, self.vocab)
+        data = initial_label_data(get_examples, labels, words_corpus, self.vocab, kinds=self.kinds)
         for key in ("affixes", "multiword", "words"):
             self.cfg[key] = data[key]
+        if SPECULATION in self.kinds:
+            self.cfg["speculation"] = data["speculation"]
         for label in data["labels"]:
             self.add_label(label)
         if len(self.labels) < 2:
@@ -361,7 +412,8 @@ class NegationCue(NegationPipe):
         self._initialize_model(get_examples, set_width=False)
 
     def add_label(self, label: str) -> int:
-        """Add a cue label ('S', 'B', 'I', or with an affix kind: 'S|prefix').
+        """Add a cue label ('S', 'B', 'I', with an affix kind: 'S|prefix', or with the
+        speculation kind: 'S|speculation').
 
         label (str): The label to add.
         RETURNS (int): 0 if label is already present, otherwise 1.
@@ -370,14 +422,15 @@ class NegationCue(NegationPipe):
             raise ValueError(SpacyErrors.E187)
         if label in self.labels:
             return 0
-        if label != OUTSIDE:
-            parse_label(label)
+        if label != OUTSIDE and label_kind(label) == SPECULATION and SPECULATION not in self.kinds:
+            raise ValueError(Errors.E308.format(name=self.name, kinds=list(self.kinds), asked=[SPECULATION]))
         self._allow_extra_label()
         self.cfg["labels"].append(label)
         self.vocab.strings.add(label)
         return 1
 
     def _gold_labels(self, example: Example) -> List[Optional[str]]:
-        """The gold cue label of each predicted token (None: unknown)."""
-        return [label for label, _ in gold_cue_labels(example)]
+        """The gold cue label of each predicted token (None: unknown), of the kinds the
+        component learns."""
+        return [label for label, _ in gold_cue_labels(example, self.kinds)]
 

@@ -13,6 +13,10 @@ A token is a candidate when its lower-case text is
   (ConanDoyle-neg: *un*happy, care*less*; BioScope and SFU Review annotate none);
 - a word the decoder looks up as one of those when it never was a cue itself
   (``cue_decoder.v2``'s ``word_aliases``: *n't* as *not*);
+- for a component that finds speculation cues too (and while it does:
+  ``active_kinds``), a word that was a single-token speculation cue in at least
+  ``MIN_SHARE`` of its training occurrences (*may*, *suggest*), or a word covering a
+  learned multiword speculation cue (*either* of *either … or*);
 
 or when it lies in a match of the component's user cue list (``cue_patterns``). A token's
 text is read without the characters a reader does not see (format characters such as the
@@ -26,7 +30,7 @@ cannot reach beyond the window.
 Cue words that never occurred in training are then never found, which is the price of
 the speed: the fast English model documents it among its failure modes.
 """
-from typing import TYPE_CHECKING, AbstractSet, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, AbstractSet, Any, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 import numpy
 from spacy.attrs import LOWER
@@ -37,13 +41,14 @@ from spacy.vocab import Vocab
 from ...errors import Errors
 from ...sentences import sentence_ranges
 from .patterns import CuePatterns
-from .lexicons import AffixLexicon
+from .lexicons import AffixLexicon, MultiwordLexicon
 from ..visible import visible
 
 if TYPE_CHECKING:
     from .component import NegationCue
 
-__all__ = ["MIN_SHARE", "CuePrefilter", "check_window", "covering_words", "only_in", "stop_words"]
+__all__ = ["MIN_SHARE", "CuePrefilter", "check_window", "covering_words", "only_in", "speculation_candidates",
+           "stop_words"]
 
 #: The share of its training occurrences in which a word must have been a cue to be a
 #: candidate: it keeps *not*, *no*, *without*, and leaves out *can*, *or*, *would*, which
@@ -110,6 +115,9 @@ class CuePrefilter:
             patterns = cue.lexicons.multiword.patterns(decoder.multiword_min_precision)
             words |= covering_words([[w for segment in pattern for w in segment] for pattern in patterns],
                                     words, set(stop_words))
+        speculation = cue.speculation_lexicon
+        if speculation is not None and cue.resolves_speculation:
+            words |= speculation_candidates(speculation, words, stop_words)
         return cls(words, cue.lexicons.affixes, cue._cue_patterns, cue.prefilter_window)
 
     def is_candidate(self, lower: str) -> bool:
@@ -166,6 +174,26 @@ class CuePrefilter:
                 cache[key] = found
             flags.append(found)
         return flags
+
+
+def speculation_candidates(lexicon: Dict[str, Any], candidates: AbstractSet[str],
+                           stop_words: Iterable[str]) -> Set[str]:
+    """The candidate words of a speculation lexicon: the words that were a single-token
+    speculation cue in at least :data:`MIN_SHARE` of their training occurrences, and
+    words covering every learned multiword speculation cue (the tagger joins them; the
+    decoder applies no precision to them).
+
+    lexicon (Dict[str, Any]): {"words": {word: [cues, occurrences]}, "multiword": [...]}.
+    candidates (AbstractSet[str]): the candidate words so far.
+    stop_words (Iterable[str]): the language's stop words.
+    RETURNS (Set[str]): the words to add.
+    """
+    words = {w for w, (n_cue, n_seen) in (lexicon.get("words") or {}).items()
+             if n_cue > 0 and n_cue >= MIN_SHARE * n_seen}
+    patterns = MultiwordLexicon.from_dict(lexicon.get("multiword") or []).patterns(0.0)
+    words |= covering_words([[w for segment in pattern for w in segment] for pattern in patterns],
+                            candidates | words, set(stop_words))
+    return words
 
 
 def covering_words(patterns: Sequence[Sequence[str]], candidates: AbstractSet[str],

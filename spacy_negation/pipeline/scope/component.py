@@ -16,6 +16,15 @@ The decoder (:mod:`.decoding`) turns each window's scores into labels. Where the
 cue component applied a user cue list (``cue_patterns``), the decoded scopes keep to the
 side of a directed trigger cue and stop at terminations (``constrain_scopes``) before
 the decoder post-processes them.
+
+Speculation (``kinds = ["negation", "speculation"]``; default ``["negation"]``): the
+component also resolves the scope of every speculation cue a doc carries
+(``doc.spans["speculations"]``; in training the gold speculation cues, their scopes the
+gold targets; a speculation has no event, so ``E`` never is its target and ``SE`` counts
+as ``S``). The model must read each cue's kind (``spacy-negation.ScopeTagger.v2``: a
+learned kind embedding added to the cue embedding; ``CueWindow.kind``), else E307. The
+decoder post-processes each kind's scopes apart (``split_at_other_cues`` shares tokens
+between the cues of one kind); a user cue list constrains the negation scopes only.
 """
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
@@ -32,9 +41,10 @@ from spacy.vocab import Vocab
 from ...alignment import CharIndex, project_parts
 from ...errors import Errors
 from ...ml.bilstm import CUE_AFFIX, CUE_WHOLE
-from ...ml.models import CueWindow
-from ...negation import Negation, Part, get_negations, register_extensions, set_negations
-from ..base import NegationPipe
+from ...ml.models import KIND_IDS, CueWindow, model_kinds
+from ...negation import (KINDS, Instance, Negation, Part, Speculation, get_instances, get_negations,
+                         get_speculations, register_extensions, set_negations, set_speculations)
+from ..base import NEGATION_ONLY, NegationPipe, check_kinds
 from ..cue.patterns import constrain_scopes
 from .decoding import SCOPE_LABELS, ScopeDecoder, make_scope_decoder
 from .._util import DEFAULT_TOK2VEC_CONFIG, remainder
@@ -73,6 +83,7 @@ MAX_BATCH_CELLS = 1 << 16
         "decoder": {"@misc": "spacy-negation.scope_decoder.v1"},
         "convention": None,
         "annotate_unmarked": True,
+        "kinds": list(NEGATION_ONLY),
         "scorer": {"@scorers": "spacy-negation.negation_scope_scorer.v1"},
     },
     default_score_weights={"neg_nis_tok_f": 1.0, "neg_nis_tok_p": None, "neg_nis_tok_r": None},
@@ -85,6 +96,7 @@ def make_negation_scope(
     decoder: ScopeDecoder,
     convention: Optional[str],
     annotate_unmarked: bool,
+    kinds: Any,
     scorer: Optional[Callable],
 ) -> "NegationScope":
     """Create a negation scope and event tagger.
@@ -98,10 +110,14 @@ def make_negation_scope(
     convention (Optional[str]): learn from and annotate only docs of this annotation
         convention (``spacy_negation.negation.convention``); None: all.
     annotate_unmarked (bool): annotate docs without a convention mark.
-    scorer (Optional[Callable]): the scoring method.
+    kinds (Any): the kinds of instance whose scopes it resolves: ["negation"] (the
+        default), or ["negation", "speculation"] (with ``spacy-negation.ScopeTagger.v2``,
+        E307 otherwise); typed Any so that the package checks it: E306 for another value.
+    scorer (Optional[Callable]): the scoring method (the default reports the ``spec_*``
+        scope keys beside the ``neg_*`` keys when the reference docs have speculations).
     """
     return NegationScope(nlp.vocab, model, name, lr_scale=lr_scale, decoder=decoder, convention=convention,
-                         annotate_unmarked=annotate_unmarked, scorer=scorer)
+                         annotate_unmarked=annotate_unmarked, kinds=kinds, scorer=scorer)
 
 
 class NegationScope(NegationPipe):
@@ -117,6 +133,7 @@ class NegationScope(NegationPipe):
         decoder: Optional[ScopeDecoder] = None,
         convention: Optional[str] = None,
         annotate_unmarked: bool = True,
+        kinds: Sequence[str] = NEGATION_ONLY,
         scorer: Optional[Callable] = None,
     ) -> None:
         """Initialize a negation scope tagger.
@@ -131,9 +148,14 @@ class NegationScope(NegationPipe):
         convention (Optional[str]): The annotation convention of the docs the component
             learns from and annotates (None: all).
         annotate_unmarked (bool): Whether it annotates docs without a convention mark.
+        kinds (Sequence[str]): The kinds of instance whose scopes it resolves
+            (["negation"], or ["negation", "speculation"] with a kind-aware model).
         scorer (Optional[Callable]): The scoring method.
         """
         register_extensions()
+        self.kinds = check_kinds(kinds)
+        if len(self.kinds) > model_kinds(model):
+            raise ValueError(Errors.E307.format(name=name, kinds=list(self.kinds), model=model.name))
         self.vocab = vocab
         self.model = model
         self.name = name
@@ -148,14 +170,16 @@ class NegationScope(NegationPipe):
 
         docs (Iterable[Doc]): The documents to predict.
         RETURNS (List[List[numpy.ndarray]]): Per doc and negation (in the order of
-            ``get_negations``), the label id of each token of the cue's sentence (none
-            for a doc the component does not annotate: ``annotates``).
+            ``get_negations``), then per speculation while the component resolves them
+            (in the order of ``get_speculations``), the label id of each token of the
+            cue's window (none for a doc the component does not annotate: ``annotates``).
         """
         docs = list(docs)
         windows: List[CueWindow] = []
         for d, doc in enumerate(docs):
             if self.annotates(doc):
-                windows.extend(cue_windows(doc, d, get_negations(doc)))
+                for kind, instances in self._instances(doc):
+                    windows.extend(cue_windows(doc, d, instances, kind=KIND_IDS[kind]))
         out: List[List[numpy.ndarray]] = [[] for _ in docs]
         if not windows:
             return out
@@ -164,33 +188,57 @@ class NegationScope(NegationPipe):
             used = sorted({w.doc for w in chunk})
             position = {d: k for k, d in enumerate(used)}
             scores.extend(self.model.predict(([docs[d] for d in used],
-                                              [CueWindow(position[w.doc], w.start, w.end, w.cues) for w in chunk])))
+                                              [CueWindow(position[w.doc], w.start, w.end, w.cues, w.kind)
+                                               for w in chunk])))
         for w, s in zip(windows, scores):
             ids = self.decoder.label_ids(self.model.ops.to_numpy(s), w.cues != 0)
             out[w.doc].append(ids.astype("int32"))
         return out
 
     def set_annotations(self, docs: Iterable[Doc], label_ids: List[List[numpy.ndarray]]) -> None:
-        """Add the predicted scopes and events to the docs' negations (cues kept).
+        """Add the predicted scopes and events to the docs' negations (cues kept), and,
+        while the component resolves them, the predicted scopes to their speculations
+        (given label ids for them too: ids for the negations alone leave the
+        speculations as they are).
 
         docs (Iterable[Doc]): The documents to modify.
         label_ids (List[List[numpy.ndarray]]): The label ids, produced by predict.
         """
         labels = self.labels
+        speculation = self.resolves_speculation
         for doc, doc_ids in zip(docs, label_ids):
             negations = get_negations(doc)
-            if not negations or not self.annotates(doc):
+            speculations = get_speculations(doc) if speculation else []
+            if not (negations or speculations) or not self.annotates(doc):
                 continue
-            windows = cue_windows(doc, 0, negations)
             # the token lengths and space flags once per doc: a window's tokens need no Token objects
             lengths, spaces = (column.tolist() for column in doc.to_array([LENGTH, IS_SPACE]).T)
-            resolved: List[Negation] = []
-            for neg, window, ids in zip(negations, windows, doc_ids):
-                scope, event = _decode(doc, neg, window, [labels[int(i)] for i in ids], lengths, spaces)
-                # parts of the window's tokens in order (set_negations checks them once)
-                resolved.append(Negation._trusted(doc, neg.cue, tuple(scope), tuple(event), neg.id))
-            resolved = self.decoder.resolve(doc, constrain_scopes(doc, resolved))
-            set_negations(doc, sorted(resolved, key=lambda n: n.id))
+            if negations:
+                windows = cue_windows(doc, 0, negations)
+                resolved: List[Negation] = []
+                for neg, window, ids in zip(negations, windows, doc_ids):
+                    scope, event = _decode(doc, neg, window, [labels[int(i)] for i in ids], lengths, spaces)
+                    # parts of the window's tokens in order (set_negations checks them once)
+                    resolved.append(Negation._trusted(doc, neg.cue, tuple(scope), tuple(event), neg.id))
+                resolved = self.decoder.resolve(doc, constrain_scopes(doc, resolved))
+                set_negations(doc, sorted(resolved, key=lambda n: n.id))
+            if speculations and len(doc_ids) == len(negations) + len(speculations):
+                windows = cue_windows(doc, 0, speculations, kind=KIND_IDS["speculation"])
+                hedges: List[Negation] = []  # the decoder post-processes negations: a speculation as one
+                for spec, window, ids in zip(speculations, windows, doc_ids[len(negations):]):
+                    scope, _ = _decode(doc, spec, window, [labels[int(i)] for i in ids], lengths, spaces)
+                    hedges.append(Negation._trusted(doc, spec.cue, tuple(scope), (), spec.id))
+                hedges = self.decoder.resolve(doc, hedges)
+                set_speculations(doc, [Speculation._trusted(doc, h.cue, h.scope, h.id)
+                                       for h in sorted(hedges, key=lambda h: h.id)])
+
+    def _instances(self, doc: Doc) -> List[Tuple[str, Sequence[Instance]]]:
+        """The instances of each kind the component resolves on a doc: its negations,
+        then its speculations while it resolves them."""
+        out: List[Tuple[str, Sequence[Instance]]] = [("negation", get_negations(doc))]
+        if self.resolves_speculation:
+            out.append(("speculation", get_speculations(doc)))
+        return out
 
     def _inputs_and_truths(
         self, examples: List[Example]
@@ -222,7 +270,7 @@ class NegationScope(NegationPipe):
         get_examples = self._own_examples(get_examples)
         n_cues = 0
         for eg in get_examples():
-            n_cues += len(get_negations(eg.reference))
+            n_cues += sum(len(get_instances(eg.reference, KINDS[kind])) for kind in self.kinds)
             if n_cues:
                 break
         if not n_cues:
@@ -230,43 +278,52 @@ class NegationScope(NegationPipe):
         self._initialize_model(get_examples)
 
     def _gold_windows(self, examples: List[Example]) -> Tuple[List[CueWindow], List[List[str]]]:
-        """The windows of the gold cues, projected onto the predicted tokens, and the
-        gold label of each window token."""
+        """The windows of the gold cues (of each kind the component learns), projected
+        onto the predicted tokens, and the gold label of each window token."""
         windows: List[CueWindow] = []
         truths: List[List[str]] = []
         for d, eg in enumerate(examples):
             pred, ref = eg.predicted, eg.reference
-            gold = get_negations(ref)
-            if not gold or not len(pred) or not self.learns_from(eg):
+            if not len(pred) or not self.learns_from(eg):
                 continue
-            ref_index, pred_index = CharIndex(ref), CharIndex(pred)
-            projected: List[Negation] = []
-            for neg in gold:
-                cue = project_parts(neg.cue, ref_index, pred_index)
-                if not cue:
+            ref_index: Optional[CharIndex] = None
+            pred_index: Optional[CharIndex] = None
+            for kind in self.kinds:
+                gold = get_instances(ref, KINDS[kind])
+                if not gold:
                     continue
-                projected.append(Negation(
-                    pred, cue,
-                    project_parts(neg.scope, ref_index, pred_index),
-                    project_parts(neg.event, ref_index, pred_index),
-                ))
-            for neg, window in zip(projected, cue_windows(pred, d, projected)):
-                windows.append(window)
-                truths.append(_gold_window_labels(neg, window))
+                if ref_index is None or pred_index is None:
+                    ref_index, pred_index = CharIndex(ref), CharIndex(pred)
+                projected: List[Instance] = []
+                for inst in gold:
+                    cue = project_parts(inst.cue, ref_index, pred_index)
+                    if not cue:
+                        continue
+                    scope = project_parts(inst.scope, ref_index, pred_index)
+                    if kind == "speculation":
+                        projected.append(Speculation(pred, cue, scope))
+                    else:
+                        projected.append(Negation(pred, cue, scope, project_parts(inst.parts("event"), ref_index,
+                                                                                   pred_index)))
+                for inst, window in zip(projected, cue_windows(pred, d, projected, kind=KIND_IDS[kind])):
+                    windows.append(window)
+                    truths.append(_gold_window_labels(inst, window))
         return windows, truths
 
 
-def cue_windows(doc: Doc, doc_index: int, negations: List[Negation],
-                max_tokens: Optional[int] = None) -> List[CueWindow]:
-    """The scope-model input of each negation: its cue's sentence, with cue types; of a
-    sentence longer than ``max_tokens``, the ``max_tokens`` tokens around the cue (all its
-    parts in the sentence, however far apart).
+def cue_windows(doc: Doc, doc_index: int, negations: Sequence[Instance],
+                max_tokens: Optional[int] = None, *, kind: int = 0) -> List[CueWindow]:
+    """The scope-model input of each negation (or speculation): its cue's sentence, with
+    cue types; of a sentence longer than ``max_tokens``, the ``max_tokens`` tokens around
+    the cue (all its parts in the sentence, however far apart).
 
     doc (Doc): the doc.
     doc_index (int): the doc's position in the batch.
-    negations (List[Negation]): the negations of the doc.
+    negations (Sequence[Instance]): the negations (or speculations) of the doc.
     max_tokens (Optional[int]): the longest window (default :data:`MAX_WINDOW_TOKENS`).
-    RETURNS (List[CueWindow]): one window per negation, in the same order.
+    kind (int): the kind of the instances (``spacy_negation.ml.windows.KIND_IDS``: 0
+        negations, 1 speculations), given to each window.
+    RETURNS (List[CueWindow]): one window per instance, in the same order.
     """
     if not negations:
         return []
@@ -282,11 +339,11 @@ def cue_windows(doc: Doc, doc_index: int, negations: List[Negation],
         for p in neg.cue:
             if start <= p.i < end:
                 cues[p.i - start] = CUE_AFFIX if p.is_partial(doc) else CUE_WHOLE
-        windows.append(CueWindow(doc_index, start, end, cues))
+        windows.append(CueWindow(doc_index, start, end, cues, kind))
     return windows
 
 
-def _around(neg: Negation, start: int, end: int, max_tokens: int) -> Tuple[int, int]:
+def _around(neg: Instance, start: int, end: int, max_tokens: int) -> Tuple[int, int]:
     """The window of at most ``max_tokens`` tokens (more only where the cue's parts lie
     farther apart) inside the sentence [start, end), centred on the cue."""
     inside = [p.i for p in neg.cue if start <= p.i < end]
@@ -315,9 +372,9 @@ def window_batches(windows: Sequence[CueWindow], max_cells: int) -> List[List[Cu
     return batches
 
 
-def _gold_window_labels(neg: Negation, window: CueWindow) -> List[str]:
+def _gold_window_labels(neg: Instance, window: CueWindow) -> List[str]:
     scope = {p.i for p in neg.scope}
-    event = {p.i for p in neg.event}
+    event = {p.i for p in neg.parts("event")} if "event" in neg.ROLES else set()
     labels: List[str] = []
     for i in range(window.start, window.end):
         label = ("S" if i in scope else "") + ("E" if i in event else "")
@@ -325,7 +382,7 @@ def _gold_window_labels(neg: Negation, window: CueWindow) -> List[str]:
     return labels
 
 
-def _decode(doc: Doc, neg: Negation, window: CueWindow, labels: List[str], lengths: Optional[Sequence[int]] = None,
+def _decode(doc: Doc, neg: Instance, window: CueWindow, labels: List[str], lengths: Optional[Sequence[int]] = None,
             spaces: Optional[Sequence[int]] = None) -> Tuple[List[Part], List[Part]]:
     """Scope and event parts of a negation from the labels of its window (``lengths``
     and ``spaces``: per token of the doc, its text's length and whether it is space;
