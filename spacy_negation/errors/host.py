@@ -25,6 +25,9 @@ class HostErrors:
             "packaged (a changed byte, a truncated copy). Reinstall the model package.")
     E322 = ("Cannot copy negations between docs with different tokens ({n_source} vs "
             "{n_target} tokens, or different token texts).")
+    E323 = ("The 'negation' component has no default model for the language {lang!r} of the host "
+            "pipeline; the languages with one: {langs}. Pass a trained negation pipeline of "
+            "your language with nlp.add_pipe('negation', config={{'model': NAME_OR_PATH}}).")
     E330 = ("The 'negation' component's batch_size must be a whole number of at least 1, "
             "got {value!r}.")
     E332 = ("The negation model {model!r} has no negation_cue component to take a cue "

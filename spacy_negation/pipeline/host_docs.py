@@ -8,7 +8,9 @@ or, for a host doc with characters a reader does not see (:mod:`.visible`), a
 :class:`TokenMap`: the model reads the visible text of each token (``not`` for
 ``not\\u200b``), tokens that are nothing but such characters (the ``m`` that spaCy cuts
 from ``\\x1b[0m``) are left out, and each token and character offset of a result is
-mapped back to the host's, so the host doc's tokens and offsets are its own.
+mapped back to the host's, so the host doc's tokens and offsets are its own. The
+speculations of a model that resolves them come back the same way
+(:func:`merge_speculations`).
 """
 from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple, Union
@@ -19,8 +21,8 @@ from spacy.tokens import Doc
 
 from ..alignment import Part
 from ..errors import Errors
-from ..negation import ROLES, Negation, get_negations
-from ..negation.storage import store_trusted
+from ..negation import NEGATIONS, SPECULATIONS, Instance, Kind, get_instances
+from ..negation.storage import store_instances
 from .visible import HIDDEN, hidden_spans
 
 
@@ -175,23 +177,46 @@ def merge_negations(pieces: Sequence[Tuple[Doc, Placement]], target: Doc) -> Non
         target's it names).
     target (Doc): the doc to write them to (its negations are replaced; none without pieces).
     """
-    negations: List[Negation] = []
+    merge_instances(pieces, target, NEGATIONS)
+
+
+def merge_speculations(pieces: Sequence[Tuple[Doc, Placement]], target: Doc) -> None:
+    """Write the speculations of docs that are pieces of a doc onto it, as
+    :func:`merge_negations` the negations.
+
+    pieces (Sequence[Tuple[Doc, Placement]]): each doc with speculations, and its placement.
+    target (Doc): the doc to write them to (its speculations are replaced; none without
+        pieces).
+    """
+    merge_instances(pieces, target, SPECULATIONS)
+
+
+def merge_instances(pieces: Sequence[Tuple[Doc, Placement]], target: Doc, kind: Kind) -> None:
+    """Write the instances of one kind of docs that are pieces of a doc onto it
+    (:func:`merge_negations`, :func:`merge_speculations`).
+
+    pieces (Sequence[Tuple[Doc, Placement]]): each doc with instances, and its placement.
+    target (Doc): the doc to write them to (its instances of the kind are replaced).
+    kind (Kind): the kind (``spacy_negation.negation.NEGATIONS``, ``SPECULATIONS``).
+    """
+    instances: List[Instance] = []
+    cls = kind.cls
     # token texts compared by their hashes, which are the same in every vocab
     target_orths = target.to_array(ORTH)
     for source, where in pieces:
         if isinstance(where, TokenMap):
             if not where.fits(source) or max(where.index, default=-1) >= len(target):
                 raise ValueError(Errors.E322.format(n_source=len(source), n_target=len(target)))
-            for neg in sorted(get_negations(source), key=lambda n: n.id):
-                cue, scope, event = (tuple(where.part(p) for p in neg.parts(role)) for role in ROLES)
-                negations.append(Negation._trusted(target, cue, scope, event, id=len(negations)))
+            for inst in sorted(get_instances(source, kind), key=lambda n: n.id):
+                parts = tuple(tuple(where.part(p) for p in role_parts) for role_parts in inst.all_parts())
+                instances.append(cls._from_parts(target, parts, len(instances)))
             continue
         if where < 0 or where + len(source) > len(target) or not numpy.array_equal(
                 source.to_array(ORTH), target_orths[where: where + len(source)]):
             raise ValueError(Errors.E322.format(n_source=len(source), n_target=len(target)))
         # the source's parts, checked when they were set, fit the same tokens of the target
-        for neg in sorted(get_negations(source), key=lambda n: n.id):
-            cue, scope, event = (tuple(Part(p.i + where, p.start, p.end) for p in neg.parts(role))
-                                 for role in ROLES)
-            negations.append(Negation._trusted(target, cue, scope, event, id=len(negations)))
-    store_trusted(target, negations)
+        for inst in sorted(get_instances(source, kind), key=lambda n: n.id):
+            parts = tuple(tuple(Part(p.i + where, p.start, p.end) for p in role_parts)
+                          for role_parts in inst.all_parts())
+            instances.append(cls._from_parts(target, parts, len(instances)))
+    store_instances(target, kind, instances)

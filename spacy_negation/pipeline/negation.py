@@ -1,13 +1,25 @@
 """``negation``: negation resolution for any pipeline (of the model's language).
 
-``nlp.add_pipe("negation")`` loads a trained negation pipeline (by default the general
-English model ``en_negation_general`` that ``spacy project run all`` trains and installs;
-another one with ``config={"model": NAME_OR_PATH}``) and runs it on the host pipeline's own tokens:
+``nlp.add_pipe("negation")`` loads a trained negation pipeline (by default the model of the
+host pipeline's language, :data:`DEFAULT_MODELS`: for English the general model
+``en_negation_general`` that ``spacy project run all`` trains and installs, for Norwegian
+Bokmål ``nb_negation_norec``, for Spanish the clinical ``es_negation_clinical``; another
+one with ``config={"model": NAME_OR_PATH}``) and runs it on the host pipeline's own tokens:
 for each doc it builds a doc with the same words and spaces in the model's vocab, copies
 the host's sentence boundaries (a doc without them is segmented by spaCy's rule-based
 ``Sentencizer`` — the models work sentence by sentence — without changing the host doc),
 runs the model, and copies the negations back to the host doc with the same token
-indices, so ``doc._.negations``, ``token._.negated`` and ``ent._.negated`` work.
+indices, so ``doc._.negations``, ``token._.negated`` and ``ent._.negated`` work. A model
+that resolves speculations too (its ``negation_cue`` and ``negation_scope`` with ``kinds =
+["negation", "speculation"]``) has them copied the same way (``doc._.speculations``,
+``token._.uncertain``, ``ent._.uncertain``), unless ``config={"speculation": False}``: then
+the model's components neither decode nor resolve speculation cues, and the host docs
+get none (their speculations are left as they were). That saves the speculation scopes
+(one pass of the scope model's BiLSTM over each speculation cue's window, as for a
+negation cue) and, with the cue component's prefilter, the sentences that only a
+speculation cue word would have sent to the network; the negations are the same either
+way (a token whose best label is a speculation label is no negation cue), except where a
+``prefilter_window`` cuts the sentences around other candidates.
 
 Serialization: the component stores the model *reference* (package name or path) in the
 host pipeline's config, not the weights. ``nlp.to_disk`` + ``spacy.load`` load the model
@@ -46,7 +58,8 @@ from ..negation import register_extensions, set_convention, set_span_rule
 from ..negation.span_rule import DEFAULT_SPAN_RULE, check_span_rule
 from .cue.patterns import PATTERNS_KEY, Setting, load_cue_patterns, merge_pattern_matches
 # copy_negations and merge_negations are imported from here too (they were defined here)
-from .host_docs import Placement, VisibleTokens, copy_negations, merge_negations, words_and_spaces  # noqa: F401
+from .host_docs import (Placement, VisibleTokens, copy_negations, merge_negations,  # noqa: F401
+                        merge_speculations, words_and_spaces)
 from .model_files import describe_failure, model_folder, verify_checksums
 
 if TYPE_CHECKING:
@@ -55,6 +68,13 @@ if TYPE_CHECKING:
 #: The package name the project's main workflow (``spacy project run all``) trains and
 #: installs the general English negation pipeline under.
 DEFAULT_MODEL = "en_negation_general"
+#: The model the component loads by default, by the host pipeline's language (``nlp.lang``);
+#: the Spanish reviews model ``es_negation_sfu`` stays available with ``model``.
+DEFAULT_MODELS: Dict[str, str] = {
+    "en": DEFAULT_MODEL,
+    "nb": "nb_negation_norec",
+    "es": "es_negation_clinical",
+}
 #: The project's workflows that build and install each model package (after ``all``).
 MODEL_WORKFLOWS: Dict[str, str] = {
     DEFAULT_MODEL: "`make project` (`spacy project run all`)",
@@ -64,24 +84,43 @@ MODEL_WORKFLOWS: Dict[str, str] = {
     "es_negation_sfu": "`spacy project run cross-domain`, then `neges` and `applications`",
     "en_negation_clinical": "`spacy project run cross-domain`, then `clinical`",
     "en_negation_fast": "`spacy project run general-fast`",
+    "nb_negation_norec": "`spacy project run norec`",
+    "es_negation_clinical": "`spacy project run nubes`",
 }
+
+
+def default_model(lang: str) -> str:
+    """The model the ``negation`` component loads by default in a host pipeline of a
+    language (:data:`DEFAULT_MODELS`; E323 for a language without one).
+
+    lang (str): the host pipeline's language code (``nlp.lang``).
+    RETURNS (str): the model's package name.
+    """
+    model = DEFAULT_MODELS.get(lang)
+    if model is None:
+        langs = ", ".join(f"{code!r} ({name})" for code, name in sorted(DEFAULT_MODELS.items()))
+        raise ValueError(Errors.E323.format(lang=lang, langs=langs))
+    return model
 
 
 @Language.factory(
     "negation",
     assigns=["doc.spans", "doc._.negations"],
-    default_config={"model": DEFAULT_MODEL, "batch_size": 1000, "cue_patterns": None, "convention": None,
-                    "quantize": True, "span_negated": DEFAULT_SPAN_RULE,
+    default_config={"model": None, "batch_size": 1000, "cue_patterns": None, "convention": None,
+                    "quantize": True, "span_negated": DEFAULT_SPAN_RULE, "speculation": True,
                     "scorer": {"@scorers": "spacy-negation.negation_scorer.v1"}},
     default_score_weights={"neg_nis_tok_f": 1.0, "neg_nis_tok_p": None, "neg_nis_tok_r": None,
                            "neg_cue_f": 0.0, "neg_cue_p": None, "neg_cue_r": None},
 )
-def make_negation(nlp: Language, name: str, model: str, batch_size: int, cue_patterns: Any,
-                  convention: Optional[str], quantize: bool, span_negated: str,
+def make_negation(nlp: Language, name: str, model: Optional[str], batch_size: int, cue_patterns: Any,
+                  convention: Optional[str], quantize: bool, span_negated: str, speculation: bool,
                   scorer: Optional[Callable]) -> "NegationResolver":
     """Create the negation resolver for a host pipeline.
 
-    model (str): the trained negation pipeline: an installed package name or a path.
+    model (Optional[str]): the trained negation pipeline: an installed package name or a
+        path; None (the default): the default model of the host pipeline's language
+        (:func:`default_model`: ``en_negation_general``, ``nb_negation_norec``,
+        ``es_negation_clinical``; E323 for another language).
     batch_size (int): docs per batch of the negation pipeline.
     cue_patterns (Any): a user cue list for the model's cue component, in place of
         its own (None: keep the model's); a ``Setting``, typed Any so that the package
@@ -94,12 +133,20 @@ def make_negation(nlp: Language, name: str, model: str, batch_size: int, cue_pat
     span_negated (str): when a span (an entity) of the docs counts as negated:
         "outside_all" (a cue outside it whose scope covers all its words), "outside_any"
         or "any" (``spacy_negation.negation.span_rule``).
+    speculation (bool): with a model that resolves speculations too, copy them to the host
+        docs (True, the default); False: the model's components neither decode nor
+        resolve speculation cues, which saves their scope-model passes (and, with a
+        prefiltering model, the sentences only a speculation cue word sends to it;
+        ``bench/bench_speculation_cost.py`` measures it), and the host docs get none.
     scorer (Optional[Callable]): the scoring method of ``nlp.evaluate`` (default: every
-        *SEM 2012, NIS and FairEval key, ``spacy-negation.negation_scorer.v1``).
+        *SEM 2012, NIS and FairEval key, ``spacy-negation.negation_scorer.v1``; the
+        ``spec_*`` keys too when the reference docs have speculations).
     """
+    if model is None:
+        model = default_model(nlp.lang or "")
     resolver = NegationResolver(name, model=model, batch_size=batch_size, cue_patterns=cue_patterns,
                                 convention=convention, quantize=quantize, span_negated=span_negated,
-                                scorer=scorer)
+                                speculation=speculation, scorer=scorer)
     if resolver.negation_nlp.lang != nlp.lang:
         warnings.warn(Warnings.W301.format(model=model, model_lang=resolver.negation_nlp.lang,
                                            host_lang=nlp.lang))
@@ -153,7 +200,8 @@ class NegationResolver(Pipe):
 
     def __init__(self, name: str = "negation", *, model: str = DEFAULT_MODEL, batch_size: int = 1000,
                  cue_patterns: Setting = None, convention: Optional[str] = None, quantize: bool = True,
-                 span_negated: str = DEFAULT_SPAN_RULE, scorer: Optional[Callable] = None) -> None:
+                 span_negated: str = DEFAULT_SPAN_RULE, speculation: bool = True,
+                 scorer: Optional[Callable] = None) -> None:
         """Initialize the negation resolver.
 
         name (str): The component instance name.
@@ -167,6 +215,8 @@ class NegationResolver(Pipe):
             linear layers.
         span_negated (str): When a span of the docs counts as negated
             (``spacy_negation.negation.span_rule``).
+        speculation (bool): With a model that resolves speculations, copy them to the
+            host docs; False: the model's components skip them.
         scorer (Optional[Callable]): The scoring method (None: no scores).
         """
         register_extensions()
@@ -180,6 +230,10 @@ class NegationResolver(Pipe):
         self.negation_nlp = load_negation_model(model)
         self.convention = convention
         self.cue = self._run_only_convention(convention)
+        self.speculation = bool(speculation)
+        #: Whether the model resolves speculations for the host docs (a component of it
+        #: with speculation, and ``speculation`` on).
+        self.resolves_speculation = self._run_speculation(self.speculation)
         self.cue_patterns = cue_patterns
         if cue_patterns is not None:
             if self.cue is None:
@@ -192,7 +246,8 @@ class NegationResolver(Pipe):
             quantize_transformers(self.negation_nlp)
         self.sentencizer = Sentencizer()
         self.cfg: Dict[str, Any] = {"model": model, "batch_size": batch_size, "cue_patterns": cue_patterns,
-                                    "convention": convention, "quantize": quantize, "span_negated": span_negated}
+                                    "convention": convention, "quantize": quantize, "span_negated": span_negated,
+                                    "speculation": self.speculation}
 
     @property
     def conventions(self) -> List[str]:
@@ -229,6 +284,20 @@ class NegationResolver(Pipe):
         cues = [pipe for name, pipe in pipes if name in mine and isinstance(pipe, NegationCue)]
         return cues[0] if cues else None
 
+    def _run_speculation(self, speculation: bool) -> bool:
+        """Switch the speculation cues of the model's enabled negation components off
+        (``active_kinds``) unless ``speculation``; return whether the model then resolves
+        speculations (a cue component of it finds speculation cues)."""
+        from .base import NegationPipe
+        from .cue.component import NegationCue
+
+        pipes = [pipe for name, pipe in self.negation_nlp.pipeline
+                 if isinstance(pipe, NegationPipe) and name not in self.negation_nlp.disabled]
+        for pipe in pipes:
+            if "speculation" in pipe.kinds:
+                pipe.active_kinds = pipe.kinds if speculation else ("negation",)
+        return any(isinstance(pipe, NegationCue) and pipe.resolves_speculation for pipe in pipes)
+
     def __call__(self, doc: Doc) -> Doc:
         """Resolve the negations of one doc.
 
@@ -254,6 +323,8 @@ class NegationResolver(Pipe):
             for doc, ps in zip(batch, pieces):
                 done = [(next(results), where) for _, where in ps]
                 merge_negations(done, doc)
+                if self.resolves_speculation:
+                    merge_speculations(done, doc)
                 merge_pattern_matches(done, doc)
                 set_span_rule(doc, self.span_negated)
                 if not done and cue is not None and cue.cue_patterns:
@@ -339,12 +410,12 @@ class NegationResolver(Pipe):
 
     def __reduce__(self) -> Tuple[Callable, Tuple[Any, ...]]:
         return (_rebuild, (self.name, self.model_ref, self.batch_size, self.cue_patterns, self.convention,
-                           self.quantize, self.span_negated, self.scorer))
+                           self.quantize, self.span_negated, self.scorer, self.speculation))
 
 
 def _rebuild(name: str, model: str, batch_size: int, cue_patterns: Setting = None,
              convention: Optional[str] = None, quantize: bool = True, span_negated: str = DEFAULT_SPAN_RULE,
-             scorer: Optional[Callable] = None) -> NegationResolver:
+             scorer: Optional[Callable] = None, speculation: bool = True) -> NegationResolver:
     """The resolver again from its settings (unpickling; in a worker process of
     ``nlp.pipe(..., n_process=N)`` started by ``spawn`` or ``forkserver``, where the at-fork
     hook of ``spacy_negation.ml.fork`` does not run: there torch gets one thread unless
@@ -358,4 +429,5 @@ def _rebuild(name: str, model: str, batch_size: int, cue_patterns: Setting = Non
         if torch is not None:
             torch.set_num_threads(1)
     return NegationResolver(name, model=model, batch_size=batch_size, cue_patterns=cue_patterns,
-                            convention=convention, quantize=quantize, span_negated=span_negated, scorer=scorer)
+                            convention=convention, quantize=quantize, span_negated=span_negated, scorer=scorer,
+                            speculation=speculation)

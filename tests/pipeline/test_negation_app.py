@@ -5,7 +5,8 @@ import warnings
 import pytest
 import spacy
 
-from spacy_negation.pipeline.negation import DEFAULT_MODEL, NegationResolver
+from spacy_negation.pipeline import negation as negation_module
+from spacy_negation.pipeline.negation import DEFAULT_MODEL, DEFAULT_MODELS, MODEL_WORKFLOWS, NegationResolver
 
 from util import negation_key
 
@@ -100,6 +101,50 @@ def test_missing_or_wrong_model(tmp_path):
     spacy.blank("en").to_disk(tmp_path / "blank")
     with pytest.raises(ValueError, match=r"\[NEG-E321\]"):
         nlp.add_pipe("negation", config={"model": str(tmp_path / "blank")})
+
+
+@pytest.fixture(scope="module")
+def tiny_nb_dir(tmp_path_factory):
+    """A tiny Norwegian negation pipeline (initialized, not trained)."""
+    from util import CNN_TINY, load_test_nlp, make_examples
+
+    nlp = load_test_nlp(CNN_TINY, {"nlp.lang": "nb"})
+    nlp.initialize(lambda: make_examples(nlp))
+    out = tmp_path_factory.mktemp("nb_model") / "model"
+    nlp.to_disk(out)
+    return out
+
+
+def test_the_default_model_is_that_of_the_host_language(tiny_nb_dir, tmp_path, monkeypatch):
+    assert DEFAULT_MODELS == {"en": "en_negation_general", "nb": "nb_negation_norec", "es": "es_negation_clinical"}
+    assert DEFAULT_MODELS["en"] == DEFAULT_MODEL
+    assert MODEL_WORKFLOWS["nb_negation_norec"] == "`spacy project run norec`"
+    assert MODEL_WORKFLOWS["es_negation_clinical"] == "`spacy project run nubes`"
+    assert "es_negation_sfu" in MODEL_WORKFLOWS  # the Spanish reviews model stays available by name
+    monkeypatch.setitem(negation_module.DEFAULT_MODELS, "nb", str(tiny_nb_dir))
+    host = spacy.blank("nb")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no W301: the default model is of the host's language
+        resolver = host.add_pipe("negation")
+    assert resolver.model_ref == str(tiny_nb_dir) and resolver.negation_nlp.lang == "nb"
+    assert host.config["components"]["negation"]["model"] is None  # stored as "the default of nlp.lang"
+    host("Han var ikke glad.")
+    host.to_disk(tmp_path / "host")
+    assert spacy.load(tmp_path / "host").get_pipe("negation").model_ref == str(tiny_nb_dir)
+    assert pickle.loads(pickle.dumps(resolver)).model_ref == str(tiny_nb_dir)
+
+
+@pytest.mark.parametrize("lang,workflow", [("nb", "spacy project run norec"), ("es", "spacy project run nubes")])
+def test_a_missing_default_model_names_its_workflow(lang, workflow):
+    if spacy.util.is_package(DEFAULT_MODELS[lang]):
+        pytest.skip(f"{DEFAULT_MODELS[lang]} is installed")
+    with pytest.raises(OSError, match=rf"\[NEG-E320\].*{DEFAULT_MODELS[lang]}.*{workflow}"):
+        spacy.blank(lang).add_pipe("negation")
+
+
+def test_a_language_without_a_default_model():
+    with pytest.raises(ValueError, match=r"\[NEG-E323\].*'de'.*'en' \(en_negation_general\).*'es'.*'nb'"):
+        spacy.blank("de").add_pipe("negation")
 
 
 def test_relative_model_path_warns(trained_cnn_dir, monkeypatch):
