@@ -215,3 +215,13 @@ def test_bench_speculation_cost_prints_both_settings(hedge_cnn_dir, hedge, tmp_p
     out = capsys.readouterr().out
     assert "speculation=on" in out and "speculation=off" in out and "words/s" in out
     assert "speculations: " in out
+
+
+def test_speculations_of_text_with_hidden_characters_keep_the_hosts_tokens(host, hedge):
+    """A zero-width space glued to a speculation cue (the model reads the visible text) gives the
+    speculation of the clean text, on the host's own token and characters."""
+    clean = host("The drug might help .")
+    doc = host("The drug might\u200b help .")
+    (spec,), (clean_spec,) = doc._.speculations, clean._.speculations
+    assert spec.cue_text == "might\u200b" and spec.cue_offsets == [(9, 15)]  # the whole host token
+    assert spec.scope == clean_spec.scope and doc[3]._.uncertain
