@@ -71,3 +71,25 @@ def test_ensemble_refuses_pipelines_with_other_labels() -> None:
     second.get_pipe("negation_scope").cfg["labels"].append("X")
     with pytest.raises(ValueError, match=r"\[NEG-E745\] The pipelines' 'negation_scope' labels differ"):
         check_compatible([first, second])
+
+
+def test_score_docs_scores_speculation_where_the_gold_annotates_it() -> None:
+    from spacy_negation import register_extensions
+    from spacy_negation.analysis.evaluation import score_docs
+    from spacy_negation.negation import set_negations, set_speculations
+
+    register_extensions()
+    nlp = spacy.blank("en")
+    words = "It might be pneumonia but there is no effusion .".split()
+    gold, system = nlp.make_doc(" ".join(words)), nlp.make_doc(" ".join(words))
+    for doc in (gold, system):
+        set_negations(doc, [{"cue": [doc[7]], "scope": [doc[8]]}])
+    set_speculations(gold, [{"cue": [gold[1]], "scope": [gold[0], gold[2], gold[3]]}])
+    set_speculations(system, [{"cue": [system[1]], "scope": [system[2], system[3]]}])
+    scores = score_docs([system], [gold])["scores"]
+    assert scores["neg_cue_f"] == 1.0 and scores["spec_cue_f"] == 1.0
+    assert scores["spec_st_r"] == pytest.approx(2 / 3)
+    assert scores["spec_conll2010_f"] == 0.0  # a scope boundary differs
+    negation_only = nlp.make_doc(" ".join(words))
+    set_negations(negation_only, [{"cue": [negation_only[7]], "scope": [negation_only[8]]}])
+    assert not any(key.startswith("spec_") for key in score_docs([system], [negation_only])["scores"])
