@@ -105,7 +105,7 @@ def default_model(lang: str) -> str:
 
 @Language.factory(
     "negation",
-    assigns=["doc.spans", "doc._.negations"],
+    assigns=["doc.spans", "doc._.negations", "doc._.speculations"],
     default_config={"model": None, "batch_size": 1000, "cue_patterns": None, "convention": None,
                     "quantize": True, "span_negated": DEFAULT_SPAN_RULE, "speculation": True,
                     "scorer": {"@scorers": "spacy-negation.negation_scorer.v1"}},

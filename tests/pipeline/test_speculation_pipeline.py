@@ -225,3 +225,10 @@ def test_speculations_of_text_with_hidden_characters_keep_the_hosts_tokens(host,
     (spec,), (clean_spec,) = doc._.speculations, clean._.speculations
     assert spec.cue_text == "might\u200b" and spec.cue_offsets == [(9, 15)]  # the whole host token
     assert spec.scope == clean_spec.scope and doc[3]._.uncertain
+
+
+def test_the_components_declare_that_they_assign_speculations() -> None:
+    from spacy.language import Language
+
+    for name in ("negation", "negation_cue", "negation_scope"):
+        assert "doc._.speculations" in Language.get_factory_meta(name).assigns

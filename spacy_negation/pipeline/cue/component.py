@@ -66,7 +66,7 @@ DEFAULT_CUE_MODEL = Config().from_str(default_model_config + DEFAULT_TOK2VEC_CON
 
 @Language.factory(
     "negation_cue",
-    assigns=["doc.spans", "doc._.negations"],
+    assigns=["doc.spans", "doc._.negations", "doc._.speculations"],
     default_config={
         "model": DEFAULT_CUE_MODEL,
         "lr_scale": 1.0,

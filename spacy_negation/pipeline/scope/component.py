@@ -75,7 +75,7 @@ MAX_BATCH_CELLS = 1 << 16
 
 @Language.factory(
     "negation_scope",
-    assigns=["doc.spans", "doc._.negations"],
+    assigns=["doc.spans", "doc._.negations", "doc._.speculations"],
     requires=["doc.spans", "doc._.negations"],
     default_config={
         "model": DEFAULT_SCOPE_MODEL,
