@@ -1,5 +1,5 @@
 """The training corpus reader (``spacy-negation.SentenceCorpus.v1``): one example per gold
-sentence of .spacy files, negations kept.
+sentence of .spacy files, negations and speculations kept.
 
 spaCy's ``gold_preproc`` splits docs with ``Span.as_doc``, which drops span groups and
 with them the negations; this reader splits the docs itself. The models are trained on
@@ -22,13 +22,16 @@ from spacy.vocab import Vocab
 
 from ..corpora.docs import META_KEY
 from ..errors import Errors
-from ..negation import SPANS_KEY, Negation, get_convention, get_negations, set_convention, set_negations
+from ..negation import (SPANS_KEY, SPECULATIONS_KEY, Negation, get_convention, get_negations, get_speculations,
+                        set_convention, set_negations, set_speculations)
 
 
 def split_sentences(doc: Doc) -> List[Doc]:
-    """One doc per sentence, with the negations whose first cue token lies in it (parts
-    outside the sentence are dropped), token attributes, the *SEM metadata and the
-    doc's convention mark.
+    """One doc per sentence, with the negations (and, where the doc annotates speculation,
+    the speculations) whose first cue token lies in it (parts outside the sentence are
+    dropped), token attributes, the *SEM metadata and the doc's convention mark. A doc
+    without a speculation span group gives sentences without one (speculation not
+    annotated, as in CD-SCO), not sentences with an empty one.
 
     doc (Doc): the doc; without sentence boundaries it is one sentence.
     RETURNS (List[Doc]): the sentence docs (none for an empty doc).
@@ -37,6 +40,7 @@ def split_sentences(doc: Doc) -> List[Doc]:
         return []
     sents = list(doc.sents) if doc.has_annotation("SENT_START") else [doc[:]]
     negations = get_negations(doc)
+    speculations = get_speculations(doc) if SPECULATIONS_KEY in doc.spans else None
     meta = doc.user_data.get(META_KEY)
     if not (isinstance(meta, dict) and len(meta.get("doc_ids", ())) == len(sents)
             and len(meta.get("parse", ())) == len(doc)):
@@ -44,16 +48,9 @@ def split_sentences(doc: Doc) -> List[Doc]:
     out: List[Doc] = []
     for k, sent in enumerate(sents):
         sent_doc = sent.as_doc()
-        negs: List[Dict[str, Any]] = []
-        for neg in negations:
-            if not sent.start <= neg.cue[0].i < sent.end:
-                continue
-            negs.append({
-                role: [(p.i - sent.start, p.start, p.end) for p in neg.parts(role)
-                       if sent.start <= p.i < sent.end]
-                for role in ("cue", "scope", "event")
-            })
-        set_negations(sent_doc, negs)
+        set_negations(sent_doc, _in_sentence(negations, sent.start, sent.end, ("cue", "scope", "event")))
+        if speculations is not None:
+            set_speculations(sent_doc, _in_sentence(speculations, sent.start, sent.end, ("cue", "scope")))
         set_convention(sent_doc, get_convention(doc))
         if meta is not None:
             sent_doc.user_data[META_KEY] = {
@@ -65,6 +62,14 @@ def split_sentences(doc: Doc) -> List[Doc]:
     return out
 
 
+def _in_sentence(instances: Sequence[Any], start: int, end: int, roles: Sequence[str]) -> List[Dict[str, Any]]:
+    """The instances whose first cue token lies in the sentence [start, end), as dicts of
+    parts relative to the sentence (parts outside it dropped)."""
+    return [{role: [(p.i - start, p.start, p.end) for p in inst.parts(role) if start <= p.i < end]
+             for role in roles}
+            for inst in instances if start <= inst.cue[0].i < end]
+
+
 @registry.readers("spacy-negation.SentenceCorpus.v1")
 def create_sentence_corpus(
     path: Optional[Union[str, Path]],
@@ -73,8 +78,10 @@ def create_sentence_corpus(
     shuffle: bool = False,
     unnegated_ratio: Optional[float] = None,
     hard_negatives: Optional[float] = None,
+    keep_speculated: bool = False,
 ) -> Callable[[Language], Iterator[Example]]:
-    """Read .spacy files into one example per gold sentence, keeping the negations.
+    """Read .spacy files into one example per gold sentence, keeping the negations and
+    the speculations.
 
     path (Optional[Union[str, Path]]): a .spacy file or a folder of them.
     limit (int): the most sentences to read (0: all).
@@ -94,6 +101,9 @@ def create_sentence_corpus(
         read, e.g. *not* in "not only" or *absence* outside a negation (BioScope: 88 % and
         56 %), but not *negative* (1 of 149). The random sample is drawn from the other
         unnegated sentences. None: the sample alone, drawn exactly as before.
+    keep_speculated (bool): with ``unnegated_ratio``, keep every sentence with a
+        speculation as well (for components trained on both kinds); False: a sentence
+        with a speculation and no negation is one of the sampled ones, as before.
     RETURNS (Callable[[Language], Iterator[Example]]): the reader.
     """
     if path is None:
@@ -103,7 +113,8 @@ def create_sentence_corpus(
     if hard_negatives is not None and not 0.0 <= hard_negatives <= 1.0:
         raise ValueError(Errors.E346.format(value=hard_negatives))
     return SentenceCorpus(path, limit=limit, gold_tokens=gold_tokens, shuffle=shuffle,
-                          unnegated_ratio=unnegated_ratio, hard_negatives=hard_negatives)
+                          unnegated_ratio=unnegated_ratio, hard_negatives=hard_negatives,
+                          keep_speculated=keep_speculated)
 
 
 class SentenceCorpus:
@@ -112,8 +123,9 @@ class SentenceCorpus:
 
     def __init__(self, path: Union[str, Path], *, limit: int = 0, gold_tokens: bool = False,
                  shuffle: bool = False, unnegated_ratio: Optional[float] = None,
-                 hard_negatives: Optional[float] = None) -> None:
+                 hard_negatives: Optional[float] = None, keep_speculated: bool = False) -> None:
         self.path = ensure_path(path)
+        self.keep_speculated = keep_speculated
         self.unnegated_ratio = unnegated_ratio
         self.hard_negatives = hard_negatives
         self.limit = limit
@@ -132,7 +144,7 @@ class SentenceCorpus:
         """
         sents = list(self._sentences(nlp.vocab))
         if self.unnegated_ratio is not None:
-            sents = _sample_unnegated(sents, self.unnegated_ratio, self.hard_negatives)
+            sents = _sample_unnegated(sents, self.unnegated_ratio, self.hard_negatives, self.keep_speculated)
         if self.shuffle:
             random.shuffle(sents)
         for ref in sents:
@@ -166,13 +178,15 @@ class SentenceCorpus:
         return sents
 
 
-def _sample_unnegated(sents: List[Doc], ratio: float,
-                      hard_negatives: Optional[float] = None) -> List[Doc]:
-    """All sentences with a negation, a random sample of at most ``ratio`` times as many
-    without one and, with ``hard_negatives`` (a minimum cue rate), every sentence without
-    one that contains a cue word (see :func:`cue_words`), in corpus order."""
+def _sample_unnegated(sents: List[Doc], ratio: float, hard_negatives: Optional[float] = None,
+                      keep_speculated: bool = False) -> List[Doc]:
+    """All sentences with a negation (with ``keep_speculated`` also those with a
+    speculation), a random sample of at most ``ratio`` times as many of the others and,
+    with ``hard_negatives`` (a minimum cue rate), every other sentence that contains a
+    negation cue word (see :func:`cue_words`), in corpus order."""
     negations = [get_negations(d) for d in sents]
-    unnegated = [i for i, negs in enumerate(negations) if not negs]
+    hedged = [keep_speculated and SPECULATIONS_KEY in d.spans and bool(get_speculations(d)) for d in sents]
+    unnegated = [i for i, negs in enumerate(negations) if not negs and not hedged[i]]
     hard: Set[int] = set()
     if hard_negatives is not None:
         words = cue_words(sents, negations, hard_negatives)
@@ -180,7 +194,7 @@ def _sample_unnegated(sents: List[Doc], ratio: float,
     pool = [i for i in unnegated if i not in hard]
     n_keep = min(len(pool), int(round(ratio * (len(sents) - len(unnegated)))))
     keep = set(random.sample(pool, n_keep)) | hard
-    return [d for i, d in enumerate(sents) if negations[i] or i in keep]
+    return [d for i, d in enumerate(sents) if negations[i] or hedged[i] or i in keep]
 
 
 def count_cue_words(docs: Sequence[Doc],

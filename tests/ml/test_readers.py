@@ -185,3 +185,33 @@ def test_sentence_corpus_hard_negatives(tmp_path):
     for bad in (-0.1, 1.5):
         with pytest.raises(ValueError, match=r"\[NEG-E346\]"):
             create_sentence_corpus(tmp_path / "train.spacy", unnegated_ratio=1.0, hard_negatives=bad)
+
+
+def test_split_sentences_keeps_speculations_where_the_doc_annotates_them(tmp_path):
+    from spacy_negation import get_speculations, set_speculations
+    from spacy_negation.negation import SPECULATIONS_KEY
+
+    nlp = spacy.blank("en")
+    doc = _two_sentences(nlp.vocab)
+    set_speculations(doc, [{"cue": [doc[1]], "scope": [doc[0], doc[2]]}])
+    first, second = split_sentences(doc)
+    assert [(s.cue_text, s.scope_text) for s in get_speculations(first)] == [("was", "He unhappy")]
+    assert get_speculations(second) == [] and SPECULATIONS_KEY in second.spans
+    # a doc that does not annotate speculation (CD-SCO) gives sentences that do not either
+    plain = _two_sentences(nlp.vocab)
+    assert all(SPECULATIONS_KEY not in s.spans for s in split_sentences(plain))
+    # the unnegated sample keeps hedged sentences only when asked
+    db = DocBin(store_user_data=True)
+    db.add(_two_sentences(nlp.vocab))
+    for k in range(6):
+        hedged = nlp.make_doc(f"It may rain {k} times.")
+        set_speculations(hedged, [{"cue": [hedged[1]], "scope": [hedged[0], hedged[2]]}])
+        db.add(hedged)
+    db.to_disk(tmp_path / "train.spacy")
+
+    def n_hedged(keep: bool) -> int:
+        reader = create_sentence_corpus(tmp_path / "train.spacy", unnegated_ratio=0.0, keep_speculated=keep)
+        return sum(bool(get_speculations(eg.reference)) for eg in reader(nlp))
+
+    assert n_hedged(True) == 6
+    assert n_hedged(False) == 0
