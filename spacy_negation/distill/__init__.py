@@ -2,7 +2,9 @@
 gives its label distributions as soft targets beside the gold labels, and a student learns
 from both. ``spacy-negation.DistilledCorpus.v1`` attaches the targets to a training
 corpus's examples; the negation components learn from them where an example carries them
-(:func:`spacy_negation.distill.loss.distilled_loss`)."""
+(:func:`spacy_negation.distill.loss.distilled_loss`). Components that learn speculation
+beside negation (``kinds = ["negation", "speculation"]``) learn the teacher's speculation
+distributions too, from a teacher component of the same kinds."""
 from .corpus import DistilledCorpus, create_distilled_corpus
 from .loss import distilled_loss
 from .targets import TeacherTargets, attach_teacher_targets, teacher_targets

@@ -7,13 +7,13 @@ from spacy.training import Example
 from spacy.util import registry
 
 from ..errors import Errors
-from ..negation import get_convention, get_negations
+from ..negation import get_convention, get_negations, get_speculations
 from .targets import (TeacherTargets, _key, _store, attach_teacher_targets, mark_pending, register_provider,
                       shared_components)
 
 #: What identifies an example's targets: its predicted words and sentence starts, its gold
-#: text, convention and negations.
-CacheKey = Tuple[Tuple[str, ...], Tuple[bool, ...], str, Optional[str], str]
+#: text, convention, negations and speculations.
+CacheKey = Tuple[Tuple[str, ...], Tuple[bool, ...], str, Optional[str], str, str]
 
 
 @registry.readers("spacy-negation.DistilledCorpus.v1")
@@ -23,12 +23,14 @@ def create_distilled_corpus(corpus: Callable[[Language], Iterable[Example]], tea
     """Another reader's examples with the soft targets of a teacher pipeline attached: the
     student's negation components then learn from ``(1 - weight) * CE(gold) + weight *
     CE(teacher)`` (Hinton et al. 2015, temperature 1). The teacher is a trained negation
-    pipeline whose negation components have the student's names, labels and conventions,
-    e.g. the same config on a larger backbone. It is loaded on the first read and runs
+    pipeline whose negation components have the student's names, labels, conventions and
+    kinds (a component of both kinds, ``kinds = ["negation", "speculation"]``, learns the
+    teacher's speculation distributions as it learns the negation ones), e.g. the same
+    config on a larger backbone. It is loaded on the first read and runs
     once on every example that a component learns from, when it first does (batches of
     ``batch_size`` at most): examples only read, as spaCy's ``initialize`` reads the
     corpus many times, cost no teacher call. The targets are kept (per words, convention
-    and gold negations) for later reads.
+    and gold negations and speculations) for later reads.
 
     corpus (Callable[[Language], Iterable[Example]]): the reader of the examples, e.g.
         ``spacy-negation.SentenceCorpus.v1``.
@@ -116,8 +118,11 @@ class DistilledCorpus:
 
 def _cache_key(eg: Example) -> CacheKey:
     """The words and sentence starts of an example's predicted doc, its gold text,
-    convention and negations."""
+    convention, negations and speculations (a scope component of both kinds learns on the
+    windows of the gold speculation cues: two examples that differ only in their
+    speculations have targets of their own)."""
     negations = repr([(n.cue, n.scope, n.event) for n in get_negations(eg.reference)])
+    speculations = repr([(s.cue, s.scope) for s in get_speculations(eg.reference)])
     starts = tuple(bool(t.is_sent_start) for t in eg.predicted) if eg.predicted.has_annotation("SENT_START") else ()
     return (tuple(t.text for t in eg.predicted), starts, eg.reference.text, get_convention(eg.reference),
-            negations)
+            negations, speculations)

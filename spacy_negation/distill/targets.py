@@ -1,7 +1,14 @@
 """A teacher's soft targets on training examples: each negation component of the teacher
 runs its model on the inputs the same component of the student learns from (the gold
 cues' windows for a scope component: the teacher is forced onto the gold cues, as the
-student is), and the distributions are attached to the example, per component."""
+student is), and the distributions are attached to the example, per component.
+
+Speculation: a component that learns both kinds (``kinds = ["negation",
+"speculation"]``) learns the teacher's distributions over all its cue labels (the
+speculation labels among them) and on the windows of the gold speculation cues too (each
+window with its kind, after the negation cues' windows of its example), as the
+component's ``_inputs_and_truths`` gives them; so teacher and student components must
+have the same kinds (:func:`shared_components`, E377)."""
 import weakref
 from itertools import count
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Protocol, Sequence, Tuple, cast
@@ -180,15 +187,17 @@ def _predict_distributions(model: Model, inputs: Any) -> List[Floats2d]:
 def shared_components(teacher: Language, student: Language, names: Optional[Sequence[str]]) -> List[str]:
     """The negation components to distil: the named ones, or every negation component
     that the teacher and the student both have (by name); each must be a negation
-    component of both, with the same convention.
+    component of both, with the same convention and the same kinds (``kinds``: a
+    component of both kinds learns the teacher's distributions over the speculation cue
+    labels and on the speculation cue windows as over the negation ones).
 
     teacher (Language): the teacher.
     student (Language): the student.
     names (Optional[Sequence[str]]): the components, or None for all shared.
     RETURNS (List[str]): the names, in the teacher's pipeline order.
     RAISES (ValueError): a named component is missing or not a negation component (E365),
-        conventions differ (E366), none is shared (E365), or a teacher's component gives no
-        distributions (E369: a graph parser scores arcs).
+        conventions differ (E366), kinds differ (E377), none is shared (E365), or a
+        teacher's component gives no distributions (E369: a graph parser scores arcs).
     """
     from ..pipeline.base import NegationPipe
 
@@ -204,6 +213,9 @@ def shared_components(teacher: Language, student: Language, names: Optional[Sequ
         if ours[name].convention != theirs[name].convention:
             raise ValueError(Errors.E366.format(name=name, theirs=theirs[name].convention,
                                                 ours=ours[name].convention))
+        if tuple(ours[name].kinds) != tuple(theirs[name].kinds):
+            raise ValueError(Errors.E377.format(name=name, theirs=list(theirs[name].kinds),
+                                                ours=list(ours[name].kinds)))
         if not any("softmax_normalize" in node.attrs for node in theirs[name].model.walk()):
             raise ValueError(Errors.E369.format(name=name, kind=type(theirs[name]).__name__))
     return [name for name in theirs if name in wanted]

@@ -104,6 +104,11 @@ class ComponentErrors:
             "components).")
     E376 = ("Cannot load the teacher {teacher!r} of spacy-negation.DistilledCorpus.v1 (the "
             "corpus reader's 'teacher' setting): {reason}")
+    E377 = ("Cannot distil the component '{name}': it learns the kinds {ours}, its teacher's "
+            "the kinds {theirs}. A teacher gives distributions over the labels and cue "
+            "windows of its own kinds: train the teacher with the student's kinds setting "
+            "(e.g. both with kinds = [\"negation\", \"speculation\"]), or distil only "
+            "components of the same kinds (the reader's 'components' setting).")
     E435 = ("An example carries pending teacher targets of a spacy-negation.DistilledCorpus.v1 "
             "reader that no longer exists: learn from examples while the reader that "
             "yielded them is alive.")
