@@ -7,6 +7,13 @@ multiword lexicons and settings). Scopes: for the ensemble's cues, the scope tag
 label probabilities per cue window are averaged, and the first pipeline's
 ``negation_scope`` writes the argmax labels. Each pipeline runs its own transformer once
 per batch.
+
+Speculation: pipelines whose components resolve speculation beside negation (``kinds =
+["negation", "speculation"]``) are averaged over the speculation cue labels too (the
+first pipeline's ``negation_cue`` writes the speculation cues as well), and the scopes of
+the speculation cues are resolved as the negation ones (each window with its kind, after
+the negation windows of its doc). The pipelines must have the same kinds per component
+(E378); an ensemble of negation-only pipelines works as before.
 """
 from typing import List, Sequence, Tuple, cast
 
@@ -16,7 +23,8 @@ from spacy.pipeline import TrainablePipe
 from spacy.tokens import Doc
 
 from ..errors import Errors
-from ..negation import get_negations
+from ..ml.windows import KIND_IDS, CueWindow
+from ..pipeline.base import NegationPipe
 from ..pipeline.cue.component import NegationCue
 from ..pipeline.scope.component import NegationScope, cue_windows
 
@@ -42,11 +50,12 @@ def _components(nlp: Language) -> Tuple[TrainablePipe, NegationCue, NegationScop
 
 def check_compatible(nlps: Sequence[Language]) -> None:
     """Check that pipelines can be averaged: at least two, each with the transformer, cue
-    and scope components, all with the labels of the first.
+    and scope components, all with the labels and kinds of the first.
 
     nlps (Sequence[Language]): the pipelines.
     RAISES (ValueError): too few pipelines (E746), a component is missing (E744), the
-        labels differ (E745).
+        labels differ (E745), the kinds differ (E378: a negation-only pipeline with one
+        that resolves speculation).
     """
     if len(nlps) < 2:
         raise ValueError(Errors.E746.format(n=len(nlps)))
@@ -63,11 +72,17 @@ def check_compatible(nlps: Sequence[Language]) -> None:
             raise ValueError(Errors.E745.format(component=CUE_COMPONENT))
         if scope.labels != first_scope.labels:
             raise ValueError(Errors.E745.format(component=SCOPE_COMPONENT))
+    for name in (CUE_COMPONENT, SCOPE_COMPONENT):
+        kinds = [tuple(cast(NegationPipe, nlp.get_pipe(name)).kinds) for nlp in nlps]
+        if len(set(kinds)) > 1:
+            raise ValueError(Errors.E378.format(component=name, kinds=", ".join(
+                f"{nlp.meta.get('name')}: {list(k)}" for nlp, k in zip(nlps, kinds))))
 
 
 def annotate(nlps: Sequence[Language], docs: List[Doc], gold_cues: bool) -> None:
     """Annotate a batch of docs (in the first pipeline's vocab) with the ensemble's cues
-    (unless gold_cues: the docs carry them) and scopes.
+    (unless gold_cues: the docs carry them) and scopes: those of the negation cues and,
+    while the first pipeline's components resolve speculation, of the speculation cues.
 
     nlps (Sequence[Language]): the pipelines (see :func:`check_compatible`).
     docs (List[Doc]): the batch, changed in place.
@@ -86,7 +101,7 @@ def annotate(nlps: Sequence[Language], docs: List[Doc], gold_cues: bool) -> None
             mean = numpy.mean([p[d] for p in probs], axis=0)
             label_ids.append(first_cue._decode(doc, numpy.log(mean + 1e-12)))
         first_cue.set_annotations(docs, label_ids)
-    windows = [w for d, doc in enumerate(docs) for w in cue_windows(doc, d, get_negations(doc))]
+    windows = scope_windows(first_scope, docs)
     if not windows:
         return
     window_probs: List[List[numpy.ndarray]] = []
@@ -99,3 +114,16 @@ def annotate(nlps: Sequence[Language], docs: List[Doc], gold_cues: bool) -> None
         mean = numpy.mean([p[w] for p in window_probs], axis=0)
         scope_ids[window.doc].append(mean.argmax(axis=1).astype("int32"))
     first_scope.set_annotations(docs, scope_ids)
+
+
+def scope_windows(scope: NegationScope, docs: Sequence[Doc]) -> List[CueWindow]:
+    """The scope-model windows of a batch as the scope component builds them: per doc,
+    one per negation, then one per speculation while the component resolves speculation
+    (each with its kind), in the order its ``set_annotations`` reads their labels.
+
+    scope (NegationScope): the scope component (of the first pipeline).
+    docs (Sequence[Doc]): the batch, with their cues.
+    RETURNS (List[CueWindow]): the windows.
+    """
+    return [w for d, doc in enumerate(docs) for kind, instances in scope._instances(doc)
+            for w in cue_windows(doc, d, instances, kind=KIND_IDS[kind])]

