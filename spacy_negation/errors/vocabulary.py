@@ -21,3 +21,12 @@ class VocabularyErrors:
     E982 = ("The cue substitution needs a whole number of copies of at least 1, a ratio above 0 "
             "and at most 1 and a limit per word of at least 1 (or none), got copies={copies!r}, "
             "ratio={ratio!r} and max_per_word={limit!r}.")
+    # --- leave-cues-out evaluation -----------------------------------------------------------
+    E983 = ("Cannot deal {n} cue words into {k} folds: the number of folds is a whole number from "
+            "2 to the number of cue words.")
+    E984 = ("{path}: not a folds file of scripts/leave_cues_out.py folds ({reason}).")
+    E985 = ("Fold {fold} does not exist: the folds file {path} has folds 0 to {last}.")
+    E986 = ("{path}: its docs are not predictions on the fold's test file {test} ({reason}); "
+            "predict on the test file that `leave_cues_out.py filter` wrote for the fold.")
+    E987 = ("No score files {pattern} under {path}: score each fold of each seed with "
+            "`leave_cues_out.py score` first.")
