@@ -5,9 +5,10 @@ python scripts/general_seeds.py train --seeds 0 1 2 [--config configs/general_l3
 python scripts/general_seeds.py evaluate [--split NAME=GOLD.spacy:CONVENTION ...]
 python scripts/general_seeds.py evaluate --model training/general_teacher/model-best --metrics-dir metrics/general_teacher
 python scripts/general_seeds.py select [--split ...] [--training-dir training/clinical --metrics-dir metrics/clinical]
+python scripts/general_seeds.py select --split norec=... --split norec_dev=corpus/norec/dev.spacy:cdsco --dev-split norec_dev
 
 Layout: seed N trains into ``training/general/seedN/`` (``spacy train`` with
-``--system.seed N``; a finished seed, with ``model-last``, is not trained again; one still
+``--system.seed N``; a finished seed (its ``training-finished.json``) is not trained again; one still
 training or that crashed is neither evaluated nor selected) and is
 evaluated into ``metrics/general/seedN/on_SPLIT.{txt,json}``: each English test split end to
 end in its own annotation convention (``evaluate_model.py --tag-punct --convention CONVENTION``;
@@ -43,10 +44,15 @@ TEST_SPLITS: Dict[str, Tuple[str, str]] = {
 DEV_SCORE = "neg_nis_tok_f"
 
 
+#: The file :func:`train` writes into a seed's folder when ``spacy train`` has returned 0
+#: (spaCy writes ``model-best`` and ``model-last`` at every evaluation, so neither says
+#: that a training ended).
+FINISHED = "training-finished.json"
+
+
 def finished(seed_dir: Path) -> bool:
-    """Whether a training finished: ``spacy train`` writes ``model-last`` at its end, while
-    ``model-best`` appears at the first evaluation (and after a crash)."""
-    return (seed_dir / "model-best" / "meta.json").is_file() and (seed_dir / "model-last" / "meta.json").is_file()
+    """Whether a training finished (its :data:`FINISHED` file and ``model-best``)."""
+    return (seed_dir / "model-best" / "meta.json").is_file() and (seed_dir / FINISHED).is_file()
 
 
 def seed_dirs(training_dir: Path) -> Dict[int, Path]:
@@ -88,6 +94,7 @@ def train(config: Path, training_dir: Path, metrics_dir: Path, seeds: Sequence[i
         code = subprocess.call(cmd)
         if code:
             return code
+        atomic_write_text(out / FINISHED, json.dumps({"seed": seed, "config": str(config)}) + "\n")
     return 0
 
 
@@ -129,10 +136,28 @@ def evaluate(training_dir: Path, metrics_dir: Path, splits: Dict[str, Tuple[str,
     return 0
 
 
-def select(training_dir: Path, metrics_dir: Path, splits: Dict[str, Tuple[str, str]]) -> int:
+def evaluated_dev_score(metrics_dir: Path, seed: int, dev_split: str, metrics: Sequence[str]) -> float:
+    """The mean of ``metrics`` in a seed's scores on a dev split evaluated like the test
+    splits (``METRICS_DIR/seedN/on_DEV.json``): for a model whose config's decoding changed
+    after training, or whose selection weighs several scores (negation and speculation)."""
+    path = metrics_dir / f"seed{seed}" / f"on_{dev_split}.json"
+    if not path.is_file():
+        raise ValueError(f"seed {seed} is not evaluated on {dev_split} ({path}; run `evaluate` with that --split first)")
+    scores = json.loads(path.read_text(encoding="utf-8"))["scores"]
+    missing = [m for m in metrics if m not in scores]
+    if missing:
+        raise ValueError(f"{path} has no {', '.join(missing)}")
+    return sum(float(scores[m]) for m in metrics) / len(metrics)
+
+
+def select(training_dir: Path, metrics_dir: Path, splits: Dict[str, Tuple[str, str]],
+           dev_split: Optional[str] = None, dev_metrics: Sequence[str] = (DEV_SCORE,)) -> int:
     seeds = seed_dirs(training_dir)
     try:
-        scores = {seed: dev_score(best) for seed, best in seeds.items()}
+        if dev_split is None:
+            scores = {seed: dev_score(best) for seed, best in seeds.items()}
+        else:
+            scores = {seed: evaluated_dev_score(metrics_dir, seed, dev_split, dev_metrics) for seed in seeds}
         chosen = median_seed(scores)
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
@@ -151,10 +176,11 @@ def select(training_dir: Path, metrics_dir: Path, splits: Dict[str, Tuple[str, s
     shutil.copytree(seeds[chosen], partial)
     shutil.rmtree(target, ignore_errors=True)
     partial.rename(target)
-    record = {"seed": chosen, "rule": "median dev score (performance.neg_nis_tok_f of model-best)",
-              "dev": {str(seed): score for seed, score in scores.items()}}
+    rule = ("median dev score (performance.neg_nis_tok_f of model-best)" if dev_split is None else
+            f"median dev score (the mean of {', '.join(dev_metrics)} of model-best on {dev_split})")
+    record = {"seed": chosen, "rule": rule, "dev": {str(seed): score for seed, score in scores.items()}}
     atomic_write_text(metrics_dir / "selected.json", json.dumps(record, indent=2) + "\n")
-    print(f"selected seed {chosen} (dev {DEV_SCORE} {scores[chosen]:.4f}) of {sorted(scores)}", file=sys.stderr)
+    print(f"selected seed {chosen} (dev score {scores[chosen]:.4f}) of {sorted(scores)}", file=sys.stderr)
     return 0
 
 
@@ -169,6 +195,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         help="evaluate/select: NAME=GOLD.spacy[:CONVENTION] (repeatable; default: the English test splits)")
     parser.add_argument("--model", type=Path, default=None,
                         help="evaluate: this one model (not a seed) into METRICS_DIR/on_SPLIT.*")
+    parser.add_argument("--dev-split", default=None,
+                        help="select: rank the seeds by their scores on this --split (a dev split, evaluated "
+                             "with the test splits) instead of the score spaCy recorded in training")
+    parser.add_argument("--dev-metric", nargs="+", default=[DEV_SCORE],
+                        help="select with --dev-split: the scores whose mean ranks the seeds")
     args = parser.parse_args(argv)
     splits = dict(args.split) or TEST_SPLITS
     if args.model is not None:
@@ -182,7 +213,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return train(args.config, args.training_dir, args.metrics_dir, args.seeds)
     if args.action == "evaluate":
         return evaluate(args.training_dir, args.metrics_dir, splits)
-    return select(args.training_dir, args.metrics_dir, splits)
+    if args.dev_split is not None and args.dev_split not in splits:
+        parser.error(f"--dev-split {args.dev_split} is not one of the --split names")
+    return select(args.training_dir, args.metrics_dir, splits, args.dev_split, args.dev_metric)
 
 
 if __name__ == "__main__":

@@ -13,9 +13,10 @@ def _seed(root: Path, seed: int, dev: float, test: float, evaluated: bool = True
     best = root / "training" / f"seed{seed}" / "model-best"
     best.mkdir(parents=True)
     (best / "meta.json").write_text(json.dumps({"name": f"seed{seed}", "performance": {"neg_nis_tok_f": dev}}))
+    (best.parent / "model-last").mkdir()  # spaCy writes it at every evaluation
+    (best.parent / "model-last" / "meta.json").write_text("{}")
     if finished:
-        (best.parent / "model-last").mkdir()
-        (best.parent / "model-last" / "meta.json").write_text("{}")
+        (best.parent / "training-finished.json").write_text("{}")
     if evaluated:
         out = root / "metrics" / f"seed{seed}"
         out.mkdir(parents=True)
@@ -71,7 +72,7 @@ def test_select_refuses_without_seeds_or_evaluation(run_script, tmp_path):
 
 def test_a_training_still_running_is_not_selected(run_script, tmp_path):
     _seed(tmp_path, 0, 0.80, 0.70)
-    _seed(tmp_path, 1, 0.95, 0.90, finished=False)  # model-best written, no model-last yet
+    _seed(tmp_path, 1, 0.95, 0.90, finished=False)  # model-best and model-last written, still training
     _seed(tmp_path, 2, 0.90, 0.80, finished=False)
     assert _select(run_script, tmp_path).returncode == 0
     assert json.loads((tmp_path / "metrics" / "selected.json").read_text())["dev"] == {"0": 0.8}
@@ -143,3 +144,23 @@ def test_evaluate_model_refuses_a_folder_without_a_model(run_script, tmp_path):
     assert not (tmp_path / "m").exists()
     proc = run_script("general_seeds.py", "select", "--model", tmp_path)
     assert proc.returncode == 2 and "--model goes with evaluate" in proc.stderr
+
+
+def test_select_by_an_evaluated_dev_split(run_script, tmp_path):
+    """--dev-split ranks the seeds by their evaluated dev scores (the mean of --dev-metric),
+    not by the score spaCy recorded in training."""
+    for seed, recorded, dev in ((0, 0.95, (0.70, 0.60)), (1, 0.50, (0.80, 0.80)), (2, 0.60, (0.90, 0.90))):
+        _seed(tmp_path, seed, recorded, 0.7)
+        (tmp_path / "metrics" / f"seed{seed}" / "on_dev.json").write_text(
+            json.dumps({"scores": {"neg_nis_tok_f": dev[0], "spec_nis_tok_f": dev[1]}}))
+        (tmp_path / "metrics" / f"seed{seed}" / "on_dev.txt").write_text("dev\n")
+    proc = run_script("general_seeds.py", "select", "--training-dir", tmp_path / "training", "--metrics-dir",
+                      tmp_path / "metrics", "--split", "cdsco=x.spacy", "--split", "dev=d.spacy",
+                      "--dev-split", "dev", "--dev-metric", "neg_nis_tok_f", "spec_nis_tok_f")
+    assert proc.returncode == 0, proc.stderr
+    selected = json.loads((tmp_path / "metrics" / "selected.json").read_text())
+    assert selected["seed"] == 1 and abs(selected["dev"]["0"] - 0.65) < 1e-9
+    assert "spec_nis_tok_f" in selected["rule"]
+    proc = run_script("general_seeds.py", "select", "--training-dir", tmp_path / "training", "--metrics-dir",
+                      tmp_path / "metrics", "--split", "cdsco=x.spacy", "--dev-split", "dev")
+    assert proc.returncode == 2 and "--dev-split dev" in proc.stderr
