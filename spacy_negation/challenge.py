@@ -127,8 +127,24 @@ def _group_key(template: Template, acts: Sequence[str], mask: str) -> str:
     return f"{structure}|{','.join(acts[:template.n_acts])}|{mask}"
 
 
+#: Families built apart from the probe's templates, added to the set by name
+#: (``build_items(extra=...)``; development only): name -> "module:function" building them
+#: with ``sample`` and ``seed``.
+EXTRA_FAMILIES = {"telegraphic": "spacy_negation.challenge_telegraphic:build_telegraphic_items"}
+
+
+def build_extra_family(name: str, sample: int = 20, seed: int = 0) -> List[Item]:
+    """The items of a family of :data:`EXTRA_FAMILIES` (E988 for another name)."""
+    import importlib
+
+    if name not in EXTRA_FAMILIES:
+        raise ValueError(Errors.E988.format(name=name, known=", ".join(EXTRA_FAMILIES)))
+    module, func = EXTRA_FAMILIES[name].split(":")
+    return list(getattr(importlib.import_module(module), func)(sample=sample, seed=seed))
+
+
 def build_items(sample: int = 20, seed: int = 0, act_sets: int = 3,
-                templates: Optional[Sequence[Template]] = None) -> List[Item]:
+                templates: Optional[Sequence[Template]] = None, extra: Sequence[str] = ()) -> List[Item]:
     """The challenge set: every template filled with ``sample`` (name, profession) pairs
     per gender and ``act_sets`` seeded choices of activities (ACT1-3 and the MASK word).
 
@@ -136,6 +152,7 @@ def build_items(sample: int = 20, seed: int = 0, act_sets: int = 3,
     seed (int): the random seed.
     act_sets (int): activity choices per template structure.
     templates (Optional[Sequence[Template]]): the templates (default: the 43).
+    extra (Sequence[str]): families of :data:`EXTRA_FAMILIES` to add (``sample`` choices each).
     RETURNS (List[Item]): the items.
     """
     from .probe.run import sample_pairs
@@ -151,6 +168,8 @@ def build_items(sample: int = 20, seed: int = 0, act_sets: int = 3,
             acts, mask = choice[:3], choice[3]
             for name, prof, _g in pairs[t.gender]:
                 items.append(build_item(t, name, prof, acts, mask))
+    for family_name in extra:
+        items += build_extra_family(family_name, sample, seed)
     return items
 
 
@@ -349,5 +368,5 @@ def load_pipeline(model: str, host: Optional[str] = None, convention: Optional[s
     return nlp
 
 
-__all__ = ["Item", "Expected", "build_item", "build_items", "check_item", "evaluate_pipeline",
-           "load_pipeline", "signature", "family"]
+__all__ = ["Item", "Expected", "EXTRA_FAMILIES", "build_extra_family", "build_item", "build_items", "check_item",
+           "evaluate_pipeline", "load_pipeline", "signature", "family"]

@@ -277,3 +277,97 @@ def test_bioscope_accepts_not_nor_as_one_cue():
 def test_challenge_host_of_an_unknown_language_is_a_coded_error():
     with pytest.raises(ValueError, match=r"\[NEG-E126\] Unknown language 'klingon'"):
         load_pipeline("any_model", host="blank:klingon")
+
+
+# --- the telegraphic clinical families (issue #60; development only) -----------------------------------
+
+def _tele(family: str, concepts: Sequence[str], lead: str = "Follow-up visit .", header: str = "ROS"):
+    from spacy_negation.challenge_telegraphic import build_item as build_tele
+
+    return build_tele(family, concepts, lead, header)
+
+
+@pytest.mark.parametrize("family,concepts,text,cue,scope,acts", [
+    ("tele_no_list", ["fever", "chest pain", "cough"], "Follow-up visit. No fever, chest pain, or cough.",
+     ["No"], ["fever", ",", "chest", "pain", ",", "or", "cough"], ["fever", "chest", "pain", "cough"]),
+    ("tele_header_no", ["fever", "chills", "rash"], "Follow-up visit. ROS: No fever, chills or rash.",
+     ["No"], ["fever", ",", "chills", "or", "rash"], ["fever", "chills", "rash"]),
+    ("tele_denies", ["nausea", "night sweats", "rash"], "Follow-up visit. Denies nausea, night sweats, rash.",
+     ["Denies"], ["nausea", ",", "night", "sweats", ",", "rash"], ["nausea", "night", "sweats", "rash"]),
+    ("tele_none", ["Known drug allergies"], "Follow-up visit. Known drug allergies: none.",
+     ["none"], ["Known", "drug", "allergies", ":"], ["Known", "drug", "allergies"]),
+    ("tele_negative", ["Blood culture"], "Follow-up visit. Blood culture was negative.",
+     ["negative"], ["Blood", "culture", "was"], ["Blood", "culture"]),
+])
+def test_telegraphic_families_expected_annotations(family, concepts, text, cue, scope, acts):
+    it = _tele(family, concepts)
+    assert it.family == family and it.text == text and len(it.expected) == 1
+    assert _expected(it) == [(cue, scope, acts)]
+    assert it.sent_starts.count(True) == 2 and it.sent_starts[3]  # the lead line, then the note line
+    assert it.slots[:3] == ["LEAD"] * 3 and it.group == f"{family}|{'|'.join(concepts)}"
+
+
+def test_telegraphic_families_are_registered_beside_the_probe_families():
+    from spacy_negation.challenge import EXTRA_FAMILIES, build_extra_family
+    from spacy_negation.challenge_telegraphic import FAMILIES, SPLIT
+
+    assert SPLIT == "dev" and "telegraphic" in EXTRA_FAMILIES
+    plain = build_items(sample=1, act_sets=1, seed=0)
+    both = build_items(sample=1, act_sets=1, seed=0, extra=["telegraphic"])
+    assert [it.text for it in both[:len(plain)]] == [it.text for it in plain]  # the default set is unchanged
+    tele = both[len(plain):]
+    assert [it.text for it in tele] == [it.text for it in build_extra_family("telegraphic", 1, 0)]
+    assert {it.family for it in tele} == set(FAMILIES) and len(tele) == len(FAMILIES) * 2
+    with pytest.raises(ValueError, match=r"\[NEG-E988\]"):
+        build_extra_family("clinical")
+
+
+def _gold_tele(doc: Doc) -> Doc:
+    """The expected negations of the telegraphic items, recognised by their cue word."""
+    return _tele_fake(doc, header_in_scope=False, scope_back=True)
+
+
+def _tele_fake(doc: Doc, header_in_scope: bool, scope_back: bool) -> Doc:
+    second = [t for t in doc if t.is_sent_start][1].i
+    negs = []
+    for tok in doc[second:]:
+        if tok.text in ("No", "Denies"):
+            start = second if header_in_scope else tok.i + 1
+            negs.append({"cue": [tok], "scope": [t for t in doc[start:len(doc) - 1] if t.i != tok.i]})
+        elif tok.text in ("none", "negative"):
+            negs.append({"cue": [tok], "scope": list(doc[second:tok.i]) if scope_back else []})
+    set_negations(doc, negs)
+    return doc
+
+
+def _header_and_forward_only(doc: Doc) -> Doc:
+    """A resolver that puts the header in the scope of "No" and scopes only forwards."""
+    return _tele_fake(doc, header_in_scope=True, scope_back=False)
+
+
+def test_telegraphic_checks_with_fake_pipelines():
+    from spacy_negation.challenge_telegraphic import build_telegraphic_items
+
+    items = build_telegraphic_items(sample=2, seed=3)
+    res = evaluate_pipeline(_fake_nlp(_gold_tele), items, convention="bioscope")
+    assert res["overall"]["errors"] == 0 and res["overall"]["checks"]["scope_exact"] == 0
+    assert res["invariance_failures"] == 0 and res["invariance_groups"] == 10
+    res = evaluate_pipeline(_fake_nlp(_header_and_forward_only), items, convention="bioscope")
+    fam = {k: (v["n"], v["errors"]) for k, v in res["families"].items()}
+    assert fam == {"tele_no_list": (4, 0), "tele_header_no": (4, 4), "tele_denies": (4, 0), "tele_none": (4, 4),
+                   "tele_negative": (4, 4)}
+    assert res["families"]["tele_header_no"]["checks"]["unnegated_kept"] == 4  # the header is not negated
+    assert res["families"]["tele_none"]["checks"]["act_in_scope"] == 4  # the concept before "none" is
+
+
+def test_telegraphic_command_on_a_tiny_negation_pipeline(tiny_cnn_dir, tmp_path):
+    from spacy_negation.challenge_telegraphic import FAMILIES
+    from spacy_negation.challenge_telegraphic import main as tele_main
+
+    out = tmp_path / "tele.json"
+    assert tele_main([str(tiny_cnn_dir), "--name", "tiny", "--sample", "2", "--output", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["split"] == "dev" and set(data["models"]["tiny"]["families"]) == set(FAMILIES)
+    assert data["models"]["tiny"]["overall"]["n"] == 2 * 2 * len(FAMILIES)
+    assert data["models"]["tiny"]["convention"] == "bioscope"
+    assert "development only" in out.with_suffix(".md").read_text()

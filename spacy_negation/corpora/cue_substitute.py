@@ -37,8 +37,8 @@ from spacy.tokens import Doc
 
 from ..errors import Errors
 from ..ml.training_corpus import split_sentences
-from ..negation import (get_convention, get_negations, get_speculations, set_convention, set_negations,
-                        set_speculations)
+from ..negation import (PartLike, get_convention, get_negations, get_speculations, set_convention,
+                        set_negations, set_speculations)
 from ..util import recase
 from .docs import META_KEY
 
@@ -289,8 +289,8 @@ def substitute(doc: Doc, match: Match, new: CueWord) -> Optional[Doc]:
     else:
         after_in_scope = any(p.i == b for p in target.scope)
 
-    def move(inst: Any, is_target: bool) -> Optional[Dict[str, List[Tuple[int, int, int]]]]:
-        out: Dict[str, List[Tuple[int, int, int]]] = {}
+    def move(inst: Any, is_target: bool) -> Optional[Dict[str, Iterable[PartLike]]]:
+        out: Dict[str, Iterable[PartLike]] = {}
         for role in inst.ROLES:
             parts: List[Tuple[int, int, int]] = []
             hit = False
@@ -330,10 +330,11 @@ def substitute(doc: Doc, match: Match, new: CueWord) -> Optional[Doc]:
     if doc.has_annotation("LEMMA"):
         new_lemmas = [new.lemma] if n_new == 1 else list(new.words)
         lemmas = [t.lemma_ for t in doc[:a]] + new_lemmas + [t.lemma_ for t in doc[b:]]
-    sent_starts = None
+    sent_starts: Optional[List[Union[bool, int, None]]] = None
     if doc.has_annotation("SENT_START"):
-        sent_starts = ([bool(t.is_sent_start) for t in doc[:a]] + [bool(doc[a].is_sent_start)]
-                       + [False] * (n_new - 1) + [bool(t.is_sent_start) for t in doc[b:]])
+        starts: List[Union[bool, int, None]] = [bool(t.is_sent_start) for t in doc[:a]]
+        starts += [bool(doc[a].is_sent_start)] + [False] * (n_new - 1) + [bool(t.is_sent_start) for t in doc[b:]]
+        sent_starts = starts
     new_doc = Doc(doc.vocab, words=words, spaces=spaces,
                   tags=spread([t.tag_ for t in doc]) if doc.has_annotation("TAG") else None,
                   lemmas=lemmas, sent_starts=sent_starts)

@@ -30,3 +30,6 @@ class VocabularyErrors:
             "predict on the test file that `leave_cues_out.py filter` wrote for the fold.")
     E987 = ("No score files {pattern} under {path}: score each fold of each seed with "
             "`leave_cues_out.py score` first.")
+    # --- challenge families ------------------------------------------------------------------
+    E988 = ("Unknown challenge family {name!r}; the families built apart from the probe's "
+            "templates: {known}.")
