@@ -60,9 +60,13 @@ def cross_rows(domain: str, cross: Dict[str, Any]) -> List[str]:
 def eval_rows(label: str, scores: Dict[str, Any], *more: Tuple[str, Dict[str, Any]]) -> List[str]:
     """Markdown rows: the end-to-end measures of evaluate_model.py scores files, one row
     per (label, scores)."""
-    return markdown_table(["test split", *(name for name, _ in EVAL_MEASURES)],
-                          [[row_label] + [pct(row["scores"][key]) for _, key in EVAL_MEASURES]
-                           for row_label, row in ((label, scores), *more)])
+    rows = []
+    for row_label, row in ((label, scores), *more):
+        rows.append([row_label] + [pct(row["scores"][key]) for _, key in EVAL_MEASURES])
+        if all(key.replace("neg_", "spec_", 1) in row["scores"] for _, key in EVAL_MEASURES):
+            rows.append([f"{row_label}, speculation"]
+                        + [pct(row["scores"][key.replace("neg_", "spec_", 1)]) for _, key in EVAL_MEASURES])
+    return markdown_table(["test split", *(name for name, _ in EVAL_MEASURES)], rows)
 
 
 def clinical_rows(results: Dict[str, Any]) -> List[str]:

@@ -61,3 +61,29 @@ def test_missing_input_is_an_error(card, tmp_path):
     assert proc.returncode == 1
     assert "error:" in proc.stderr and not (tmp_path / "o.json").exists()
 
+
+
+@pytest.mark.parametrize("domain,name,split,lang,licence", [
+    ("norec", "negation_norec", "norec", "nb", "CC BY-NC 4.0"),
+    ("nubes", "negation_clinical", "nubes", "es", "CC BY-SA 3.0 ES"),
+])
+def test_norwegian_and_spanish_clinical_cards(card, tmp_path, domain, name, split, lang, licence):
+    model = tmp_path / "model"
+    model.mkdir()
+    (model / "meta.json").write_text(json.dumps({"lang": lang}))
+    keys = ("cue_b_f", "nis_ex_f", "st_f", "nis_tok_f")
+    scores = {f"neg_{k}": 0.9 for k in keys}
+    if domain == "nubes":  # the clinical model resolves uncertainty (speculation) too
+        scores.update({f"spec_{k}": 0.7 for k in keys})
+    (tmp_path / "scores.json").write_text(json.dumps({"scores": scores, "speed": {"words_per_second": 40000}}))
+    proc = card(str(model), "--domain", domain, "--name", name, "--version", "0.1.0", "--scores",
+                f"{split}={tmp_path / 'scores.json'}", "--speed-from", str(tmp_path / "scores.json"),
+                "--out", str(tmp_path / "meta.json"))
+    assert proc.returncode == 0, proc.stderr
+    meta = json.loads((tmp_path / "meta.json").read_text())
+    assert meta["lang"] == lang and meta["license"] == licence
+    text = meta["description"]
+    assert "| 90.00 | 90.00 | 90.00 | 90.00 |" in text
+    assert ("speculation | 70.00 | 70.00 | 70.00 | 70.00 |" in text) == (domain == "nubes")
+    assert "denies" not in text  # the English failure mode is not theirs
+    assert f"{lang}_{name}" in text
