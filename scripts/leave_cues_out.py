@@ -3,8 +3,9 @@ training.
 
 The cue-word inventory is every gold cue of the English training splits (CD-SCO, BioScope
 abstracts and clinical reports, SFU Review) by its key: the lower-cased cue text (typographic
-apostrophes straight, punctuation at the ends of its words left out), a multiword or discontinuous cue as its words joined by spaces
-("by no means", "neither nor"), an affixal cue by its affix ("un-", "-less"). The keys are
+apostrophes straight, punctuation at the ends of its words left out), a multiword or
+discontinuous cue as its words joined by spaces ("by no means", "neither nor"), an affixal
+cue by its affix ("un-", "-less"). The keys are
 dealt into k folds; for fold i a model trains without the training sentences that hold a
 key of the fold and is tested on the test sentences whose gold cues hold one, and the
 score is the recall of those held-out gold cues: one counts as found when a predicted cue

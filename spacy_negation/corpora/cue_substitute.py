@@ -433,5 +433,5 @@ def substituted_copies(docs: Iterable[Doc], lexicon: Sequence[CueWord], copies: 
         yield from out[i]
 
 
-__all__ = ["CueWord", "Match", "LEXICON_PATH", "SUBSTITUTION_KEY", "load_negation_lexicon", "lexicon_keys", "lexical_cues",
-           "substitute", "substituted_copies", "replacement_pools", "is_excluded", "normalize"]
+__all__ = ["CueWord", "Match", "LEXICON_PATH", "SUBSTITUTION_KEY", "load_negation_lexicon", "lexicon_keys",
+           "lexical_cues", "substitute", "substituted_copies", "replacement_pools", "is_excluded", "normalize"]
