@@ -148,3 +148,42 @@ def test_readme_clinical_claims_quote_results_clinical():
 def test_readme_is_short():
     """The README is for users and links out (at most 120 lines); history is in results/."""
     assert len(README.read_text(encoding="utf-8").splitlines()) <= 120
+
+
+def test_readme_model_table_names_the_per_language_defaults_and_their_workflows():
+    """Every model of the README's table is built by a project workflow (MODEL_WORKFLOWS,
+    whose commands package it), and the rows that say "the default of spacy.blank(LANG)"
+    name the host's default model of that language."""
+    import srsly
+
+    from spacy_negation.pipeline.negation import DEFAULT_MODELS, MODEL_WORKFLOWS
+
+    text = README.read_text(encoding="utf-8")
+    rows = re.findall(r"^\| ([^|]+) \| `(\w+)` \|", text, re.M)
+    models = {model for _, model in rows}
+    assert {"en_negation_general", "es_negation_clinical", "nb_negation_norec"} <= models
+    project = srsly.read_yaml(README.parent / "project.yml")
+    scripts = " ".join(line for cmd in project["commands"] for line in cmd["script"])
+    for key, value in project["vars"].items():
+        scripts = scripts.replace("${vars.%s}" % key, str(value))
+    for model in models:
+        assert model in MODEL_WORKFLOWS, model
+        assert f"--name {model[3:]}" in scripts, model  # a package command builds it
+    for label, model in rows:
+        lang = re.search(r'the default of `spacy\.blank\("(\w+)"\)`', label)
+        if lang:
+            assert DEFAULT_MODELS[lang.group(1)] == model
+    assert DEFAULT_MODELS["en"] == "en_negation_general"
+
+
+def test_readme_spanish_clinical_model_resolves_uncertainty_per_its_results():
+    """The README: es_negation_clinical also sets doc._.speculations; its committed results
+    (results/nubes.json, 3 seeds) have uncertainty cues and scopes found."""
+    import json
+
+    readme = " ".join(README.read_text(encoding="utf-8").split())
+    assert "`es_negation_clinical` also sets `doc._.speculations`" in readme
+    nubes = json.loads((README.parent / "results" / "nubes.json").read_text(encoding="utf-8"))
+    uncertainty = nubes["test"]["uncertainty"]
+    assert len(uncertainty["cue_f"]["seeds"]) >= 3
+    assert uncertainty["cue_f"]["mean"] > 0.5 and uncertainty["st_f"]["mean"] > 0.5
