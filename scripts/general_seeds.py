@@ -50,17 +50,27 @@ DEV_SCORE = "neg_nis_tok_f"
 FINISHED = "training-finished.json"
 
 
-def finished(seed_dir: Path) -> bool:
-    """Whether a training finished (its :data:`FINISHED` file and ``model-best``)."""
-    return (seed_dir / "model-best" / "meta.json").is_file() and (seed_dir / FINISHED).is_file()
+def finished(seed_dir: Path, metrics_dir: Optional[Path] = None) -> bool:
+    """Whether a training finished: its :data:`FINISHED` file and ``model-best``; a seed
+    trained before the file existed counts when ``metrics_dir/run_meta.json`` records its
+    training step (``scripts/timed.py`` records a step only when it returned 0)."""
+    if not (seed_dir / "model-best" / "meta.json").is_file():
+        return False
+    if (seed_dir / FINISHED).is_file():
+        return True
+    run_meta = None if metrics_dir is None else metrics_dir / "run_meta.json"
+    if run_meta is None or not run_meta.is_file() or not (seed_dir / "model-last" / "meta.json").is_file():
+        return False
+    steps = json.loads(run_meta.read_text(encoding="utf-8")).get("steps_seconds", {})
+    return f"train_{seed_dir.parent.name}_{seed_dir.name}" in steps
 
 
-def seed_dirs(training_dir: Path) -> Dict[int, Path]:
+def seed_dirs(training_dir: Path, metrics_dir: Optional[Path] = None) -> Dict[int, Path]:
     """The finished trainings under the training folder: seed -> its ``model-best``."""
     out = {}
     for path in sorted(training_dir.glob("seed*")):
         best = path / "model-best"
-        if path.name[4:].isdigit() and finished(path):
+        if path.name[4:].isdigit() and finished(path, metrics_dir):
             out[int(path.name[4:])] = best
     return dict(sorted(out.items()))
 
@@ -85,7 +95,7 @@ def median_seed(scores: Dict[int, float]) -> int:
 def train(config: Path, training_dir: Path, metrics_dir: Path, seeds: Sequence[int]) -> int:
     for seed in seeds:
         out = training_dir / f"seed{seed}"
-        if finished(out):
+        if finished(out, metrics_dir):
             print(f"seed {seed}: {out} is trained, not trained again", file=sys.stderr)
             continue
         cmd = [sys.executable, str(SCRIPTS / "timed.py"), f"train_{training_dir.name}_seed{seed}", "--meta",
@@ -125,7 +135,7 @@ def evaluate_model(best: Path, out: Path, splits: Dict[str, Tuple[str, str]]) ->
 
 
 def evaluate(training_dir: Path, metrics_dir: Path, splits: Dict[str, Tuple[str, str]]) -> int:
-    seeds = seed_dirs(training_dir)
+    seeds = seed_dirs(training_dir, metrics_dir)
     if not seeds:
         print(f"error: no trained seed under {training_dir} (seedN/model-best)", file=sys.stderr)
         return 1
@@ -152,7 +162,7 @@ def evaluated_dev_score(metrics_dir: Path, seed: int, dev_split: str, metrics: S
 
 def select(training_dir: Path, metrics_dir: Path, splits: Dict[str, Tuple[str, str]],
            dev_split: Optional[str] = None, dev_metrics: Sequence[str] = (DEV_SCORE,)) -> int:
-    seeds = seed_dirs(training_dir)
+    seeds = seed_dirs(training_dir, metrics_dir)
     try:
         if dev_split is None:
             scores = {seed: dev_score(best) for seed, best in seeds.items()}

@@ -1,4 +1,4 @@
-"""Leave-cues-out evaluation (issue #60): how well a model finds cue words it never saw in
+"""Leave-cues-out evaluation: how well a model finds cue words it never saw in
 training.
 
 The cue-word inventory is every gold cue of the English training splits (CD-SCO, BioScope
@@ -496,7 +496,7 @@ def markdown(data: Dict[str, Any]) -> str:
         return "–" if cell.get("mean") is None else f"{100 * cell['mean']:.1f} ± {100 * cell['sd']:.1f}"
 
     rows = [("baseline", data["leave_cues_out_recall"])] + list(data.get("levers", {}).items())
-    lines = ["# Leave-cues-out recall (issue #60)", "",
+    lines = ["# Leave-cues-out recall", "",
              "Recall of held-out cue words (the inventory of the English training splits dealt into "
              "folds; a model trained without the sentences holding a fold's words, tested on the "
              "test sentences whose gold cues hold them; exact cue match), in percent, mean ± sd. "

@@ -28,6 +28,8 @@ import tempfile
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from spacy.util import load_config
+
 from spacy_negation.metrics.core import markdown_table, pct
 from spacy_negation.util import atomic_write_text
 
@@ -57,13 +59,23 @@ def cross_rows(domain: str, cross: Dict[str, Any]) -> List[str]:
                            for test, s in cross["matrix"][domain].items()])
 
 
-def eval_rows(label: str, scores: Dict[str, Any], *more: Tuple[str, Dict[str, Any]]) -> List[str]:
+def resolves_speculation(model_meta_or_config: Dict[str, Any]) -> bool:
+    """Whether a trained pipeline's config has a component with the speculation kind."""
+    components = model_meta_or_config.get("components", {})
+    return any("speculation" in (block or {}).get("kinds", []) for block in components.values()
+               if isinstance(block, dict))
+
+
+def eval_rows(label: str, scores: Dict[str, Any], *more: Tuple[str, Dict[str, Any]],
+              speculation: bool = False) -> List[str]:
     """Markdown rows: the end-to-end measures of evaluate_model.py scores files, one row
-    per (label, scores)."""
+    per (label, scores), and with ``speculation`` (a model that resolves it) one more per
+    split whose scores have the speculation measures (a negation-only model scores 0 on
+    the speculations of BioScope and SFU Review: no row)."""
     rows = []
     for row_label, row in ((label, scores), *more):
         rows.append([row_label] + [pct(row["scores"][key]) for _, key in EVAL_MEASURES])
-        if all(key.replace("neg_", "spec_", 1) in row["scores"] for _, key in EVAL_MEASURES):
+        if speculation and all(key.replace("neg_", "spec_", 1) in row["scores"] for _, key in EVAL_MEASURES):
             rows.append([f"{row_label}, speculation"]
                         + [pct(row["scores"][key.replace("neg_", "spec_", 1)]) for _, key in EVAL_MEASURES])
     return markdown_table(["test split", *(name for name, _ in EVAL_MEASURES)], rows)
@@ -90,7 +102,7 @@ def build_meta(model_meta: Dict[str, Any], domain: str, name: str, version: str,
                speed: Optional[float], clinical: Optional[Dict[str, Any]] = None,
                split_scores: Optional[Dict[str, Dict[str, Any]]] = None,
                default_convention: Optional[str] = None,
-               prefilter_window: Optional[Sequence[int]] = None) -> Dict[str, Any]:
+               prefilter_window: Optional[Sequence[int]] = None, speculation: bool = False) -> Dict[str, Any]:
     """The package meta: the model's own meta with the card's fields set.
 
     model_meta (Dict[str, Any]): the trained model's meta.json.
@@ -106,6 +118,7 @@ def build_meta(model_meta: Dict[str, Any], domain: str, name: str, version: str,
         unmarked docs in (named in the card's convention section).
     prefilter_window (Optional[Sequence[int]]): the cue components' prefilter window
         (named among the failure modes).
+    speculation (bool): the model resolves speculation (its scores get speculation rows).
     RETURNS (Dict[str, Any]): the meta for ``spacy package --meta-path``.
     """
     info = DOMAINS[domain]
@@ -127,7 +140,7 @@ def build_meta(model_meta: Dict[str, Any], domain: str, name: str, version: str,
     if split_scores:
         (first, *rest) = [(CORPUS_NAMES[split], scores) for split, scores in split_scores.items()]
         lines += ["## Scores (end to end, each test split in its own convention, percent)", "",
-                  *eval_rows(*first, *rest), "",
+                  *eval_rows(*first, *rest, speculation=speculation), "",
                   f"From the project's `metrics/{'general_fast' if domain == 'fast' else domain}/on_*.json` "
                   "(scripts/evaluate_model.py --convention).", ""]
     if clinical is not None:
@@ -293,8 +306,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             if not sep or split not in CORPUS_NAMES:
                 raise ValueError(f"--scores {text!r}: expected SPLIT=FILE with SPLIT one of {sorted(CORPUS_NAMES)}")
             split_scores[split] = json.loads(Path(path).read_text(encoding="utf-8"))
+        config_path = args.model_dir / "config.cfg"
+        speculation = config_path.is_file() and resolves_speculation(load_config(config_path, interpolate=False))
         meta = build_meta(model_meta, args.domain, args.name, args.version, cross, neges, speed,
-                          clinical, split_scores, args.default_convention, args.prefilter_window)
+                          clinical, split_scores, args.default_convention, args.prefilter_window,
+                          speculation=speculation)
         meta["spacy_version"] = SPACY_VERSION
         if (args.model_dir / "transformer").is_dir():
             meta["requirements"] = [TRANSFORMERS_REQUIREMENT]

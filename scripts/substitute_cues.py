@@ -1,4 +1,4 @@
-"""Lexical cue substitution (issue #60): the input .spacy files (concatenated, keeping user
+"""Lexical cue substitution: the input .spacy files (concatenated, keeping user
 data, each input's docs optionally marked with an annotation convention as
 scripts/concat_docbins.py marks them) followed by copies of their sentences whose lexical
 negation cue is replaced by another ``train`` word of the same class of the negation lexicon

@@ -1,4 +1,4 @@
-"""The telegraphic clinical families of the challenge set (issue #60): invented note lines in
+"""The telegraphic clinical families of the challenge set: invented note lines in
 the clipped style of clinical notes, **for development only** (written for this package, not
 drawn from any corpus or patient record; nothing is trained on them and no test result is
 reported on them).

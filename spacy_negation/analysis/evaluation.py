@@ -17,8 +17,8 @@ from ..errors import Errors
 from ..corpora.starsem import Sentence
 from ..corpora.starsem_docs import doc_to_sentences, write_starsem_docs
 from ..metrics.evaluate import FAMILIES, evaluate_files, evaluate_sentences, to_json
-from ..negation import SPECULATIONS, SPECULATIONS_KEY, get_convention, set_convention, set_negations
-from ..scoring.scorers import score_instances, score_negations
+from ..negation import get_convention, set_convention, set_negations
+from ..scoring.scorers import score_negations
 from ..util import atomic_write_text
 
 #: The cue component a scope-only evaluation on gold cues disables.
@@ -56,17 +56,12 @@ def score_docs(system: Sequence[Doc], gold: Sequence[Doc]) -> Dict[str, Any]:
 
     system (Sequence[Doc]): the annotated docs.
     gold (Sequence[Doc]): the gold docs, parallel to system.
-    RETURNS (Dict[str, Any]): {"scores": the flat ``neg_*`` scores of
-        :func:`spacy_negation.scoring.scorers.score_negations` and, when a gold doc
-        annotates speculation (BioScope, SFU Review, NUBes), the ``spec_*`` scores of
-        :func:`~spacy_negation.scoring.scorers.score_instances` (cues, scopes, NIS and the
-        CoNLL-2010 scope measure), "detail": the document of :func:`evaluate` on the docs'
-        *SEM sentences (negation)}.
+    RETURNS (Dict[str, Any]): {"scores": the flat scores of
+        :func:`spacy_negation.scoring.scorers.score_negations` (``neg_*``, and ``spec_*``
+        where the gold annotates speculation: BioScope, SFU Review, NUBes), "detail": the
+        document of :func:`evaluate` on the docs' *SEM sentences (negation)}.
     """
-    examples = [Example(p, g) for p, g in zip(system, gold)]
-    scores = score_negations(examples)
-    if any(SPECULATIONS_KEY in g.spans for g in gold):
-        scores.update(score_instances(examples, SPECULATIONS))
+    scores = score_negations([Example(p, g) for p, g in zip(system, gold)])
     detail = to_json(evaluate_sentences(doc_sentences(gold), doc_sentences(system)))
     return {"scores": scores, "detail": detail}
 

@@ -1,6 +1,6 @@
 """Lexical cue substitution: copies of training sentences whose lexical negation cue
 ("lacks", "never", "no longer", "absence of") is replaced by another cue word of the same
-syntactic class from a negation lexicon (issue #60).
+syntactic class from a negation lexicon.
 
 A model learns the cue words its corpora contain: the default English model, trained on
 CD-SCO, BioScope and SFU Review, misses "denies", "negative for", "nobody", "free of" and
@@ -37,8 +37,8 @@ from spacy.tokens import Doc
 
 from ..errors import Errors
 from ..ml.training_corpus import split_sentences
-from ..negation import (PartLike, get_convention, get_negations, get_speculations, set_convention,
-                        set_negations, set_speculations)
+from ..negation import (SPECULATIONS_KEY, PartLike, get_convention, get_negations, get_speculations,
+                        set_convention, set_negations, set_speculations)
 from ..util import recase
 from .docs import META_KEY
 
@@ -339,7 +339,7 @@ def substitute(doc: Doc, match: Match, new: CueWord) -> Optional[Doc]:
                   tags=spread([t.tag_ for t in doc]) if doc.has_annotation("TAG") else None,
                   lemmas=lemmas, sent_starts=sent_starts)
     set_negations(new_doc, [m for m in moved_negations if m is not None])
-    if moved_speculations:
+    if SPECULATIONS_KEY in doc.spans:  # none annotated stays apart from not annotated
         set_speculations(new_doc, [m for m in moved_speculations if m is not None])
     set_convention(new_doc, get_convention(doc))
     new_doc.user_data[SUBSTITUTION_KEY] = {"old": match.entry.key, "new": new.key}

@@ -270,3 +270,15 @@ def test_script_writes_inputs_then_copies_marked_with_their_convention(nlp, run_
     assert [d.text for d in got[:3]] == [d.text for d in docs]
     assert all(get_convention(d) == "bioscope" for d in got) and len(got) == 6
     assert {d.text.split()[1] for d in got[3:]} <= {"exclude", "prevent"}  # verb_obj.base, train
+
+
+def test_a_copy_keeps_whether_its_sentence_annotates_speculation(nlp, lexicon):
+    from spacy_negation.negation import SPECULATIONS_KEY, set_speculations
+
+    words = ["Cells", "lack", "the", "receptor", "."]
+    plain = make(nlp, words, [{"cue": w(words, 1), "scope": w(words, 2, 3)}])
+    annotated = make(nlp, words, [{"cue": w(words, 1), "scope": w(words, 2, 3)}])
+    set_speculations(annotated, [])  # speculation annotated, none in this sentence
+    for doc, expected in ((plain, False), (annotated, True)):
+        new = substitute(doc, lexical_cues(doc, lexicon)[0], entry(lexicon, "without"))
+        assert (SPECULATIONS_KEY in new.spans) is expected

@@ -164,3 +164,13 @@ def test_select_by_an_evaluated_dev_split(run_script, tmp_path):
     proc = run_script("general_seeds.py", "select", "--training-dir", tmp_path / "training", "--metrics-dir",
                       tmp_path / "metrics", "--split", "cdsco=x.spacy", "--dev-split", "dev")
     assert proc.returncode == 2 and "--dev-split dev" in proc.stderr
+
+
+def test_a_seed_trained_before_the_finished_file_counts_by_its_recorded_training(run_script, tmp_path):
+    """A seed trained before training-finished.json existed is finished when run_meta.json
+    records its training step (timed.py records a step only when it returned 0)."""
+    _seed(tmp_path, 0, 0.80, 0.70, finished=False)
+    _seed(tmp_path, 1, 0.90, 0.80, finished=False)
+    (tmp_path / "metrics" / "run_meta.json").write_text(json.dumps({"steps_seconds": {"train_training_seed0": 1.0}}))
+    assert _select(run_script, tmp_path).returncode == 0
+    assert json.loads((tmp_path / "metrics" / "selected.json").read_text())["dev"] == {"0": 0.8}

@@ -72,9 +72,10 @@ def test_norwegian_and_spanish_clinical_cards(card, tmp_path, domain, name, spli
     model.mkdir()
     (model / "meta.json").write_text(json.dumps({"lang": lang}))
     keys = ("cue_b_f", "nis_ex_f", "st_f", "nis_tok_f")
-    scores = {f"neg_{k}": 0.9 for k in keys}
-    if domain == "nubes":  # the clinical model resolves uncertainty (speculation) too
-        scores.update({f"spec_{k}": 0.7 for k in keys})
+    # the gold of both splits could hold speculations; only the clinical model resolves them
+    scores = {**{f"neg_{k}": 0.9 for k in keys}, **{f"spec_{k}": 0.7 for k in keys}}
+    kinds = '["negation", "speculation"]' if domain == "nubes" else '["negation"]'
+    (model / "config.cfg").write_text(f"[components]\n\n[components.negation_cue]\nfactory = \"negation_cue\"\nkinds = {kinds}\n")
     (tmp_path / "scores.json").write_text(json.dumps({"scores": scores, "speed": {"words_per_second": 40000}}))
     proc = card(str(model), "--domain", domain, "--name", name, "--version", "0.1.0", "--scores",
                 f"{split}={tmp_path / 'scores.json'}", "--speed-from", str(tmp_path / "scores.json"),
