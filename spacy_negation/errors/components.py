@@ -35,6 +35,9 @@ class ComponentErrors:
             "which gets each cue's kind as input, or kinds = [\"negation\"].")
     E308 = ("The component '{name}' was trained for the kinds {kinds}; it cannot resolve "
             "{asked}.")
+    E309 = ("negation_scope '{name}': a doc with {n_neg} negation(s) and {n_spec} speculation(s) "
+            "got {n_ids} arrays of scope label ids; set_annotations takes one per negation, or "
+            "one per negation and then one per speculation (the output of its predict).")
     # --- user cue lists (cue_patterns) ----------------------------------------------------
     E350 = ("cue_patterns must be None, a list name, a file path or a list of entries, names and "
             "paths; got {what}.")

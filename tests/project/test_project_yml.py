@@ -118,3 +118,15 @@ def test_the_mpnet_report_reads_both_teachers_evaluated_by_the_workflow(project)
         assert steps.index(teacher) < steps.index("report-general-mpnet")
         folder = commands[teacher]["outputs"][0].rsplit("/", 1)[0]
         assert f"={folder}'" in report
+
+
+def test_seed_trainings_go_through_general_seeds_train():
+    """A seed folder (training/NAME/seedN) that general_seeds.py evaluates or selects is trained
+    by `general_seeds.py train`, the one that marks a seed finished (training-finished.json):
+    a seed trained by a bare `spacy train` would count as still training."""
+    import srsly
+
+    project = srsly.read_yaml(REPO / "project.yml")
+    for command in project["commands"]:
+        for line in command["script"]:
+            assert not re.search(r"spacy train .*--output training/\S+/seed", line), (command["name"], line)

@@ -211,6 +211,9 @@ class NegationScope(NegationPipe):
             speculations = get_speculations(doc) if speculation else []
             if not (negations or speculations) or not self.annotates(doc):
                 continue
+            if len(doc_ids) not in (len(negations), len(negations) + len(speculations)):
+                raise ValueError(Errors.E309.format(name=self.name, n_neg=len(negations),
+                                                    n_spec=len(speculations), n_ids=len(doc_ids)))
             # the token lengths and space flags once per doc: a window's tokens need no Token objects
             lengths, spaces = (column.tolist() for column in doc.to_array([LENGTH, IS_SPACE]).T)
             if negations:

@@ -112,6 +112,10 @@ def test_set_annotations_resolves_speculation_scopes():
     # ids for the negations alone leave the speculations as they are
     scope.set_annotations([doc], [[]])
     assert [s.scope_text for s in get_speculations(doc)] == ["It rain", "it snow"]
+    # any other number of arrays is a mistake, not a partial annotation
+    with pytest.raises(ValueError, match=r"\[NEG-E309\]"):
+        scope.set_annotations([doc], [[first]])
+    assert [s.scope_text for s in get_speculations(doc)] == ["It rain", "it snow"]
     # switched off, the component neither predicts nor resolves them
     scope.active_kinds = ["negation"]
     assert scope.predict([doc]) == [[]]
