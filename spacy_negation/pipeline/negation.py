@@ -17,9 +17,11 @@ the model's components neither decode nor resolve speculation cues, and the host
 get none (their speculations are left as they were). That saves the speculation scopes
 (one pass of the scope model's BiLSTM over each speculation cue's window, as for a
 negation cue) and, with the cue component's prefilter, the sentences that only a
-speculation cue word would have sent to the network; the negations are the same either
-way (a token whose best label is a speculation label is no negation cue), except where a
-``prefilter_window`` cuts the sentences around other candidates.
+speculation cue word would have sent to the network. Without the prefilter the negations
+are the same either way (a token whose best label is a speculation label is no negation
+cue); with it, a sentence that only a speculation cue word sent to the network can also get
+negation cues on words that are no negation candidates, and a ``prefilter_window`` can cut
+the sentences around other candidates.
 
 Serialization: the component stores the model *reference* (package name or path) in the
 host pipeline's config, not the weights. ``nlp.to_disk`` + ``spacy.load`` load the model
