@@ -16,7 +16,8 @@ import spacy
 
 from spacy_negation import register_extensions
 from spacy_negation.analysis.ensemble import annotate, check_compatible
-from spacy_negation.analysis.evaluation import blank_copy, summary_line, tag_punct, write_results
+from spacy_negation.analysis.evaluation import (blank_copy, resolves_speculation_on, summary_line, tag_punct,
+                                                write_results)
 from spacy_negation.corpora.docbin import read_docbin
 
 
@@ -39,7 +40,9 @@ def main() -> None:
     if args.tag_punct:
         for doc in gold:
             tag_punct(doc)
-    system = [blank_copy(nlps[0].vocab, g, args.gold_cues) for g in gold]
+    # on gold cues: the speculation cues too where the first pipeline resolves their scopes
+    system = [blank_copy(nlps[0].vocab, g, args.gold_cues,
+                         speculation_cues=args.gold_cues and resolves_speculation_on(nlps[0], g)) for g in gold]
     start = time.perf_counter()
     for b in range(0, len(system), args.batch_size):
         annotate(nlps, system[b:b + args.batch_size], args.gold_cues)

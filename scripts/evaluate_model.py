@@ -5,8 +5,10 @@ python scripts/evaluate_model.py MODEL GOLD.spacy SYSTEM_OUT.txt SCORES_OUT.json
 
 End to end (default): the pipeline runs on the gold tokens and sentence boundaries and
 predicts cues, scopes and events. With --gold-cues the doc carries the gold cues and only
-the scope component (and the transformer it listens to) runs: scope resolution on gold
-cues. Writes the system *SEM file and a JSON with the spaCy scorer's flat ``neg_*``
+the scope components (and the transformer they listen to) run, every cue component off:
+scope resolution on gold cues; the gold speculation cues too where the corpus annotates
+speculation and the model resolves it (the reference comparison of speculation scopes on
+gold cues). Writes the system *SEM file and a JSON with the spaCy scorer's flat ``neg_*``
 scores, the full ``evaluate --json`` document and the speed.
 """
 import argparse

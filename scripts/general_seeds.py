@@ -14,7 +14,10 @@ evaluated into ``metrics/general/seedN/on_SPLIT.{txt,json}``: each English test 
 end in its own annotation convention (``evaluate_model.py --tag-punct --convention CONVENTION``;
 by default the four English test splits, BioScope clinical in the BioScope convention; ``--split``
 names others, e.g. for the clinical model). With ``--model DIR`` one model that is not a seed
-(a teacher) is evaluated the same way into ``METRICS_DIR/on_SPLIT.{txt,json}``.
+(a teacher) is evaluated the same way into ``METRICS_DIR/on_SPLIT.{txt,json}``. With
+``--gold-cues`` the scopes are resolved on the gold cues instead (``evaluate_model.py
+--gold-cues``: negation and, where the model resolves it, speculation) into
+``seedN/on_SPLIT_goldcues.{txt,json}`` (:data:`GOLD_CUES_SUFFIX`), beside the end-to-end files.
 ``select`` takes the seed with the median dev score (the score spaCy recorded for the
 ``model-best`` checkpoint: NIS_tok F1 over the three dev splits; with an even number of
 seeds, the lower of the two middle ones), copies its ``model-best`` to
@@ -42,6 +45,8 @@ TEST_SPLITS: Dict[str, Tuple[str, str]] = {
 }
 #: The dev score of a checkpoint in its meta.json (``performance``).
 DEV_SCORE = "neg_nis_tok_f"
+#: The suffix of the scores files of an evaluation on gold cues: ``on_SPLIT_goldcues.json``.
+GOLD_CUES_SUFFIX = "_goldcues"
 
 
 #: The file :func:`train` writes into a seed's folder when ``spacy train`` has returned 0
@@ -119,28 +124,32 @@ def parse_split(text: str) -> Tuple[str, Tuple[str, str]]:
     return name, (gold, convention or name)
 
 
-def evaluate_model(best: Path, out: Path, splits: Dict[str, Tuple[str, str]]) -> int:
-    """One model on each split into ``out/on_SPLIT.{txt,json}``; outputs newer than the
-    model's ``meta.json`` are kept."""
+def evaluate_model(best: Path, out: Path, splits: Dict[str, Tuple[str, str]], gold_cues: bool = False) -> int:
+    """One model on each split into ``out/on_SPLIT.{txt,json}`` (with ``gold_cues``: on the
+    gold cues into ``out/on_SPLIT_goldcues.{txt,json}``); outputs newer than the model's
+    ``meta.json`` are kept."""
+    suffix = GOLD_CUES_SUFFIX if gold_cues else ""
     for split, (gold, convention) in splits.items():
-        scores = out / f"on_{split}.json"
+        scores = out / f"on_{split}{suffix}.json"
         if scores.is_file() and scores.stat().st_mtime >= (best / "meta.json").stat().st_mtime:
             continue
         out.mkdir(parents=True, exist_ok=True)
         code = subprocess.call([sys.executable, str(SCRIPTS / "evaluate_model.py"), str(best), gold,
-                                str(out / f"on_{split}.txt"), str(scores), "--tag-punct", "--convention", convention])
+                                str(out / f"on_{split}{suffix}.txt"), str(scores), "--tag-punct", "--convention",
+                                convention, *(["--gold-cues"] if gold_cues else [])])
         if code:
             return code
     return 0
 
 
-def evaluate(training_dir: Path, metrics_dir: Path, splits: Dict[str, Tuple[str, str]]) -> int:
+def evaluate(training_dir: Path, metrics_dir: Path, splits: Dict[str, Tuple[str, str]],
+             gold_cues: bool = False) -> int:
     seeds = seed_dirs(training_dir, metrics_dir)
     if not seeds:
         print(f"error: no trained seed under {training_dir} (seedN/model-best)", file=sys.stderr)
         return 1
     for seed, best in seeds.items():
-        code = evaluate_model(best, metrics_dir / f"seed{seed}", splits)
+        code = evaluate_model(best, metrics_dir / f"seed{seed}", splits, gold_cues)
         if code:
             return code
     return 0
@@ -210,7 +219,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                              "with the test splits) instead of the score spaCy recorded in training")
     parser.add_argument("--dev-metric", nargs="+", default=[DEV_SCORE],
                         help="select with --dev-split: the scores whose mean ranks the seeds")
+    parser.add_argument("--gold-cues", action="store_true",
+                        help=f"evaluate: resolve the scopes of the gold cues (negation and speculation) into "
+                             f"on_SPLIT{GOLD_CUES_SUFFIX}.{{txt,json}} instead of end to end")
     args = parser.parse_args(argv)
+    if args.gold_cues and args.action != "evaluate":
+        parser.error("--gold-cues goes with evaluate")
     splits = dict(args.split) or TEST_SPLITS
     if args.model is not None:
         if args.action != "evaluate":
@@ -218,11 +232,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if not (args.model / "meta.json").is_file():
             print(f"error: {args.model} is not a trained model (no meta.json)", file=sys.stderr)
             return 1
-        return evaluate_model(args.model, args.metrics_dir, splits)
+        return evaluate_model(args.model, args.metrics_dir, splits, args.gold_cues)
     if args.action == "train":
         return train(args.config, args.training_dir, args.metrics_dir, args.seeds)
     if args.action == "evaluate":
-        return evaluate(args.training_dir, args.metrics_dir, splits)
+        return evaluate(args.training_dir, args.metrics_dir, splits, args.gold_cues)
     if args.dev_split is not None and args.dev_split not in splits:
         parser.error(f"--dev-split {args.dev_split} is not one of the --split names")
     return select(args.training_dir, args.metrics_dir, splits, args.dev_split, args.dev_metric)

@@ -17,11 +17,12 @@ from ..errors import Errors
 from ..corpora.starsem import Sentence
 from ..corpora.starsem_docs import doc_to_sentences, write_starsem_docs
 from ..metrics.evaluate import FAMILIES, evaluate_files, evaluate_sentences, to_json
-from ..negation import get_convention, set_convention, set_negations
+from ..negation import SPECULATIONS_KEY, get_convention, set_convention, set_negations, set_speculations
 from ..scoring.scorers import score_negations
 from ..util import atomic_write_text
 
-#: The cue component a scope-only evaluation on gold cues disables.
+#: The cue component a scope-only evaluation on gold cues disables (with every other
+#: ``negation_cue`` component of the pipeline: :func:`cue_components`).
 CUE_COMPONENT = "negation_cue"
 
 
@@ -70,15 +71,19 @@ def annotate_gold(nlp: Language, gold: Sequence[Doc], *, convention: Optional[st
                   gold_cues: bool = False, punct_tags: bool = False,
                   batch_size: int = 32) -> Tuple[List[Doc], float]:
     """Run a negation pipeline on the tokens and sentence boundaries of gold docs: end to
-    end, or with ``gold_cues`` on the gold cues (the cue component disabled: scope
-    resolution only).
+    end, or with ``gold_cues`` on the gold cues (every cue component disabled: scope
+    resolution only). On gold cues a doc gets the gold speculation cues too where the
+    gold annotates speculation and a scope component that annotates the doc resolves
+    speculation (:func:`resolves_speculation_on`): their scopes are resolved as the
+    negations'. A model that resolves no speculation gets none, as end to end.
 
     nlp (Language): the negation pipeline.
     gold (Sequence[Doc]): the gold docs (marked with ``convention`` and, with
         ``punct_tags``, tagged by :func:`tag_punct` in place).
     convention (Optional[str]): the annotation convention to mark the docs with (a model
         with components per convention annotates them in it; None: the docs' own marks).
-    gold_cues (bool): copy the gold cues and resolve their scopes only.
+    gold_cues (bool): copy the gold cues (negation and, as above, speculation) and resolve
+        their scopes only.
     punct_tags (bool): tag the gold docs' untagged tokens for the *SEM punctuation rule
         (corpora without POS tags: BioScope, SFU Review).
     batch_size (int): docs per batch.
@@ -92,11 +97,41 @@ def annotate_gold(nlp: Language, gold: Sequence[Doc], *, convention: Optional[st
             set_convention(doc, convention)
         if punct_tags:
             tag_punct(doc)
-    inputs = [blank_copy(nlp.vocab, g, gold_cues) for g in gold]
-    disable = [CUE_COMPONENT] if gold_cues else []
+    inputs = [blank_copy(nlp.vocab, g, gold_cues,
+                         speculation_cues=gold_cues and resolves_speculation_on(nlp, g)) for g in gold]
+    disable = cue_components(nlp) if gold_cues else []
     start = time.perf_counter()
     system = list(nlp.pipe(inputs, batch_size=batch_size, disable=disable))
     return system, time.perf_counter() - start
+
+
+def cue_components(nlp: Language) -> List[str]:
+    """The names of a pipeline's cue components (``negation_cue``, and those of other
+    conventions such as ``negation_cue_sfu``): what a scope-only evaluation on gold cues
+    disables, so that no cue component of the doc's convention overwrites the gold cues.
+
+    nlp (Language): the negation pipeline.
+    RETURNS (List[str]): the names, in pipeline order (:data:`CUE_COMPONENT` among them
+        when the pipeline has it).
+    """
+    from ..pipeline.cue import NegationCue
+
+    return [name for name, pipe in nlp.pipeline if name == CUE_COMPONENT or isinstance(pipe, NegationCue)]
+
+
+def resolves_speculation_on(nlp: Language, doc: Doc) -> bool:
+    """Whether a pipeline resolves the scopes of a doc's speculation cues: one of its scope
+    components annotates the doc (its convention) and resolves speculation (its kinds,
+    not switched off).
+
+    nlp (Language): the negation pipeline.
+    doc (Doc): the doc (with its convention mark).
+    RETURNS (bool): whether it does.
+    """
+    from ..pipeline.scope import NegationScope
+
+    return any(isinstance(pipe, NegationScope) and pipe.resolves_speculation and pipe.annotates(doc)
+               for _, pipe in nlp.pipeline)
 
 
 def check_convention(nlp: Language, convention: str) -> None:
@@ -171,16 +206,19 @@ def summary_line(result: Dict[str, Any]) -> str:
             f"{speed['words_per_second']:.0f} words/s)")
 
 
-def blank_copy(vocab: Vocab, gold: Doc, with_cues: bool) -> Doc:
+def blank_copy(vocab: Vocab, gold: Doc, with_cues: bool, *, speculation_cues: bool = True) -> Doc:
     """The gold doc's tokens, spaces, sentence starts, lemmas, tags, *SEM ids and
     convention mark in another vocab (the negation components use none but the tokens and
     the mark; the rest makes the exported system file line up with the gold file), with
-    the gold cues (no scopes, no events) if
-    asked.
+    the gold cues (no scopes, no events) if asked: the negation cues, and the speculation
+    cues where the gold annotates speculation (its ``speculations`` span group) unless
+    ``speculation_cues`` is False.
 
     vocab (Vocab): the pipeline's vocab.
     gold (Doc): the gold doc.
     with_cues (bool): copy the gold cues (scope resolution on gold cues).
+    speculation_cues (bool): with ``with_cues``, copy the gold speculation cues too (False
+        for a pipeline that resolves no speculation on the doc: :func:`annotate_gold`).
     RETURNS (Doc): the copy.
     """
     doc = Doc(vocab, words=[t.text for t in gold], spaces=[bool(t.whitespace_) for t in gold],
@@ -192,6 +230,9 @@ def blank_copy(vocab: Vocab, gold: Doc, with_cues: bool) -> Doc:
     if with_cues:
         negs = sorted(gold._.negations, key=lambda n: n.id)
         set_negations(doc, [{"cue": list(n.cue)} for n in negs])
+        if speculation_cues and SPECULATIONS_KEY in gold.spans:
+            specs = sorted(gold._.speculations, key=lambda s: s.id)
+            set_speculations(doc, [{"cue": list(s.cue)} for s in specs])
     return doc
 
 

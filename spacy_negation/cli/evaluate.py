@@ -46,7 +46,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                             "(en_negation_general: cdsco, bioscope or sfu; default: the docs' own marks, "
                             "else the model's default); a model of one convention annotates in its own")
     model.add_argument("--gold-cues", action="store_true",
-                       help="give the pipeline the gold cues and score its scopes (no cue component)")
+                       help="give the pipeline the gold cues (negation and, where it resolves speculation, "
+                            "speculation) and score its scopes (no cue component)")
     model.add_argument("--system-out", type=output_file, default=None,
                        help="also write the pipeline's annotation as a *SEM file")
     model.add_argument("--output", type=output_file, default=None,

@@ -3,6 +3,8 @@ and the seed rows of scripts/general_report.py."""
 import json
 from pathlib import Path
 
+import pytest
+
 from util import REPO, load_module
 
 SPLITS = ("cdsco", "bioscope", "sfu", "bioscope_clinical")
@@ -136,6 +138,35 @@ def test_evaluate_one_model_writes_each_split_into_the_metrics_folder(run_script
         for split, (gold, convention) in seeds.TEST_SPLITS.items()]
     assert seeds.main(["evaluate", "--model", str(model), "--metrics-dir", str(tmp_path / "m")]) == 0
     assert len(calls) == len(seeds.TEST_SPLITS)  # already evaluated: not run again
+
+
+def test_evaluate_on_gold_cues_writes_the_goldcues_files_of_each_finished_seed(tmp_path, monkeypatch):
+    """`evaluate --gold-cues`: evaluate_model.py --gold-cues per finished seed and split into
+    seedN/on_SPLIT_goldcues.*, beside the end-to-end files (kept as they are); a seed still
+    training is not evaluated; outputs newer than the model are kept."""
+    seeds = load_module(REPO / "scripts" / "general_seeds.py", "general_seeds_gold_cues")
+    _seed(tmp_path, 0, 0.8, 0.7)
+    _seed(tmp_path, 1, 0.8, 0.7, finished=False)
+    calls = []
+
+    def fake_call(cmd):
+        calls.append(cmd)
+        Path(cmd[5]).write_text("{}")
+        return 0
+
+    monkeypatch.setattr(seeds.subprocess, "call", fake_call)
+    args = ["evaluate", "--gold-cues", "--training-dir", str(tmp_path / "training"), "--metrics-dir",
+            str(tmp_path / "metrics"), "--split", "bioscope=corpus/bioscope/test.spacy:bioscope"]
+    assert seeds.main(args) == 0
+    out = tmp_path / "metrics" / "seed0"
+    best = tmp_path / "training" / "seed0" / "model-best"
+    assert [c[2:] for c in calls] == [[str(best), "corpus/bioscope/test.spacy", str(out / "on_bioscope_goldcues.txt"),
+                                      str(out / "on_bioscope_goldcues.json"), "--tag-punct", "--convention", "bioscope",
+                                      "--gold-cues"]]
+    assert json.loads((out / "on_bioscope.json").read_text())["scores"]["neg_st_f"] == 0.7  # end to end kept
+    assert seeds.main(args) == 0 and len(calls) == 1
+    with pytest.raises(SystemExit):
+        seeds.main(["select", "--gold-cues"])
 
 
 def test_evaluate_model_refuses_a_folder_without_a_model(run_script, tmp_path):
