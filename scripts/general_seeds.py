@@ -80,13 +80,14 @@ def seed_dirs(training_dir: Path, metrics_dir: Optional[Path] = None) -> Dict[in
     return dict(sorted(out.items()))
 
 
-def dev_score(model_best: Path) -> float:
-    """The dev score spaCy recorded for a checkpoint."""
+def dev_score(model_best: Path, metrics: Sequence[str] = (DEV_SCORE,)) -> float:
+    """The mean of ``metrics`` in the dev scores spaCy recorded for a checkpoint
+    (``performance`` of its meta.json)."""
     meta = json.loads((model_best / "meta.json").read_text(encoding="utf-8"))
     try:
-        return float(meta["performance"][DEV_SCORE])
+        return sum(float(meta["performance"][m]) for m in metrics) / len(metrics)
     except (KeyError, TypeError, ValueError) as err:
-        raise ValueError(f"{model_best}/meta.json has no performance.{DEV_SCORE}") from err
+        raise ValueError(f"{model_best}/meta.json has no performance.{' or '.join(metrics)}") from err
 
 
 def median_seed(scores: Dict[int, float]) -> int:
@@ -174,7 +175,7 @@ def select(training_dir: Path, metrics_dir: Path, splits: Dict[str, Tuple[str, s
     seeds = seed_dirs(training_dir, metrics_dir)
     try:
         if dev_split is None:
-            scores = {seed: dev_score(best) for seed, best in seeds.items()}
+            scores = {seed: dev_score(best, dev_metrics) for seed, best in seeds.items()}
         else:
             scores = {seed: evaluated_dev_score(metrics_dir, seed, dev_split, dev_metrics) for seed in seeds}
         chosen = median_seed(scores)
@@ -195,7 +196,8 @@ def select(training_dir: Path, metrics_dir: Path, splits: Dict[str, Tuple[str, s
     shutil.copytree(seeds[chosen], partial)
     shutil.rmtree(target, ignore_errors=True)
     partial.rename(target)
-    rule = ("median dev score (performance.neg_nis_tok_f of model-best)" if dev_split is None else
+    rule = (f"median dev score (the mean of performance.{', performance.'.join(dev_metrics)} of model-best)"
+            if dev_split is None else
             f"median dev score (the mean of {', '.join(dev_metrics)} of model-best on {dev_split})")
     record = {"seed": chosen, "rule": rule, "dev": {str(seed): score for seed, score in scores.items()}}
     atomic_write_text(metrics_dir / "selected.json", json.dumps(record, indent=2) + "\n")
@@ -218,7 +220,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         help="select: rank the seeds by their scores on this --split (a dev split, evaluated "
                              "with the test splits) instead of the score spaCy recorded in training")
     parser.add_argument("--dev-metric", nargs="+", default=[DEV_SCORE],
-                        help="select with --dev-split: the scores whose mean ranks the seeds")
+                        help="select: the scores whose mean ranks the seeds (on --dev-split, else in the "
+                             "checkpoint's recorded dev scores)")
     parser.add_argument("--gold-cues", action="store_true",
                         help=f"evaluate: resolve the scopes of the gold cues (negation and speculation) into "
                              f"on_SPLIT{GOLD_CUES_SUFFIX}.{{txt,json}} instead of end to end")
