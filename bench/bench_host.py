@@ -41,7 +41,8 @@ from bench_vs_rules import SPLIT_NAMES, task_sentences
 from spacy_negation import register_extensions
 from spacy_negation.negation import set_span_rule
 from spacy_negation.pipeline.cue.patterns import merge_pattern_matches
-from spacy_negation.pipeline.negation import NegationResolver, merge_negations
+from spacy_negation.pipeline.host_docs import merge_negations
+from spacy_negation.pipeline.negation import NegationResolver
 from spacy_negation.metrics.core import markdown_table
 from spacy_negation.util import atomic_write_text
 

@@ -3,7 +3,7 @@ with a cue every few words: does it stay linear in the line's length?
 
 Such a line is one "sentence" of thousands of tokens with thousands of cues. The scope
 model reads a window of at most 512 tokens around each cue (``MAX_WINDOW_TOKENS`` of
-``spacy_negation.pipeline.scope.component``), so its work grows with the number of cues
+``spacy_negation.pipeline.scope.windows``), so its work grows with the number of cues
 times a bounded window; this bench measures whether anything else (the decoders' work
 between the negations of a sentence) grows faster. For each size it prints the words,
 the negations found, the seconds of ``nlp(text)`` (the load not counted) and the words

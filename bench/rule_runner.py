@@ -15,7 +15,7 @@ python rule_runner.py TOOL INPUT.jsonl OUTPUT.json [REPEAT]
 import json
 import sys
 import time
-from typing import Any, Callable, Dict, List, Sequence, Union
+from typing import Any, Callable, Dict, List, Sequence, Tuple, Union
 
 import spacy
 from spacy.tokens import Doc, Span
@@ -54,34 +54,52 @@ def target_span(doc: Doc, target: Union[int, Sequence[int]]) -> Span:
     return Span(doc, start, end, label=LABEL)
 
 
-def main(argv: List[str]) -> int:
-    tool, src, dst = argv[:3]
-    repeat = int(argv[3]) if len(argv) > 3 else 1
-    nlp, negated, versions = build(tool)
-    records = [json.loads(line) for line in open(src, encoding="utf-8")]
+def record_docs(nlp: Any, records: Sequence[Dict[str, Any]]) -> List[Doc]:
+    """The docs of the task records, one sentence each, with their targets as entities.
 
-    def make_docs() -> List[Doc]:
-        docs = []
-        for rec in records:
-            words = rec["words"]
-            doc = Doc(nlp.vocab, words=words, spaces=rec["spaces"],
-                      sent_starts=[True] + [False] * (len(words) - 1))
-            doc.ents = [target_span(doc, t) for t in rec["targets"]]
-            docs.append(doc)
-        return docs
+    nlp (Any): the pipeline whose vocab the docs get.
+    records (Sequence[Dict[str, Any]]): the records ({"words", "spaces", "targets"}).
+    RETURNS (List[Doc]): the docs, in the records' order.
+    """
+    docs = []
+    for rec in records:
+        words = rec["words"]
+        doc = Doc(nlp.vocab, words=words, spaces=rec["spaces"], sent_starts=[True] + [False] * (len(words) - 1))
+        doc.ents = [target_span(doc, t) for t in rec["targets"]]
+        docs.append(doc)
+    return docs
 
-    for name, proc in nlp.pipeline:  # an untimed warm-up pass, as for the models
-        [proc(doc) for doc in make_docs()]
+
+def timed_run(nlp: Any, records: Sequence[Dict[str, Any]], repeat: int) -> Tuple[List[Doc], float]:
+    """The pipeline's components over fresh docs of the records: an untimed warm-up pass (as
+    for the models), then ``repeat`` timed passes, of which the fastest counts.
+
+    nlp (Any): the pipeline (its ``vocab`` and ``pipeline``).
+    records (Sequence[Dict[str, Any]]): the records ({"words", "spaces", "targets"}).
+    repeat (int): the timed passes.
+    RETURNS (Tuple[List[Doc], float]): the docs of the first timed pass, and the seconds of
+        the fastest (inf without one).
+    """
+    for name, proc in nlp.pipeline:
+        [proc(doc) for doc in record_docs(nlp, records)]
     first: List[Doc] = []
     seconds = float("inf")
-    for _ in range(repeat):  # the fastest of the timed passes counts
-        docs = make_docs()
+    for _ in range(repeat):
+        docs = record_docs(nlp, records)
         start = time.perf_counter()
         for name, proc in nlp.pipeline:
             docs = [proc(doc) for doc in docs]
         seconds = min(seconds, time.perf_counter() - start)
         first = first or docs
-    docs = first
+    return first, seconds
+
+
+def main(argv: List[str]) -> int:
+    tool, src, dst = argv[:3]
+    repeat = int(argv[3]) if len(argv) > 3 else 1
+    nlp, negated, versions = build(tool)
+    records = [json.loads(line) for line in open(src, encoding="utf-8")]
+    docs, seconds = timed_run(nlp, records, repeat)
     out = {"negated": [[negated(ent) for ent in doc.ents] for doc in docs], "seconds": seconds,
            "words": sum(len(doc) for doc in docs), "versions": versions}
     with open(dst, "w", encoding="utf-8") as f:

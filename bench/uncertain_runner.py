@@ -4,8 +4,8 @@ POSSIBLE_EXISTENCE modifier of ConText's default English rules) beside "is it ne
 (``ent._.is_negated``).
 
 Executed by bench_vs_rules.py with the Python of the medspaCy virtualenv, as
-rule_runner.py is (whose pipeline, ``build``, and entity spans, ``target_span``, it reuses
-unchanged), so it imports nothing from spacy-negation.
+rule_runner.py is (whose pipeline, ``build``, and timed passes over the task's docs,
+``timed_run``, it reuses unchanged), so it imports nothing from spacy-negation.
 
 python uncertain_runner.py TOOL INPUT.jsonl OUTPUT.json [REPEAT]
     TOOL: medspacy_context (negspacy answers negation only)
@@ -16,10 +16,9 @@ python uncertain_runner.py TOOL INPUT.jsonl OUTPUT.json [REPEAT]
 """
 import json
 import sys
-import time
 from typing import Any, Callable, Dict, List
 
-from spacy.tokens import Doc, Span
+from spacy.tokens import Span
 
 import rule_runner
 
@@ -37,28 +36,7 @@ def main(argv: List[str]) -> int:
     nlp, negated, versions = rule_runner.build(tool)
     uncertain = UNCERTAIN[tool]
     records = [json.loads(line) for line in open(src, encoding="utf-8")]
-
-    def make_docs() -> List[Doc]:
-        docs = []
-        for rec in records:
-            words = rec["words"]
-            doc = Doc(nlp.vocab, words=words, spaces=rec["spaces"],
-                      sent_starts=[True] + [False] * (len(words) - 1))
-            doc.ents = [rule_runner.target_span(doc, t) for t in rec["targets"]]
-            docs.append(doc)
-        return docs
-
-    for name, proc in nlp.pipeline:  # an untimed warm-up pass, as rule_runner.py does
-        [proc(doc) for doc in make_docs()]
-    first: List[Doc] = []
-    seconds = float("inf")
-    for _ in range(repeat):  # the fastest of the timed passes counts
-        docs = make_docs()
-        start = time.perf_counter()
-        for name, proc in nlp.pipeline:
-            docs = [proc(doc) for doc in docs]
-        seconds = min(seconds, time.perf_counter() - start)
-        first = first or docs
+    first, seconds = rule_runner.timed_run(nlp, records, repeat)
     out: Dict[str, Any] = {"uncertain": [[uncertain(ent) for ent in doc.ents] for doc in first],
                            "negated": [[negated(ent) for ent in doc.ents] for doc in first],
                            "seconds": seconds, "words": sum(len(doc) for doc in first), "versions": versions}

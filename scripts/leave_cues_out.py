@@ -63,8 +63,8 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Set,
 
 from spacy.tokens import Doc, DocBin
 
-from spacy_negation.corpora.cue_substitute import (LEXICON_PATH, load_negation_lexicon, normalize,
-                                                   substituted_copies)
+from spacy_negation.corpora.cue_lexicon import LEXICON_PATH, load_negation_lexicon
+from spacy_negation.corpora.cue_substitute import normalize, substituted_copies
 from spacy_negation.corpora.docbin import read_docbin
 from spacy_negation.errors import Errors
 from spacy_negation.ml.training_corpus import split_sentences

@@ -19,8 +19,8 @@ from typing import List, Optional, Tuple
 
 from spacy.tokens import Doc, DocBin
 
-from spacy_negation.corpora.cue_substitute import (LEXICON_PATH, SUBSTITUTION_KEY, load_negation_lexicon,
-                                                   substituted_copies)
+from spacy_negation.corpora.cue_lexicon import LEXICON_PATH, load_negation_lexicon
+from spacy_negation.corpora.cue_substitute import SUBSTITUTION_KEY, substituted_copies
 from spacy_negation.corpora.docbin import read_docbin
 from spacy_negation.negation import set_convention
 from spacy_negation.util import atomic_write_bytes, blank_nlp

@@ -26,7 +26,8 @@ from ..errors import Errors
 from ..ml.windows import KIND_IDS, CueWindow
 from ..pipeline.base import NegationPipe
 from ..pipeline.cue.component import NegationCue
-from ..pipeline.scope.component import NegationScope, cue_windows
+from ..pipeline.scope.component import NegationScope
+from ..pipeline.scope.windows import cue_windows
 
 TRANSFORMER = "transformer"
 CUE_COMPONENT = "negation_cue"

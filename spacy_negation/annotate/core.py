@@ -70,7 +70,7 @@ def load_pipeline(model: str) -> Any:
     RETURNS (Language): the pipeline.
     """
     from ..negation import register_extensions
-    from ..pipeline.negation import load_negation_model
+    from ..pipeline.model_loading import load_negation_model
 
     register_extensions()
     nlp = load_negation_model(model)

@@ -161,7 +161,7 @@ def _evaluate_model(args: argparse.Namespace, families: Tuple[str, ...]) -> Tupl
     from spacy.training import Example
 
     from ..negation import SPECULATIONS, get_speculations, register_extensions
-    from ..pipeline.negation import load_negation_model
+    from ..pipeline.model_loading import load_negation_model
     from ..scoring.scorers import score_instances
     from ..util import check_output
 

@@ -13,8 +13,9 @@ in length, a scope that held the replaced words holding the new ones), with the 
 lemmas, sentence starts, the convention mark and the *SEM metadata kept, as the affixal
 augmentation (:mod:`spacy_negation.corpora.cue_augment`) does for affixes.
 
-The lexicon (:data:`LEXICON_PATH`, :func:`load_negation_lexicon`) lists each cue with its
-class (``verb_obj.3sg``: a verb with a noun object, third person singular, so "lacks"
+The lexicon (:mod:`.cue_lexicon`: :data:`~.cue_lexicon.LEXICON_PATH`,
+:func:`~.cue_lexicon.load_negation_lexicon`) lists each cue with its class
+(``verb_obj.3sg``: a verb with a noun object, third person singular, so "lacks"
 becomes "excludes" and inflection stays as it was), a ``split`` (``train`` words may be
 written by the substitution; ``heldout`` words never are, to test whether what the train
 words teach reaches words the model never saw; the loader refuses a lemma or a cue in both)
@@ -28,10 +29,8 @@ token, another cue on the replaced words) is not made. A verb form needing do-su
 its cue: after *do*, *does* or *did* an adverb is not replaced ("did never go").
 """
 import random
-import re
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, Union
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from spacy.tokens import Doc
 
@@ -40,17 +39,9 @@ from ..ml.training_corpus import split_sentences
 from ..negation import (SPECULATIONS_KEY, PartLike, get_convention, get_negations, get_speculations,
                         set_convention, set_negations, set_speculations)
 from ..util import recase
+from .cue_lexicon import CueWord
 from .docs import META_KEY
 
-#: The lexicon shipped with the package (WORD, CLASS, SPLIT, LEMMA per tab-separated row).
-LEXICON_PATH = Path(__file__).parent / "data" / "lexicons" / "en_negation_cues.tsv"
-#: The splits of the lexicon: words the substitution may write, and words kept apart.
-SPLITS = ("train", "heldout")
-#: The verb forms of the verb classes (``verb_obj.3sg``).
-VERB_FORMS = ("base", "3sg", "past", "ing")
-#: The word classes: a cue is replaced only by a word of the same class.
-CLASSES = (("det", "pron", "adv", "conj", "prep", "adj", "noun", "contrast", "except")
-           + tuple(f"{verb}.{form}" for verb in ("verb_obj", "verb_inf") for form in VERB_FORMS))
 #: The forms of *do* after which a negation adverb is not replaced (only *not* takes do-support).
 DO_SUPPORT = frozenset({"do", "does", "did"})
 #: Words before a noun: a cue after one of them is not read as a verb ("a lack").
@@ -60,120 +51,11 @@ TAG_CLASSES = {"NN": ("noun", "pron"), "PRP": ("pron",), "VB": ("verb_",), "JJ":
                "IN": ("prep", "except", "contrast"), "DT": ("det", "pron"), "CC": ("conj",)}
 #: The key in a copy's ``user_data`` of what it replaced: {"old": cue words, "new": cue words}.
 SUBSTITUTION_KEY = "negation_cue_substitution"
-_WORD = re.compile(r"[a-z][a-z'-]*")
 
 
 def normalize(text: str) -> str:
     """A token's text as the lexicon spells it: lower case, typographic apostrophes straight."""
     return text.lower().replace("\u2019", "'").replace("\u2018", "'")
-
-
-@dataclass(frozen=True)
-class CueWord:
-    """A cue word (or words) of the lexicon.
-
-    words (Tuple[str, ...]): the words of the phrase, lower case: the cue's words, then the
-        words that follow the cue outside it (the lexicon's square brackets).
-    n_cue (int): how many of ``words`` are the cue.
-    cls (str): its class (one of :data:`CLASSES`).
-    split (str): ``train`` or ``heldout``.
-    lemma (str): its lemma (every form of a lemma is in one split).
-    """
-
-    words: Tuple[str, ...]
-    n_cue: int
-    cls: str
-    split: str
-    lemma: str
-
-    @property
-    def cue_words(self) -> Tuple[str, ...]:
-        return self.words[: self.n_cue]
-
-    @property
-    def after(self) -> Tuple[str, ...]:
-        """The words after the cue that are not part of it ("of" of "absence [of]")."""
-        return self.words[self.n_cue:]
-
-    @property
-    def key(self) -> str:
-        """The cue's words joined by spaces ("ruled out")."""
-        return " ".join(self.cue_words)
-
-    @property
-    def text(self) -> str:
-        """As the lexicon writes it ("free [of]")."""
-        return " ".join(self.cue_words + tuple(f"[{w}]" for w in self.after))
-
-
-def parse_word(text: str) -> Optional[Tuple[Tuple[str, ...], int]]:
-    """The words of a lexicon WORD field and how many are the cue ("free [of]": (("free",
-    "of"), 1)), or None if it is not one or more lower-case words with the bracketed ones
-    last."""
-    cue: List[str] = []
-    after: List[str] = []
-    for token in text.split():
-        bracketed = token.startswith("[") and token.endswith("]")
-        word = token[1:-1] if bracketed else token
-        if not _WORD.fullmatch(word) or (not bracketed and after):
-            return None
-        (after if bracketed else cue).append(word)
-    return (tuple(cue + after), len(cue)) if cue else None
-
-
-def load_negation_lexicon(path: Union[str, Path] = LEXICON_PATH) -> List[CueWord]:
-    """The cue words of a lexicon file (``#`` starts a comment line).
-
-    path (Union[str, Path]): a tab-separated file of WORD, CLASS, SPLIT, LEMMA rows.
-    RETURNS (List[CueWord]): its words, in file order.
-    RAISES ValueError: a bad row (E980, with file and line); a lemma or a cue with rows in
-        both splits (E981).
-    """
-    path = Path(path)
-    words: List[CueWord] = []
-    lines: Dict[Tuple[str, str], Dict[str, List[int]]] = {}
-    seen: Set[Tuple[Tuple[str, ...], str]] = set()
-    with path.open(encoding="utf-8-sig") as f:
-        for number, line in enumerate(f, start=1):
-            line = line.rstrip("\r\n")
-            if not line.strip() or line.lstrip().startswith("#"):
-                continue
-            fields = [field.strip() for field in line.split("\t")]
-
-            def bad(reason: str) -> ValueError:
-                return ValueError(Errors.E980.format(path=path, line=number, reason=reason,
-                                                     classes=", ".join(CLASSES)))
-
-            if len(fields) != 4:
-                raise bad(f"{len(fields)} fields")
-            word, cls, split, lemma = fields
-            parsed = parse_word(word)
-            if parsed is None:
-                raise bad(f"the word {word!r} is not lower-case words with the bracketed ones last")
-            if cls not in CLASSES:
-                raise bad(f"unknown class {cls!r}")
-            if split not in SPLITS:
-                raise bad(f"unknown split {split!r} (train or heldout)")
-            if not lemma or lemma != lemma.lower():
-                raise bad(f"the lemma {lemma!r} is not lower case")
-            if (parsed[0], cls) in seen:
-                raise bad(f"{word!r} of the class {cls!r} twice")
-            seen.add((parsed[0], cls))
-            entry = CueWord(parsed[0], parsed[1], cls, split, lemma)
-            for what, name in (("lemma", lemma), ("cue", entry.key)):
-                lines.setdefault((what, name), {}).setdefault(split, []).append(number)
-            words.append(entry)
-    for (what, name), by_split in lines.items():
-        if len(by_split) > 1:
-            numbers = sorted(n for ns in by_split.values() for n in ns)
-            raise ValueError(Errors.E981.format(path=path, what=what, name=name,
-                                                lines=", ".join(map(str, numbers))))
-    return words
-
-
-def lexicon_keys(lexicon: Iterable[CueWord], split: str) -> Set[str]:
-    """The cue keys (:attr:`CueWord.key`) of a split of the lexicon."""
-    return {entry.key for entry in lexicon if entry.split == split}
 
 
 @dataclass(frozen=True)
@@ -387,7 +269,7 @@ def substituted_copies(docs: Iterable[Doc], lexicon: Sequence[CueWord], copies: 
     come out in the docs' order.
 
     docs (Iterable[Doc]): the docs.
-    lexicon (Sequence[CueWord]): the lexicon (:func:`load_negation_lexicon`).
+    lexicon (Sequence[CueWord]): the lexicon (:func:`.cue_lexicon.load_negation_lexicon`).
     copies (int): copies per sentence (≥ 1).
     ratio (float): the share of those sentences that get copies (0 < ratio ≤ 1), drawn at
         random.
@@ -433,5 +315,5 @@ def substituted_copies(docs: Iterable[Doc], lexicon: Sequence[CueWord], copies: 
         yield from out[i]
 
 
-__all__ = ["CueWord", "Match", "LEXICON_PATH", "SUBSTITUTION_KEY", "load_negation_lexicon", "lexicon_keys",
-           "lexical_cues", "substitute", "substituted_copies", "replacement_pools", "is_excluded", "normalize"]
+__all__ = ["Match", "SUBSTITUTION_KEY", "lexical_cues", "substitute", "substituted_copies", "replacement_pools",
+           "is_excluded", "normalize"]

@@ -74,7 +74,7 @@ class DistilledCorpus:
         """The teacher pipeline, loaded on the first call (E376 naming the teacher and,
         where a file of it is damaged, the file)."""
         if self._teacher_nlp is None:
-            from ..pipeline.negation import load_negation_model
+            from ..pipeline.model_loading import load_negation_model
 
             try:
                 self._teacher_nlp = load_negation_model(self.teacher)

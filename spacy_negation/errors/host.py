@@ -1,5 +1,5 @@
-"""The host component ``negation`` (:mod:`spacy_negation.pipeline.negation`): a trained
-negation model run in any pipeline.
+"""The host component ``negation`` (:mod:`spacy_negation.pipeline.negation`; its models:
+:mod:`spacy_negation.pipeline.model_loading`): a trained negation model run in any pipeline.
 
 Messages only, without their code: read them through :mod:`spacy_negation.errors`
 (``Errors.E320``), which adds it.

@@ -1,5 +1,5 @@
-"""The cue vocabulary: the negation cue lexicon and its substitution
-(:mod:`spacy_negation.corpora.cue_substitute`, ``scripts/substitute_cues.py``), the
+"""The cue vocabulary: the negation cue lexicon (:mod:`spacy_negation.corpora.cue_lexicon`) and
+its substitution (:mod:`spacy_negation.corpora.cue_substitute`, ``scripts/substitute_cues.py``), the
 leave-cues-out evaluation (``scripts/leave_cues_out.py``) and the families of the challenge
 set built apart from the probe's templates (:mod:`spacy_negation.challenge_telegraphic`).
 

@@ -1,8 +1,8 @@
 """``negation``: negation resolution for any pipeline (of the model's language).
 
 ``nlp.add_pipe("negation")`` loads a trained negation pipeline (by default the model of the
-host pipeline's language, :data:`DEFAULT_MODELS`: for English the general model
-``en_negation_general`` that ``spacy project run all`` trains and installs, for Norwegian
+host pipeline's language, :data:`.model_loading.DEFAULT_MODELS`: for English the general
+model ``en_negation_general`` that ``spacy project run all`` trains and installs, for Norwegian
 Bokmål ``nb_negation_norec``, for Spanish the clinical ``es_negation_clinical``; another
 one with ``config={"model": NAME_OR_PATH}``) and runs it on the host pipeline's own tokens:
 for each doc it builds a doc with the same words and spaces in the model's vocab, copies
@@ -59,50 +59,11 @@ from ..ml.quantize import quantize_transformers
 from ..negation import register_extensions, set_convention, set_span_rule
 from ..negation.span_rule import DEFAULT_SPAN_RULE, check_span_rule
 from .cue.patterns import PATTERNS_KEY, Setting, load_cue_patterns, merge_pattern_matches
-# copy_negations and merge_negations are imported from here too (they were defined here)
-from .host_docs import (Placement, VisibleTokens, copy_negations, merge_negations,  # noqa: F401
-                        merge_speculations, words_and_spaces)
-from .model_files import describe_failure, model_folder, verify_checksums
+from .host_docs import Placement, VisibleTokens, merge_negations, merge_speculations, words_and_spaces
+from .model_loading import DEFAULT_MODEL, default_model, load_negation_model
 
 if TYPE_CHECKING:
     from .cue.component import NegationCue
-
-#: The package name the project's main workflow (``spacy project run all``) trains and
-#: installs the general English negation pipeline under.
-DEFAULT_MODEL = "en_negation_general"
-#: The model the component loads by default, by the host pipeline's language (``nlp.lang``);
-#: the Spanish reviews model ``es_negation_sfu`` stays available with ``model``.
-DEFAULT_MODELS: Dict[str, str] = {
-    "en": DEFAULT_MODEL,
-    "nb": "nb_negation_norec",
-    "es": "es_negation_clinical",
-}
-#: The project's workflows that build and install each model package (after ``all``).
-MODEL_WORKFLOWS: Dict[str, str] = {
-    DEFAULT_MODEL: "`make project` (`spacy project run all`)",
-    "en_negation_cdsco": "`spacy project run cdsco`",
-    "en_negation_bioscope": "`spacy project run cross-domain`, then `neges` and `applications`",
-    "en_negation_sfu": "`spacy project run cross-domain`, then `neges` and `applications`",
-    "es_negation_sfu": "`spacy project run cross-domain`, then `neges` and `applications`",
-    "en_negation_clinical": "`spacy project run cross-domain`, then `clinical`",
-    "en_negation_fast": "`spacy project run general-fast`",
-    "nb_negation_norec": "`spacy project run norec`",
-    "es_negation_clinical": "`spacy project run nubes`",
-}
-
-
-def default_model(lang: str) -> str:
-    """The model the ``negation`` component loads by default in a host pipeline of a
-    language (:data:`DEFAULT_MODELS`; E323 for a language without one).
-
-    lang (str): the host pipeline's language code (``nlp.lang``).
-    RETURNS (str): the model's package name.
-    """
-    model = DEFAULT_MODELS.get(lang)
-    if model is None:
-        langs = ", ".join(f"{code!r} ({name})" for code, name in sorted(DEFAULT_MODELS.items()))
-        raise ValueError(Errors.E323.format(lang=lang, langs=langs))
-    return model
 
 
 @Language.factory(
@@ -121,7 +82,7 @@ def make_negation(nlp: Language, name: str, model: Optional[str], batch_size: in
 
     model (Optional[str]): the trained negation pipeline: an installed package name or a
         path; None (the default): the default model of the host pipeline's language
-        (:func:`default_model`: ``en_negation_general``, ``nb_negation_norec``,
+        (:func:`.model_loading.default_model`: ``en_negation_general``, ``nb_negation_norec``,
         ``es_negation_clinical``; E323 for another language).
     batch_size (int): docs per batch of the negation pipeline.
     cue_patterns (Any): a user cue list for the model's cue component, in place of
@@ -153,47 +114,6 @@ def make_negation(nlp: Language, name: str, model: Optional[str], batch_size: in
         warnings.warn(Warnings.W301.format(model=model, model_lang=resolver.negation_nlp.lang,
                                            host_lang=nlp.lang))
     return resolver
-
-
-def load_negation_model(model: str) -> Language:
-    """Load a trained negation pipeline, with a coded error explaining how to get one
-    (E320), naming the file that failed to load (E374), or naming the file that differs
-    from the sha256 a packaged model's meta.json records (E375, checked before loading;
-    :mod:`.model_files`).
-
-    model (str): a package name or a path.
-    RETURNS (Language): the pipeline.
-    """
-    import spacy
-
-    folder = model_folder(model)
-    if folder is not None:
-        verify_checksums(model, folder)
-    try:
-        nlp = spacy.load(model)
-    except Exception as err:
-        damaged = describe_failure(model, folder, err) if folder is not None else None
-        if damaged is not None:
-            raise ValueError(damaged) from err
-        if not isinstance(err, OSError):
-            raise
-        build = MODEL_WORKFLOWS.get(model, f"{MODEL_WORKFLOWS[DEFAULT_MODEL]} builds and installs the default "
-                                           f"model {DEFAULT_MODEL!r}")
-        if model in MODEL_WORKFLOWS:
-            build = f"{build} builds and installs it"
-        raise OSError(Errors.E320.format(model=model, build=build, reason=err)) from err
-    from .cue.component import NegationCue
-    from .graph.component import NegationGraph
-    from .scope.component import NegationScope
-
-    pipes = [pipe for _, pipe in nlp.pipeline]
-    roles = {"a cue component (negation_cue or negation_graph)": (NegationCue, NegationGraph),
-             "a scope component (negation_scope or negation_graph)": (NegationScope, NegationGraph)}
-    missing = [role for role, kinds in roles.items() if not any(isinstance(pipe, kinds) for pipe in pipes)]
-    if missing:
-        raise ValueError(Errors.E321.format(model=model, missing=" and ".join(missing),
-                                            pipes=", ".join(nlp.pipe_names)))
-    return nlp
 
 
 class NegationResolver(Pipe):

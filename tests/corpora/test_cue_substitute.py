@@ -1,4 +1,4 @@
-"""Lexical cue substitution (spacy_negation.corpora.cue_substitute, scripts/substitute_cues.py):
+"""Lexical cue substitution (spacy_negation.corpora.cue_lexicon and cue_substitute, scripts/substitute_cues.py):
 the shipped lexicon and its splits, offsets and scopes moved onto the new words, held-out
 words never written."""
 from collections import Counter
@@ -11,8 +11,9 @@ import pytest
 import spacy
 from spacy.tokens import Doc, DocBin
 
-from spacy_negation.corpora.cue_substitute import (SUBSTITUTION_KEY, CueWord, lexical_cues, load_negation_lexicon,
-                                                   replacement_pools, substitute, substituted_copies)
+from spacy_negation.corpora.cue_lexicon import CueWord, load_negation_lexicon
+from spacy_negation.corpora.cue_substitute import (SUBSTITUTION_KEY, lexical_cues, replacement_pools, substitute,
+                                                   substituted_copies)
 from spacy_negation.corpora.docs import META_KEY
 from spacy_negation.negation import get_convention, get_negations, set_convention, set_negations
 

@@ -10,7 +10,7 @@ from spacy.tokens import Doc, DocBin
 from spacy_negation import get_negations, set_negations
 from spacy_negation.corpora.docs import META_KEY
 from spacy_negation.ml.training_corpus import create_sentence_corpus, split_sentences
-from spacy_negation.pipeline.negation import copy_negations
+from spacy_negation.pipeline.host_docs import copy_negations
 
 from util import negation_key
 

@@ -10,7 +10,7 @@ import pytest
 import spacy
 
 from spacy_negation.pipeline.model_files import CHECKSUMS_KEY, META_KEY, file_checksums, verify_checksums
-from spacy_negation.pipeline.negation import load_negation_model
+from spacy_negation.pipeline.model_loading import load_negation_model
 
 from util import TEXTS, negation_key
 

@@ -5,8 +5,9 @@ import warnings
 import pytest
 import spacy
 
-from spacy_negation.pipeline import negation as negation_module
-from spacy_negation.pipeline.negation import DEFAULT_MODEL, DEFAULT_MODELS, MODEL_WORKFLOWS, NegationResolver
+from spacy_negation.pipeline import model_loading
+from spacy_negation.pipeline.model_loading import DEFAULT_MODEL, DEFAULT_MODELS, MODEL_WORKFLOWS
+from spacy_negation.pipeline.negation import NegationResolver
 
 from util import negation_key
 
@@ -121,7 +122,7 @@ def test_the_default_model_is_that_of_the_host_language(tiny_nb_dir, tmp_path, m
     assert MODEL_WORKFLOWS["nb_negation_norec"] == "`spacy project run norec`"
     assert MODEL_WORKFLOWS["es_negation_clinical"] == "`spacy project run nubes`"
     assert "es_negation_sfu" in MODEL_WORKFLOWS  # the Spanish reviews model stays available by name
-    monkeypatch.setitem(negation_module.DEFAULT_MODELS, "nb", str(tiny_nb_dir))
+    monkeypatch.setitem(model_loading.DEFAULT_MODELS, "nb", str(tiny_nb_dir))
     host = spacy.blank("nb")
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no W301: the default model is of the host's language

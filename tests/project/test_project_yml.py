@@ -23,7 +23,7 @@ def test_workflows_name_commands(project):
 
 def test_main_workflow_builds_and_installs_the_default_model(project):
     """`make project` (`all`) ends with the package the `negation` component loads by default."""
-    from spacy_negation.pipeline.negation import DEFAULT_MODEL
+    from spacy_negation.pipeline.model_loading import DEFAULT_MODEL
 
     steps = project["workflows"]["all"]
     assert steps[-1] == "install-general" and "train-general" in steps and "package-general" in steps

@@ -156,7 +156,7 @@ def test_readme_model_table_names_the_per_language_defaults_and_their_workflows(
     name the host's default model of that language."""
     import srsly
 
-    from spacy_negation.pipeline.negation import DEFAULT_MODELS, MODEL_WORKFLOWS
+    from spacy_negation.pipeline.model_loading import DEFAULT_MODELS, MODEL_WORKFLOWS
 
     text = README.read_text(encoding="utf-8")
     rows = re.findall(r"^\| ([^|]+) \| `(\w+)` \|", text, re.M)

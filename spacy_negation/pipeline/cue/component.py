@@ -1,4 +1,5 @@
-"""``negation_cue``: a trainable component that finds negation cues.
+"""``negation_cue``: a trainable component that finds negation cues (its factory, settings
+and default model: :mod:`.factory`).
 
 Each token gets one label. ``O`` is outside any cue. A cue token is labelled with its
 position in the cue — ``S`` a single-token cue, ``B`` the first token of a multiword cue
@@ -32,7 +33,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy
-from thinc.api import Config, Model
+from thinc.api import Model
 from thinc.types import Floats2d
 
 from spacy.errors import Errors as SpacyErrors
@@ -44,90 +45,14 @@ from spacy.vocab import Vocab
 from ...errors import Errors
 from ...negation import register_extensions, set_negations, set_speculations
 from ..base import NEGATION_ONLY, NegationPipe, check_kinds
-from .decoding import (CueDecoder, CueLexicons, decode_kinds, make_cue_decoder_v2, negation_ids,
-                       speculation_cues)
+from .decoding import CueDecoder, CueLexicons, make_cue_decoder_v2
 from .label_data import initial_label_data, speculation_lexicon_of
-from .labels import OUTSIDE, SPECULATION, gold_cue_labels, label_kind, parse_label
-from .patterns import PATTERNS_KEY, CuePatterns, cue_patterns_from_entries, load_cue_patterns
+from .labels import OUTSIDE, SPECULATION, gold_cue_labels, label_kind
+from .patterns import PATTERNS_KEY, CuePatterns, cue_patterns_from_entries
 from .lexicons import AFFIX_KINDS, AffixLexicon, MultiwordLexicon, WordLexicon
 from .prefilter import CuePrefilter, check_window, only_in, stop_words
-from .._util import DEFAULT_TOK2VEC_CONFIG
+from .speculation_decoding import decode_kinds, negation_ids, speculation_cues
 from ...sentences import sentence_ranges
-
-default_model_config = """
-[model]
-@architectures = "spacy-negation.CueTagger.v1"
-nO = null
-
-"""
-
-DEFAULT_CUE_MODEL = Config().from_str(default_model_config + DEFAULT_TOK2VEC_CONFIG)["model"]
-
-
-@Language.factory(
-    "negation_cue",
-    assigns=["doc.spans", "doc._.negations", "doc._.speculations"],
-    default_config={
-        "model": DEFAULT_CUE_MODEL,
-        "lr_scale": 1.0,
-        "decoder": {"@misc": "spacy-negation.cue_decoder.v2"},
-        "cue_patterns": None,
-        "convention": None,
-        "annotate_unmarked": True,
-        "prefilter": False,
-        "prefilter_window": None,
-        "kinds": list(NEGATION_ONLY),
-        "scorer": {"@scorers": "spacy-negation.negation_cue_scorer.v1"},
-    },
-    default_score_weights={"neg_cue_f": 1.0, "neg_cue_p": None, "neg_cue_r": None},
-)
-def make_negation_cue(
-    nlp: Language,
-    name: str,
-    model: Model[List[Doc], List[Floats2d]],
-    lr_scale: float,
-    decoder: CueDecoder,
-    cue_patterns: Any,
-    convention: Optional[str],
-    annotate_unmarked: bool,
-    prefilter: bool,
-    prefilter_window: Optional[List[int]],
-    kinds: Any,
-    scorer: Optional[Callable],
-) -> "NegationCue":
-    """Create a negation cue tagger.
-
-    model (Model[List[Doc], List[Floats2d]]): per doc, scores over the cue labels.
-    lr_scale (float): the component's learning rate relative to the optimizer's (e.g.
-        10 for 2e-4 on a 2e-5 transformer; it applies to this component's own weights).
-    decoder (CueDecoder): turns the scores into cues (``spacy-negation.cue_decoder.v2``).
-    cue_patterns (Any): a user cue list applied to the predicted cues: None, a
-        shipped list's name ("en_clinical"), a JSONL file path, or a list of entries
-        ({"pattern": "denies", "kind": "preceding"}), names and paths (a ``Setting``;
-        typed Any so that the package checks it: E350 for another type, not spaCy's
-        config validation).
-    convention (Optional[str]): learn from and annotate only docs of this annotation
-        convention (``spacy_negation.negation.convention``); None: all.
-    annotate_unmarked (bool): annotate docs without a convention mark.
-    prefilter (bool): find cues only in sentences with a candidate cue (:mod:`.prefilter`).
-    prefilter_window (Optional[List[int]]): with ``prefilter``, [before, after]: look for
-        cues (and let the ``negation`` component send to the network) only the tokens
-        from ``before`` tokens before a sentence's first candidate to ``after`` tokens
-        after its last; None: whole sentences.
-    kinds (Any): the kinds of cue the component learns and finds: ["negation"]
-        (the default), or ["negation", "speculation"] (speculation cues with labels of
-        their own, written as the docs' speculations); typed Any so that the package
-        checks it: E306 for another value, not spaCy's config validation.
-    scorer (Optional[Callable]): the scoring method (the default reports the ``spec_cue_*``
-        keys beside the ``neg_cue_*`` keys when the reference docs have speculations).
-    """
-    return NegationCue(
-        nlp.vocab, model, name, lr_scale=lr_scale, decoder=decoder,
-        cue_patterns=None if cue_patterns is None else load_cue_patterns(cue_patterns, nlp.make_doc),
-        convention=convention, annotate_unmarked=annotate_unmarked, prefilter=prefilter, prefilter_window=prefilter_window,
-        kinds=kinds, scorer=scorer,
-    )
-
 
 class NegationCue(NegationPipe):
     """Pipeline component that finds negation cues: single-token, multiword,
@@ -330,8 +255,8 @@ class NegationCue(NegationPipe):
 
     def _decode(self, doc: Doc, scores: numpy.ndarray) -> numpy.ndarray:
         """The decoded label ids of one doc's scores (as ``predict`` gives them): with
-        speculation labels, :func:`.decoding.decode_kinds` (the speculation cue tokens
-        only while ``resolves_speculation``)."""
+        speculation labels, :func:`.speculation_decoding.decode_kinds` (the speculation cue
+        tokens only while ``resolves_speculation``)."""
         labels = self.labels
         if not self._has_speculation_labels():
             return self.decoder.label_ids(doc, scores, labels, self.lexicons)

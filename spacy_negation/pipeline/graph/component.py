@@ -34,7 +34,7 @@ from ...errors import Errors
 from ...ml.biaffine import graph_ranges, sentence_spans
 from ...negation import Negation, PartLike, get_negations, register_extensions, set_negations
 from ..base import NegationPipe
-from ..cue.component import DEFAULT_CUE_MODEL
+from ..cue.factory import DEFAULT_CUE_MODEL
 from .decoding import CUE_DECODINGS, GraphDecoder, RootGroups, graph_labels, root_groups
 from .encoding import ENCODINGS, NO_EDGE, Instance, PartTuple, decode, encode, graph_of_pairs, pair_labels, parse_label
 

@@ -10,7 +10,7 @@ At prediction time the cues are the ones the doc carries (in a pipeline, the one
 ``negation_cue`` predicted); during training they are the gold cues of the reference,
 projected onto the predicted tokens. The token vectors come once per doc (from a
 listener of a shared transformer or tok2vec); the model gathers one window per cue from
-them and runs one BiLSTM over all cue windows of the batch.
+them (:mod:`.windows`) and runs one BiLSTM over all cue windows of the batch.
 
 The decoder (:mod:`.decoding`) turns each window's scores into labels. Where the
 cue component applied a user cue list (``cue_patterns``), the decoded scopes keep to the
@@ -40,15 +40,14 @@ from spacy.vocab import Vocab
 
 from ...alignment import CharIndex, project_parts
 from ...errors import Errors
-from ...ml.bilstm import CUE_AFFIX, CUE_WHOLE
 from ...ml.models import KIND_IDS, CueWindow, model_kinds
-from ...negation import (KINDS, Instance, Negation, Part, Speculation, get_instances, get_negations,
-                         get_speculations, register_extensions, set_negations, set_speculations)
+from ...negation import (KINDS, Instance, Negation, Speculation, get_instances, get_negations, get_speculations,
+                         register_extensions, set_negations, set_speculations)
 from ..base import NEGATION_ONLY, NegationPipe, check_kinds
 from ..cue.patterns import constrain_scopes
 from .decoding import SCOPE_LABELS, ScopeDecoder, make_scope_decoder
-from .._util import DEFAULT_TOK2VEC_CONFIG, remainder
-from ...sentences import sentence_ranges
+from .windows import cue_windows, decode_window, gold_window_labels, window_batches
+from .._util import DEFAULT_TOK2VEC_CONFIG
 
 default_model_config = """
 [model]
@@ -63,11 +62,6 @@ nO = null
 
 DEFAULT_SCOPE_MODEL = Config().from_str(default_model_config + DEFAULT_TOK2VEC_CONFIG)["model"]
 
-#: The most tokens of a cue's sentence that the scope model reads: in a longer "sentence" (a
-#: doc without sentence boundaries, a list of thousands of items) the window is this many
-#: tokens around the cue, so that the work per cue stays bounded (no sentence of the
-#: corpora comes near: the longest, in BioScope train, has 178 tokens).
-MAX_WINDOW_TOKENS = 512
 #: The most cells (windows x tokens of the longest window) of one call of the scope model;
 #: more windows are predicted in several calls, each with the docs its windows come from.
 MAX_BATCH_CELLS = 1 << 16
@@ -220,7 +214,7 @@ class NegationScope(NegationPipe):
                 windows = cue_windows(doc, 0, negations)
                 resolved: List[Negation] = []
                 for neg, window, ids in zip(negations, windows, doc_ids):
-                    scope, event = _decode(doc, neg, window, [labels[int(i)] for i in ids], lengths, spaces)
+                    scope, event = decode_window(doc, neg, window, [labels[int(i)] for i in ids], lengths, spaces)
                     # parts of the window's tokens in order (set_negations checks them once)
                     resolved.append(Negation._trusted(doc, neg.cue, tuple(scope), tuple(event), neg.id))
                 resolved = self.decoder.resolve(doc, constrain_scopes(doc, resolved))
@@ -229,7 +223,7 @@ class NegationScope(NegationPipe):
                 windows = cue_windows(doc, 0, speculations, kind=KIND_IDS["speculation"])
                 hedges: List[Negation] = []  # the decoder post-processes negations: a speculation as one
                 for spec, window, ids in zip(speculations, windows, doc_ids[len(negations):]):
-                    scope, _ = _decode(doc, spec, window, [labels[int(i)] for i in ids], lengths, spaces)
+                    scope, _ = decode_window(doc, spec, window, [labels[int(i)] for i in ids], lengths, spaces)
                     hedges.append(Negation._trusted(doc, spec.cue, tuple(scope), (), spec.id))
                 hedges = self.decoder.resolve(doc, hedges)
                 set_speculations(doc, [Speculation._trusted(doc, h.cue, h.scope, h.id)
@@ -310,106 +304,5 @@ class NegationScope(NegationPipe):
                                                                                    pred_index)))
                 for inst, window in zip(projected, cue_windows(pred, d, projected, kind=KIND_IDS[kind])):
                     windows.append(window)
-                    truths.append(_gold_window_labels(inst, window))
+                    truths.append(gold_window_labels(inst, window))
         return windows, truths
-
-
-def cue_windows(doc: Doc, doc_index: int, negations: Sequence[Instance],
-                max_tokens: Optional[int] = None, *, kind: int = 0) -> List[CueWindow]:
-    """The scope-model input of each negation (or speculation): its cue's sentence, with
-    cue types; of a sentence longer than ``max_tokens``, the ``max_tokens`` tokens around
-    the cue (all its parts in the sentence, however far apart).
-
-    doc (Doc): the doc.
-    doc_index (int): the doc's position in the batch.
-    negations (Sequence[Instance]): the negations (or speculations) of the doc.
-    max_tokens (Optional[int]): the longest window (default :data:`MAX_WINDOW_TOKENS`).
-    kind (int): the kind of the instances (``spacy_negation.ml.windows.KIND_IDS``: 0
-        negations, 1 speculations), given to each window.
-    RETURNS (List[CueWindow]): one window per instance, in the same order.
-    """
-    if not negations:
-        return []
-    if max_tokens is None:
-        max_tokens = MAX_WINDOW_TOKENS
-    ranges, of_token = sentence_ranges(doc)
-    windows: List[CueWindow] = []
-    for neg in negations:
-        start, end = ranges[int(of_token[neg.cue[0].i])]
-        if end - start > max_tokens:
-            start, end = _around(neg, start, end, max_tokens)
-        cues = numpy.zeros(end - start, dtype="int32")
-        for p in neg.cue:
-            if start <= p.i < end:
-                cues[p.i - start] = CUE_AFFIX if p.is_partial(doc) else CUE_WHOLE
-        windows.append(CueWindow(doc_index, start, end, cues, kind))
-    return windows
-
-
-def _around(neg: Instance, start: int, end: int, max_tokens: int) -> Tuple[int, int]:
-    """The window of at most ``max_tokens`` tokens (more only where the cue's parts lie
-    farther apart) inside the sentence [start, end), centred on the cue."""
-    inside = [p.i for p in neg.cue if start <= p.i < end]
-    first, last = min(inside), max(inside)
-    room = max(0, max_tokens - (last - first + 1))
-    lo = max(start, first - room // 2)
-    hi = min(end, max(last + 1, lo + max_tokens))
-    lo = max(start, min(lo, hi - max_tokens))
-    return lo, hi
-
-
-def window_batches(windows: Sequence[CueWindow], max_cells: int) -> List[List[CueWindow]]:
-    """The windows in consecutive groups whose padded size (windows x longest window)
-    stays within ``max_cells`` (a window longer than that makes a group of its own)."""
-    batches: List[List[CueWindow]] = []
-    current: List[CueWindow] = []
-    longest = 0
-    for w in windows:
-        if current and (len(current) + 1) * max(longest, len(w)) > max_cells:
-            batches.append(current)
-            current, longest = [], 0
-        current.append(w)
-        longest = max(longest, len(w))
-    if current:
-        batches.append(current)
-    return batches
-
-
-def _gold_window_labels(neg: Instance, window: CueWindow) -> List[str]:
-    scope = {p.i for p in neg.scope}
-    event = {p.i for p in neg.parts("event")} if "event" in neg.ROLES else set()
-    labels: List[str] = []
-    for i in range(window.start, window.end):
-        label = ("S" if i in scope else "") + ("E" if i in event else "")
-        labels.append(label or "O")
-    return labels
-
-
-def _decode(doc: Doc, neg: Instance, window: CueWindow, labels: List[str], lengths: Optional[Sequence[int]] = None,
-            spaces: Optional[Sequence[int]] = None) -> Tuple[List[Part], List[Part]]:
-    """Scope and event parts of a negation from the labels of its window (``lengths``
-    and ``spaces``: per token of the doc, its text's length and whether it is space;
-    read from the doc if not given)."""
-    if lengths is None or spaces is None:
-        lengths, spaces = (column.tolist() for column in doc.to_array([LENGTH, IS_SPACE]).T)
-    cue_parts = {p.i: p for p in neg.cue}
-    scope: List[Part] = []
-    event: List[Part] = []
-    for i, label in zip(range(window.start, window.end), labels):
-        if label == "O" or spaces[i]:
-            continue
-        cue_part = cue_parts.get(i)
-        if cue_part is None:
-            part = Part(i, 0, lengths[i])
-        elif cue_part.is_partial(doc):
-            rng = remainder(cue_part, doc[i].text)
-            if rng is None:
-                continue
-            part = Part(i, rng[0], rng[1])
-        else:
-            continue
-        if "S" in label:
-            scope.append(part)
-        if "E" in label:
-            event.append(part)
-    return scope, event

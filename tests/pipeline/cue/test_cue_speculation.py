@@ -8,8 +8,9 @@ from spacy.tokens import Doc
 from spacy.training import Example
 
 from spacy_negation import get_negations, get_speculations, set_negations, set_speculations
-from spacy_negation.pipeline.cue.decoding import (LabelKinds, decode_kinds, make_cue_decoder_v2, negation_ids,
-                                                  speculation_cues, speculation_label_ids)
+from spacy_negation.pipeline.cue.decoding import make_cue_decoder_v2
+from spacy_negation.pipeline.cue.speculation_decoding import (LabelKinds, decode_kinds, negation_ids, speculation_cues,
+                                                              speculation_label_ids)
 from spacy_negation.pipeline.cue.labels import gold_cue_labels, label_kind, make_label, parse_label
 from spacy_negation.pipeline.cue.prefilter import CuePrefilter, stop_words
 

@@ -10,7 +10,7 @@ from spacy.tokens import Doc
 
 from spacy_negation.pipeline.cue.patterns import PATTERNS_KEY
 from spacy_negation.pipeline.cue.lexicons import AffixLexicon
-from spacy_negation.pipeline.negation import merge_negations
+from spacy_negation.pipeline.host_docs import merge_negations
 from spacy_negation.pipeline.cue.prefilter import MIN_SHARE, CuePrefilter, check_window, covering_words
 
 from util import TEXTS, negation_key

@@ -13,8 +13,9 @@ from thinc.api import Model
 from spacy_negation import Negation, get_negations, register_extensions, set_negations
 from spacy_negation.ml.bilstm import CUE_AFFIX, CUE_WHOLE
 from spacy_negation.pipeline.scope import component as scope_component
-from spacy_negation.pipeline.scope.component import SCOPE_LABELS, _decode, cue_windows, window_batches
-from spacy_negation.pipeline.scope.decoding import contiguous_labels, split_at_other_cues
+from spacy_negation.pipeline.scope import windows as scope_windows
+from spacy_negation.pipeline.scope.decoding import SCOPE_LABELS, contiguous_labels, split_at_other_cues
+from spacy_negation.pipeline.scope.windows import cue_windows, decode_window, window_batches
 
 from util import (CNN_TINY, SMALL_CNN, assert_initialize_checks_get_examples, load_test_nlp, make_examples,
                   make_reference, negation_key)
@@ -57,18 +58,18 @@ def test_decode_affixal_remainders_and_whole_cues():
     doc = Doc(nlp.vocab, words=["She", "paced", "restlessly", "and", "not", "calmly"])
     infix = Negation(doc, [(2, 4, 8)])
     (window,) = cue_windows(doc, 0, [infix])
-    scope, event = _decode(doc, infix, window, ["S", "S", "SE", "O", "S", "O"])
+    scope, event = decode_window(doc, infix, window, ["S", "S", "SE", "O", "S", "O"])
     assert [(p.i, p.start, p.end) for p in scope] == [(0, 0, 3), (1, 0, 5), (2, 0, 4), (4, 0, 3)]
     assert [(p.i, p.start, p.end) for p in event] == [(2, 0, 4)]
     prefix_doc = Doc(nlp.vocab, words=["He", "was", "unhappy"])
     prefix = Negation(prefix_doc, [(2, 0, 2)])
     (window,) = cue_windows(prefix_doc, 0, [prefix])
-    scope, event = _decode(prefix_doc, prefix, window, ["S", "O", "E"])
+    scope, event = decode_window(prefix_doc, prefix, window, ["S", "O", "E"])
     assert [(p.i, p.start, p.end) for p in scope] == [(0, 0, 2)]
     assert [(p.i, p.start, p.end) for p in event] == [(2, 2, 7)]
     whole = Negation(doc, [doc[4]])
     (window,) = cue_windows(doc, 0, [whole])
-    scope, _ = _decode(doc, whole, window, ["O", "O", "O", "O", "SE", "S"])
+    scope, _ = decode_window(doc, whole, window, ["O", "O", "O", "O", "SE", "S"])
     assert [p.i for p in scope] == [5]  # a whole-token cue is never its own scope
 
 
@@ -214,7 +215,7 @@ def test_many_cues_in_one_long_doc_are_predicted_in_bounded_calls(trained_cnn_di
     for doc in docs:
         set_negations(doc, [{"cue": [t]} for t in doc if t.text == "not"])
     docs = list(nlp.get_pipe("tok2vec").pipe(docs))
-    monkeypatch.setattr(scope_component, "MAX_WINDOW_TOKENS", 10_000)
+    monkeypatch.setattr(scope_windows, "MAX_WINDOW_TOKENS", 10_000)
     monkeypatch.setattr(scope_component, "MAX_BATCH_CELLS", 10_000_000)
     whole = scope.predict(docs)  # one call, whole sentences
     calls = []
@@ -226,7 +227,7 @@ def test_many_cues_in_one_long_doc_are_predicted_in_bounded_calls(trained_cnn_di
         return predict(model, inputs)
 
     monkeypatch.setattr(Model, "predict", spy)  # a thinc Model's attributes are slots
-    monkeypatch.setattr(scope_component, "MAX_WINDOW_TOKENS", 64)
+    monkeypatch.setattr(scope_windows, "MAX_WINDOW_TOKENS", 64)
     monkeypatch.setattr(scope_component, "MAX_BATCH_CELLS", 64 * 16)
     bounded = scope.predict(docs)
     assert len(calls) > 1 and all(n * longest <= 64 * 16 for _, n, longest in calls)

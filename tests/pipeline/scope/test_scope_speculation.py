@@ -10,7 +10,8 @@ from spacy_negation import get_negations, get_speculations, set_negations, set_s
 from spacy_negation.ml.bilstm import CUE_WHOLE
 from spacy_negation.ml.models import build_scope_tagger, build_scope_tagger_v2, model_kinds
 from spacy_negation.ml.windows import KIND_IDS, CueWindow
-from spacy_negation.pipeline.scope.component import SCOPE_LABELS, cue_windows
+from spacy_negation.pipeline.scope.decoding import SCOPE_LABELS
+from spacy_negation.pipeline.scope.windows import cue_windows
 
 from util import SMALL_CNN
 
