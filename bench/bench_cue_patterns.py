@@ -18,7 +18,8 @@ from spacy.tokens import Doc
 
 from spacy_negation import get_negations
 from spacy_negation.corpora.starsem_docs import CDSCO_FILES, read_starsem_docs
-from spacy_negation.pipeline.cue.patterns import PATTERNS_KEY, CuePatterns, constrain_scopes, load_cue_patterns
+from spacy_negation.pipeline.cue.pattern_lists import load_cue_patterns
+from spacy_negation.pipeline.cue.patterns import PATTERNS_KEY, CuePatterns, constrain_scopes
 
 from timing import best_of
 

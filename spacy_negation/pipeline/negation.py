@@ -58,7 +58,8 @@ from ..errors import Errors, Warnings
 from ..ml.quantize import quantize_transformers
 from ..negation import register_extensions, set_convention, set_span_rule
 from ..negation.span_rule import DEFAULT_SPAN_RULE, check_span_rule
-from .cue.patterns import PATTERNS_KEY, Setting, load_cue_patterns, merge_pattern_matches
+from .cue.pattern_lists import Setting, load_cue_patterns
+from .cue.patterns import PATTERNS_KEY, merge_pattern_matches
 from .host_docs import Placement, VisibleTokens, merge_negations, merge_speculations, words_and_spaces
 from .model_loading import DEFAULT_MODEL, default_model, load_negation_model
 

@@ -98,7 +98,8 @@ def test_readme_claim_cue_list_negates_concepts_before_following_triggers():
     from spacy.tokens import Span
 
     from spacy_negation import Negation, register_extensions, set_negations
-    from spacy_negation.pipeline.cue.patterns import CuePatterns, constrain_scopes, load_cue_patterns
+    from spacy_negation.pipeline.cue.pattern_lists import load_cue_patterns
+    from spacy_negation.pipeline.cue.patterns import CuePatterns, constrain_scopes
 
     readme = " ".join(README.read_text(encoding="utf-8").split())
     quoted = re.search(r'a cue after the concept negates it too: "([^"]+)", "([^"]+)"', readme)

@@ -27,11 +27,7 @@ from spacy.vocab import Vocab
 from ...negation import Negation, Part
 from ...sentences import sentence_ranges
 from ..host_docs import Placement, placed_span
-# The lists' names, re-exported: ``from spacy_negation.pipeline.cue.patterns import
-# load_cue_patterns`` and the like keep working.
-from .pattern_lists import (ENTRY_KEYS, KINDS, LISTS_DIR, PHRASE_ATTRS, TOKEN_ATTRS, TRIGGER_KINDS,  # noqa: F401
-                            MakeDoc, Setting, load_cue_patterns, normalize_entry, read_cue_patterns,
-                            resolve_list, shipped_lists)
+from .pattern_lists import TRIGGER_KINDS
 
 #: The span group that holds the pattern matches of a doc.
 PATTERNS_KEY = "negation_patterns"

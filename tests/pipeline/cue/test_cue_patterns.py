@@ -13,10 +13,8 @@ from spacy.tokens import Doc, Span, SpanGroup
 
 from spacy_negation import Negation, get_negations, register_extensions, set_negations
 from spacy_negation.errors import NegationFormatError
-from spacy_negation.pipeline.cue.patterns import (
-    KINDS, LISTS_DIR, PATTERNS_KEY, CuePatterns, constrain_scopes, load_cue_patterns, read_cue_patterns,
-    shipped_lists,
-)
+from spacy_negation.pipeline.cue.pattern_lists import KINDS, LISTS_DIR, load_cue_patterns, read_cue_patterns, shipped_lists
+from spacy_negation.pipeline.cue.patterns import PATTERNS_KEY, CuePatterns, constrain_scopes
 
 from util import negation_key
 
