@@ -44,7 +44,7 @@ TRANSFORMERS_REQUIREMENT = "spacy-transformers>=1.3.4,<1.5.0"
 
 CORPUS_NAMES = {"cdsco": "CD-SCO", "bioscope": "BioScope abstracts", "sfu": "SFU Review",
                 "bioscope_clinical": "BioScope clinical", "norec": "NoReC_neg", "nubes": "NUBes (SAMPLE-001)",
-                "nubes_iula": "IULA+"}
+                "nubes_iula": "IULA+", "bioscope_full_papers": "BioScope full papers"}
 
 #: The end-to-end measures of an evaluate_model.py scores file the card states.
 EVAL_MEASURES = (("Cues-B F1", "neg_cue_b_f"), ("NIS_ex F1", "neg_nis_ex_f"), ("Scope-tokens F1", "neg_st_f"),

@@ -163,6 +163,24 @@ DOMAINS: Dict[str, Dict[str, Any]] = {
                     {"name": "Synthetic clinical sentences (data/clinical_synth)", "author": "spacy-negation"}],
     },
     "general": DOMAINS_GENERAL,
+    "general_spec": {
+        **{key: DOMAINS_GENERAL[key] for key in ("lang", "license", "license_note")},
+        "title": "English negation and speculation resolution for any text (CD-SCO + BioScope + SFU Review)",
+        "data": DOMAINS_GENERAL["data"][:-len("model selection on the dev splits together.")]
+                + "the negation and the speculation (hedge) annotation of BioScope and SFU Review; model "
+                  "selection on the dev splits together, negation and speculation NIS_tok F1 half each.",
+        "convention": DOMAINS_GENERAL["convention"] + " Its BioScope and SFU Review components also "
+                      "resolve speculation cues ('possible', 'might', 'suggest', 'or' between "
+                      "alternatives, 'rule out') and their scopes as `doc._.speculations` "
+                      "(`token._.uncertain`, `ent._.uncertain`); `config={{\"speculation\": False}}` "
+                      "skips them. The CD-SCO convention has no speculation.",
+        "use": "Applications that want 'is this uncertain?' beside 'is this negated?' from one model; "
+               "en_negation_general, the default, resolves negation only.",
+        "sources": DOMAINS_GENERAL["sources"][:1]
+                   + [{"name": "BioScope (abstracts, clinical reports; negation and speculation)",
+                       "author": "Vincze et al. (2008)"},
+                      {"name": "SFU Review Corpus (negation and speculation)", "author": "Konstantinova et al. (2012)"}],
+    },
     "fast": {
         **{key: DOMAINS_GENERAL[key] for key in ("lang", "license", "license_note", "sources")},
         "title": "Fast English negation resolution on CPU (CD-SCO + BioScope + SFU Review, CNN)",

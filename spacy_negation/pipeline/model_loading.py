@@ -29,6 +29,7 @@ MODEL_WORKFLOWS: Dict[str, str] = {
     "es_negation_sfu": "`spacy project run cross-domain`, then `neges` and `applications`",
     "en_negation_clinical": "`spacy project run cross-domain`, then `clinical`",
     "en_negation_fast": "`spacy project run general-fast`",
+    "en_negation_speculation": "`spacy project run general-speculation`",
     "nb_negation_norec": "`spacy project run norec`",
     "es_negation_clinical": "`spacy project run nubes`",
 }
