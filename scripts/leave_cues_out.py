@@ -585,7 +585,9 @@ def run(args: argparse.Namespace) -> int:
             out = training_dir / f"seed{seed}" / f"fold{fold}"
             scores = metrics_dir / f"seed{seed}" / f"fold{fold}.json"
             seconds = None
-            if not (out / "model-last" / "meta.json").is_file():
+            # spaCy writes model-last at every evaluation: only this file says a training ended
+            finished = out / "training-finished.json"
+            if not finished.is_file():
                 cmd = train_command(args.config, data, out, seed, args.steps, args.eval_frequency, args.set)
                 print(" ".join(cmd), file=sys.stderr)
                 if not args.dry_run:
@@ -594,6 +596,7 @@ def run(args: argparse.Namespace) -> int:
                     if code:
                         return code
                     seconds = time.perf_counter() - start
+                    atomic_write_text(finished, json.dumps({"seconds": seconds}) + "\n")
             if not scores.is_file():
                 print(f"fold {fold} seed {seed}: score into {scores}", file=sys.stderr)
                 if not args.dry_run:

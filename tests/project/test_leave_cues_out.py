@@ -384,6 +384,11 @@ def test_run_end_to_end_on_a_tiny_config(tmp_path, corpus_dir, sentences, run_sc
         assert scores["fold"] == fold and scores["seed"] == 0 and scores["train_seconds"] > 0
         summary = json.loads((tmp_path / "data" / f"fold{fold}" / "filter.json").read_text())
         assert scores["total"] == sum(sum(c["test_cues"].values()) for c in summary["corpora"].values())
-        assert (tmp_path / "t" / "seed0" / f"fold{fold}" / "model-last").is_dir()
+        assert (tmp_path / "t" / "seed0" / f"fold{fold}" / "training-finished.json").is_file()
     again = run_script("leave_cues_out.py", *args)
     assert again.returncode == 0 and " spacy train " not in again.stderr
+    # a training that did not finish (model-last from an evaluation, no training-finished.json) runs again
+    (tmp_path / "t" / "seed0" / "fold1" / "training-finished.json").unlink()
+    (tmp_path / "m" / "seed0" / "fold1.json").unlink()
+    third = run_script("leave_cues_out.py", *args)
+    assert third.returncode == 0 and third.stderr.count(" spacy train ") == 1
