@@ -17,6 +17,7 @@ from typing import Any, Callable, Dict, Iterator
 
 import pytest
 
+from hedge import Hedge, both_kinds_nlp, hedge_examples, train_until_gold
 from util import CNN_TINY, REPO, TRF_TINY, load_test_nlp, make_examples, overfit
 
 SHARED = (REPO / ".." / "shared").resolve()
@@ -127,5 +128,22 @@ def trained_cnn_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     n = overfit(nlp, examples, max_iter=150, learn_rate=0.01)
     assert n <= 150, "the tiny CNN pipeline did not learn the gold sentences"
     out = tmp_path_factory.mktemp("negation_cnn") / "model"
+    nlp.to_disk(out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def hedge() -> Hedge:
+    """The helpers of the speculation tests: sentences, examples, keys, training."""
+    return Hedge()
+
+
+@pytest.fixture(scope="session")
+def hedge_cnn_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tiny CNN pipeline of both kinds trained on the hedge sentences, saved to disk."""
+    nlp = both_kinds_nlp()
+    n = train_until_gold(nlp, hedge_examples(nlp))
+    assert n <= 100, "the tiny CNN pipeline did not learn the hedge sentences"
+    out = tmp_path_factory.mktemp("hedge_cnn") / "model"
     nlp.to_disk(out)
     return out

@@ -134,22 +134,24 @@ def load_test_nlp(config_path: Path, overrides: Optional[Dict] = None) -> Langua
 
 
 def overfit(nlp: Language, examples: List[Example], max_iter: int, learn_rate: Optional[float] = None,
-            check_every: int = 5) -> int:
-    """Train until the pipeline's predictions on the example texts equal the gold;
-    returns the number of iterations (max_iter + 1 if never)."""
+            check_every: int = 5, key: Optional[Callable[[Doc], Any]] = None) -> int:
+    """Train until the pipeline's predictions on the example texts equal the gold (compared
+    by ``key``, default :func:`negation_key`); returns the number of iterations (max_iter + 1
+    if never)."""
+    key = negation_key if key is None else key
     spacy.util.fix_random_seed(0)
     optimizer = nlp.initialize(lambda: examples)
     if learn_rate is not None:
         optimizer.learn_rate = learn_rate
     rng = random.Random(0)
     texts = [eg.reference.text for eg in examples]
-    gold = [negation_key(eg.reference) for eg in examples]
+    gold = [key(eg.reference) for eg in examples]
     order = list(examples)
     for it in range(1, max_iter + 1):
         rng.shuffle(order)
         for batch in spacy.util.minibatch(order, 4):
             nlp.update(batch, sgd=optimizer)
-        if it % check_every == 0 and [negation_key(doc) for doc in nlp.pipe(texts)] == gold:
+        if it % check_every == 0 and [key(doc) for doc in nlp.pipe(texts)] == gold:
             return it
     return max_iter + 1
 

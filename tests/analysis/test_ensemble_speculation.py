@@ -18,20 +18,10 @@ from spacy_negation import get_speculations, set_negations, set_speculations
 from spacy_negation.analysis import ensemble
 from spacy_negation.pipeline.scope.component import DEFAULT_SCOPE_MODEL
 
-from util import REPO, load_module
+import hedge as HEDGE
 
-HEDGE = load_module(REPO / "tests" / "pipeline" / "conftest.py", "hedge_fixtures_ensemble")
 BOTH = ["negation", "speculation"]
 
-
-@pytest.fixture(scope="module")
-def hedge_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The tiny CNN pipeline of both kinds trained on the hedge sentences, saved."""
-    nlp = HEDGE.both_kinds_nlp()
-    assert HEDGE.train_until_gold(nlp, HEDGE.hedge_examples(nlp)) <= 100
-    path = tmp_path_factory.mktemp("hedge_ensemble") / "model"
-    nlp.to_disk(path)
-    return path
 
 
 def _member(path: Path) -> Language:
@@ -47,9 +37,9 @@ def texts() -> List[str]:
     return [ref.text for ref in refs] + ["The drug might help . There was no pain .", ""]
 
 
-def test_an_ensemble_of_a_model_with_itself_resolves_both_kinds_as_the_model(hedge_dir: Path,
+def test_an_ensemble_of_a_model_with_itself_resolves_both_kinds_as_the_model(hedge_cnn_dir: Path,
                                                                                texts: List[str]) -> None:
-    first, second = _member(hedge_dir), _member(hedge_dir)
+    first, second = _member(hedge_cnn_dir), _member(hedge_cnn_dir)
     ensemble.check_compatible([first, second])
     expected = [HEDGE.kind_key(doc) for doc in first.pipe(texts)]
     assert sum(len(spec) for _, spec in expected) >= 4 and sum(len(neg) for neg, _ in expected) >= 4
@@ -68,10 +58,10 @@ def test_an_ensemble_of_a_model_with_itself_resolves_both_kinds_as_the_model(hed
     assert [HEDGE.kind_key(doc) for doc in with_cues] == expected
 
 
-def test_the_speculation_windows_follow_the_scope_components_kinds(hedge_dir: Path, texts: List[str]) -> None:
+def test_the_speculation_windows_follow_the_scope_components_kinds(hedge_cnn_dir: Path, texts: List[str]) -> None:
     """With speculation switched off (``active_kinds``) the ensemble neither finds
     speculation cues nor resolves scopes of given ones, as the pipeline itself."""
-    first, second = _member(hedge_dir), _member(hedge_dir)
+    first, second = _member(hedge_cnn_dir), _member(hedge_cnn_dir)
     for nlp in (first, second):
         for name in ("negation_cue", "negation_scope"):
             nlp.get_pipe(name).active_kinds = ["negation"]

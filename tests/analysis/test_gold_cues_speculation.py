@@ -19,19 +19,9 @@ from spacy_negation.analysis.evaluation import (annotate_gold, blank_copy, cue_c
                                                 write_results)
 from spacy_negation.negation import SPECULATIONS_KEY
 
-from util import REPO, load_module
-
-HEDGE = load_module(REPO / "tests" / "pipeline" / "conftest.py", "hedge_fixtures_gold_cues")
+import hedge as HEDGE
 
 
-@pytest.fixture(scope="module")
-def hedge_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The tiny CNN pipeline of both kinds trained on the hedge sentences, saved."""
-    nlp = HEDGE.both_kinds_nlp()
-    assert HEDGE.train_until_gold(nlp, HEDGE.hedge_examples(nlp)) <= 100
-    path = tmp_path_factory.mktemp("hedge_gold_cues") / "model"
-    nlp.to_disk(path)
-    return path
 
 
 def _gold(nlp: Language) -> List[Doc]:
@@ -59,9 +49,9 @@ def test_blank_copy_copies_the_speculation_cues_where_the_gold_annotates_them() 
     assert SPECULATIONS_KEY in blank_copy(vocab, empty, True).spans
 
 
-def test_on_gold_cues_the_scope_component_resolves_the_speculation_scopes(hedge_model: Path,
+def test_on_gold_cues_the_scope_component_resolves_the_speculation_scopes(hedge_cnn_dir: Path,
                                                                           tmp_path: Path) -> None:
-    nlp = spacy.load(hedge_model)
+    nlp = spacy.load(hedge_cnn_dir)
     gold = _gold(nlp)
     assert sum(len(get_speculations(doc)) for doc in gold) >= 6
     assert resolves_speculation_on(nlp, gold[0])
@@ -82,10 +72,10 @@ def test_on_gold_cues_the_scope_component_resolves_the_speculation_scopes(hedge_
     assert SPECULATIONS_KEY in on_gold.spans and not get_speculations(on_gold)
 
 
-def test_a_pipeline_without_speculation_gets_no_speculation_cues(hedge_model: Path) -> None:
+def test_a_pipeline_without_speculation_gets_no_speculation_cues(hedge_cnn_dir: Path) -> None:
     """Speculation switched off on the scope component (or a negation-only model): the gold
     speculation cues are not copied (they would stay without scopes), as end to end."""
-    nlp = spacy.load(hedge_model)
+    nlp = spacy.load(hedge_cnn_dir)
     nlp.get_pipe("negation_scope").active_kinds = ["negation"]
     gold = _gold(nlp)
     assert not resolves_speculation_on(nlp, gold[0])

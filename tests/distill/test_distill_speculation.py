@@ -23,20 +23,11 @@ from spacy_negation.distill import corpus as corpus_module
 from spacy_negation.distill.targets import _key, shared_components, teacher_targets
 from spacy_negation.ml.windows import KIND_IDS, CueWindow
 
-from util import CNN_TINY, REPO, load_module, load_test_nlp, make_examples, overfit
+import hedge as HEDGE
+from util import CNN_TINY, load_test_nlp, make_examples, overfit
 
-HEDGE = load_module(REPO / "tests" / "pipeline" / "conftest.py", "hedge_fixtures_distill")
 BOTH = ["negation", "speculation"]
 
-
-@pytest.fixture(scope="module")
-def teacher_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The tiny CNN pipeline of both kinds trained on the hedge sentences, saved."""
-    nlp = HEDGE.both_kinds_nlp()
-    assert HEDGE.train_until_gold(nlp, HEDGE.hedge_examples(nlp)) <= 100
-    path = tmp_path_factory.mktemp("hedge_teacher") / "model"
-    nlp.to_disk(path)
-    return path
 
 
 def _student() -> Tuple[Language, List[Example]]:
@@ -53,8 +44,8 @@ def _softmax(scores: Any) -> Any:
     return e / e.sum(axis=1, keepdims=True)
 
 
-def test_targets_cover_the_speculation_labels_and_windows(teacher_dir: Path) -> None:
-    teacher = spacy.load(teacher_dir)
+def test_targets_cover_the_speculation_labels_and_windows(hedge_cnn_dir: Path) -> None:
+    teacher = spacy.load(hedge_cnn_dir)
     student, examples = _student()
     assert shared_components(teacher, student, None) == ["negation_cue", "negation_scope"]
     attach_teacher_targets(teacher, "hedge", examples, ["negation_cue", "negation_scope"], 0.5)
@@ -90,11 +81,11 @@ def test_targets_cover_the_speculation_labels_and_windows(teacher_dir: Path) -> 
     assert max(float(numpy.abs(soft[k] - other[k]).max()) for k in speculation_rows) > 1e-3
 
 
-def test_a_student_equal_to_its_teacher_learns_nothing_from_it(teacher_dir: Path) -> None:
+def test_a_student_equal_to_its_teacher_learns_nothing_from_it(hedge_cnn_dir: Path) -> None:
     """Weight 1: the gradient is p - q, zero for a student with the teacher's weights, the
     speculation labels and windows included."""
-    teacher = spacy.load(teacher_dir)
-    student = spacy.load(teacher_dir)
+    teacher = spacy.load(hedge_cnn_dir)
+    student = spacy.load(hedge_cnn_dir)
     examples = HEDGE.hedge_examples(student)
     attach_teacher_targets(teacher, "hedge", examples, ["negation_cue", "negation_scope"], 1.0)
     losses: Dict[str, float] = {}
@@ -103,10 +94,10 @@ def test_a_student_equal_to_its_teacher_learns_nothing_from_it(teacher_dir: Path
     assert losses["negation_scope"] == pytest.approx(0.0, abs=1e-8)
 
 
-def test_a_student_learns_speculation_from_the_teacher_alone(teacher_dir: Path) -> None:
+def test_a_student_learns_speculation_from_the_teacher_alone(hedge_cnn_dir: Path) -> None:
     """Weight 1: the gold labels take no part in the gradient; the student comes to find
     the teacher's speculation cues and their scopes."""
-    teacher = spacy.load(teacher_dir)
+    teacher = spacy.load(hedge_cnn_dir)
     student, examples = _student()
     attach_teacher_targets(teacher, "hedge", examples, ["negation_cue", "negation_scope"], 1.0)
     texts = [eg.reference.text for eg in examples]
@@ -128,8 +119,8 @@ def test_a_student_learns_speculation_from_the_teacher_alone(teacher_dir: Path) 
     assert learned, "the student did not learn the teacher's negations and speculations"
 
 
-def test_teacher_and_student_of_other_kinds_are_refused(teacher_dir: Path, tmp_path: Path) -> None:
-    teacher = spacy.load(teacher_dir)
+def test_teacher_and_student_of_other_kinds_are_refused(hedge_cnn_dir: Path, tmp_path: Path) -> None:
+    teacher = spacy.load(hedge_cnn_dir)
     negation_only = load_test_nlp(CNN_TINY)
     negation_only.initialize(lambda: make_examples(negation_only))
     with pytest.raises(ValueError, match=r"\[NEG-E377\] Cannot distil the component 'negation_cue': it learns "
@@ -152,7 +143,7 @@ def test_teacher_and_student_of_other_kinds_are_refused(teacher_dir: Path, tmp_p
 
 
 def test_examples_that_differ_only_in_speculations_have_targets_of_their_own(
-        teacher_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        hedge_cnn_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The reader keeps targets per example (words, convention, gold negations and
     speculations): a sentence read with and without its speculation gets the windows of
     its own gold cues."""
@@ -169,7 +160,7 @@ def test_examples_that_differ_only_in_speculations_have_targets_of_their_own(
     plain_ref = hedged.reference.copy()
     set_speculations(plain_ref, [])
     plain = Example(student.make_doc(plain_ref.text), plain_ref)
-    reader = DistilledCorpus(lambda nlp: iter([hedged, plain]), str(teacher_dir))
+    reader = DistilledCorpus(lambda nlp: iter([hedged, plain]), str(hedge_cnn_dir))
     batch = list(reader(student))
     losses: Dict[str, float] = {}
     student.update(batch, losses=losses)

@@ -34,9 +34,9 @@ from spacy.util import load_config, load_model_from_config
 from spacy_negation import set_negations
 from spacy_negation.negation import get_convention, set_convention
 
+import hedge as HEDGE
 from util import CNN_TINY, REPO, load_module, load_test_nlp
 
-HEDGE = load_module(REPO / "tests" / "pipeline" / "conftest.py", "hedge_fixtures_spec_configs")
 CONFIGS = REPO / "configs"
 BOTH = ["negation", "speculation"]
 #: (new config, the current config it is a copy of, the path of its training reader's

@@ -1,22 +1,18 @@
-"""The fixtures of the pipeline tests that resolve speculation beside negation: synthetic
-sentences with "not"/"no" negations and "might"/"possible"/"either … or" speculations, and
-a tiny CNN pipeline (tok2vec + negation_cue and negation_scope with ``kinds = ["negation",
-"speculation"]``, the scope model ``spacy-negation.ScopeTagger.v2``) trained on them,
-saved once per session. The test modules reach the helpers through the ``hedge`` fixture
-(a :class:`Hedge`)."""
-import random
-from pathlib import Path
+"""The helpers of the tests that resolve speculation beside negation: synthetic sentences
+with "not"/"no" negations and "might"/"possible"/"either … or" speculations, and the tiny CNN
+pipeline (tok2vec + negation_cue and negation_scope with ``kinds = ["negation",
+"speculation"]``, the scope model ``spacy-negation.ScopeTagger.v2``) that learns them. The
+session fixtures ``hedge`` (a :class:`Hedge`) and ``hedge_cnn_dir`` (that pipeline trained on
+them, saved once per session) are in ``tests/conftest.py``."""
 from typing import Any, Dict, List, Sequence, Tuple
 
-import pytest
-import spacy
 from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.training import Example
 
 from spacy_negation import get_negations, get_speculations, set_negations, set_speculations
 
-from util import CNN_TINY, load_test_nlp
+from util import CNN_TINY, load_test_nlp, overfit
 
 #: The config overrides of the tiny CNN test config that make it learn both kinds.
 BOTH_KINDS: Dict[str, Any] = {
@@ -89,20 +85,7 @@ def kind_key(doc: Doc) -> Tuple[List[Any], List[Any]]:
 def train_until_gold(nlp: Language, examples: List[Example], max_iter: int = 100, learn_rate: float = 0.01) -> int:
     """Train until the pipeline predicts the negations and speculations of the examples;
     the number of iterations (max_iter + 1 if never)."""
-    spacy.util.fix_random_seed(0)
-    optimizer = nlp.initialize(lambda: examples)
-    optimizer.learn_rate = learn_rate
-    rng = random.Random(0)
-    texts = [eg.reference.text for eg in examples]
-    gold = [kind_key(eg.reference) for eg in examples]
-    order = list(examples)
-    for it in range(1, max_iter + 1):
-        rng.shuffle(order)
-        for batch in spacy.util.minibatch(order, 4):
-            nlp.update(batch, sgd=optimizer)
-        if it % 5 == 0 and [kind_key(doc) for doc in nlp.pipe(texts)] == gold:
-            return it
-    return max_iter + 1
+    return overfit(nlp, examples, max_iter, learn_rate=learn_rate, key=kind_key)
 
 
 def both_kinds_nlp(lang: str = "en") -> Language:
@@ -120,20 +103,3 @@ class Hedge:
     key = staticmethod(kind_key)
     train = staticmethod(train_until_gold)
     nlp = staticmethod(both_kinds_nlp)
-
-
-@pytest.fixture(scope="session")
-def hedge() -> Hedge:
-    """The helpers of the speculation tests: sentences, examples, keys, training."""
-    return Hedge()
-
-
-@pytest.fixture(scope="session")
-def hedge_cnn_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The tiny CNN pipeline of both kinds trained on the hedge sentences, saved to disk."""
-    nlp = both_kinds_nlp()
-    n = train_until_gold(nlp, hedge_examples(nlp))
-    assert n <= 100, "the tiny CNN pipeline did not learn the hedge sentences"
-    out = tmp_path_factory.mktemp("hedge_cnn") / "model"
-    nlp.to_disk(out)
-    return out
