@@ -213,10 +213,6 @@ def test_readme_speculation_model_claims_quote_results_speculation():
     assert f"up to {max(losses):.1f} NIS_tok points" in readme
     speeds = [w["words_per_second"] for w in words]
     assert f"{int(round(min(speeds), -3)):,} to {int(round(max(speeds), -3)):,} words per second" in readme
-    assert spacy_default_model() == "en_negation_general"
-
-
-def spacy_default_model() -> str:
     from spacy_negation.pipeline.model_loading import DEFAULT_MODELS
 
-    return DEFAULT_MODELS["en"]
+    assert DEFAULT_MODELS["en"] == "en_negation_general"
