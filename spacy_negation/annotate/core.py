@@ -5,8 +5,8 @@ the work folder and recorded in its manifest (see :mod:`.workdir`); a re-run ann
 only the unfinished shards; when all are finished they are merged, in order, into the
 output, so the output has every input record exactly once and in input order (bad
 records are reported with their line, then skipped or raised). Two engines annotate the
-shards: ``local`` (``nlp.pipe``, ``n_process`` processes) and ``ray`` (one actor per
-worker, see :mod:`.ray_engine`). The negation model is the cue and scope pipeline of
+shards: ``local`` (one ``nlp.pipe`` stream, or ``n_process`` spawned worker processes, see
+:mod:`.process_engine`) and ``ray`` (one actor per worker, see :mod:`.ray_engine`). The negation model is the cue and scope pipeline of
 Sineva et al. 2021 (or the CNN variant) trained by the project.
 """
 import os
@@ -23,7 +23,7 @@ from ..limits import (MAX_BATCH_SIZE, MAX_PROCESSES, MAX_RETRIES, MAX_SHARD_SIZE
 from ..util import check_input_file, check_on_error, check_output
 from .sinks import encode_shard, lighten, merge_shards, output_format
 from .sources import Record, Shard, input_format, plan_input, read_shard
-from .threads import ChildThreads, peak_rss_mb, resolve_threads, set_torch_threads
+from .threads import peak_rss_mb, resolve_threads, set_torch_threads, torch_threads
 from .workdir import WorkDir, check_work_dir, model_identity
 
 ENGINES = ("local", "ray")
@@ -41,8 +41,9 @@ class ShardDone:
     n_words (int): their tokens.
     pid (int): the process that annotated it.
     peak_rss_mb (float): that process's peak resident memory so far.
-    cpu_seconds (float): CPU time (user + system) of that process on the shard (Ray
-        engine; 0.0 for the local engine, whose shards share one stream).
+    cpu_seconds (float): CPU time (user + system) of that process on the shard (worker
+        processes; 0.0 for the single-process engine, whose shards share one stream).
+    threads (int): that process's torch threads (0 without torch).
     """
 
     shard: Shard
@@ -52,6 +53,7 @@ class ShardDone:
     pid: int
     peak_rss_mb: float
     cpu_seconds: float = 0.0
+    threads: int = 0
 
 
 #: An engine's callback for each finished shard.
@@ -98,25 +100,23 @@ def annotate_records(nlp: Any, records: Sequence[Tuple[Any, str]], fmt: str,
 
 
 def run_local(model: str, shards: Sequence[Shard], read: ReadShard, on_done: OnDone,
-              on_ready: OnReady, fmt: str, batch_size: int, n_process: int, threads: int,
+              on_ready: OnReady, fmt: str, batch_size: int, threads: int,
               keep_user_data: bool = False) -> None:
-    """The local engine: one ``nlp.pipe`` stream over the pending shards, ``n_process``
-    processes, ``threads`` torch threads in this process and in each worker process; each
-    shard is handed to ``on_done`` as soon as its last doc is out.
+    """The single-process local engine: one ``nlp.pipe`` stream over the pending shards
+    with ``threads`` torch threads (restored after); each shard is handed to ``on_done``
+    as soon as its last doc is out. ``--n-process`` above 1 runs
+    :func:`.process_engine.run_processes` instead.
     """
     old = set_torch_threads(threads)
     try:
-        with ChildThreads(threads, n_process):
-            _run_local(model, shards, read, on_done, on_ready, fmt, batch_size, n_process,
-                       keep_user_data)
+        _run_local(model, shards, read, on_done, on_ready, fmt, batch_size, keep_user_data)
     finally:
         if old is not None:
             set_torch_threads(old)
 
 
 def _run_local(model: str, shards: Sequence[Shard], read: ReadShard, on_done: OnDone,
-               on_ready: OnReady, fmt: str, batch_size: int, n_process: int,
-               keep_user_data: bool) -> None:
+               on_ready: OnReady, fmt: str, batch_size: int, keep_user_data: bool) -> None:
     from collections import deque
 
     nlp = load_pipeline(model)
@@ -138,10 +138,10 @@ def _run_local(model: str, shards: Sequence[Shard], read: ReadShard, on_done: On
 
     def finish(shard: Shard, docs: List[Tuple[Any, Any]]) -> None:
         on_done(ShardDone(shard, encode_shard(docs, fmt, keep_user_data), len(docs),
-                          sum(len(doc) for doc, _ in docs), os.getpid(), peak_rss_mb()))
+                          sum(len(doc) for doc, _ in docs), os.getpid(), peak_rss_mb(),
+                          threads=torch_threads()))
 
-    for doc, doc_id in nlp.pipe(stream(), as_tuples=True, batch_size=batch_size,
-                                n_process=n_process):
+    for doc, doc_id in nlp.pipe(stream(), as_tuples=True, batch_size=batch_size):
         flush_empty()
         current.append((lighten(doc, keep_user_data), doc_id))
         if len(current) == opened[0][1]:
@@ -223,7 +223,8 @@ def annotate(
     on_error (str): bad records ``raise`` a coded error naming the line, or ``skip``
         them with a warning naming the line (and are listed in the summary).
     engine (str): ``local`` or ``ray``.
-    n_process (int): processes of the local engine.
+    n_process (int): processes of the local engine (above 1: spawned workers, see
+        :mod:`.process_engine`).
     address (Optional[str]): the Ray cluster to join (default: start a local one).
     workers (Optional[int]): Ray worker actors (default: the cluster's CPUs divided by
         ``threads``).
@@ -245,8 +246,8 @@ def annotate(
     RAISES (NegationFormatError): an input that is not a regular file (E210, E970), an
         output that cannot be written (E123, E124, E125), a work folder that cannot be one
         (E520), a full disk (E972; the finished shards are kept for a re-run).
-    RAISES (RuntimeError): the Ray cluster cannot be joined or started (E521), a worker
-        failed after its retries (E510).
+    RAISES (RuntimeError): the Ray cluster cannot be joined or started (E521), a Ray worker
+        failed after its retries (E510), a worker process failed (E513).
     """
     for what, value, high in (("--shard-size", shard_size, MAX_SHARD_SIZE),
                               ("--batch-size", batch_size, MAX_BATCH_SIZE),
@@ -316,9 +317,14 @@ def annotate(
             on_shard(result)
 
     try:
-        if pending and engine == "local":
-            run_local(model, pending, read, on_done, on_ready, out_fmt, batch_size, n_process,
-                      n_threads, keep_user_data)
+        if pending and engine == "local" and n_process == 1:
+            run_local(model, pending, read, on_done, on_ready, out_fmt, batch_size, n_threads,
+                      keep_user_data)
+        elif pending and engine == "local":
+            from .process_engine import run_processes
+
+            run_processes(model, pending, read, on_done, on_ready, out_fmt, batch_size,
+                          n_process, n_threads, keep_user_data)
         elif pending:
             from .ray_engine import run_ray
 

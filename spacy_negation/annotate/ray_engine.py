@@ -14,42 +14,9 @@ from collections import deque
 from typing import Any, Deque, Dict, List, Optional, Sequence, Tuple
 
 from ..errors import Errors
-from .core import OnDone, OnReady, ReadShard, ShardDone, annotate_records, load_pipeline
-from .threads import peak_rss_mb, set_torch_threads
+from .core import OnDone, OnReady, ReadShard
 from .sources import Shard
-
-#: Shards queued per worker beyond the one it is annotating (keeps it busy).
-QUEUED_PER_WORKER = 1
-
-
-class AnnotatorWorker:
-    """A Ray actor's state: the pipeline, loaded once per worker process.
-
-    model (str): the negation pipeline (package name or path).
-    fmt (str): the output format.
-    batch_size (int): docs per ``nlp.pipe`` batch.
-    threads (int): torch threads.
-    keep_user_data (bool): keep tensors and other components' user data (DocBin output).
-    """
-
-    def __init__(self, model: str, fmt: str, batch_size: int, threads: int,
-                 keep_user_data: bool = False) -> None:
-        set_torch_threads(threads)
-        self.nlp = load_pipeline(model)
-        self.fmt = fmt
-        self.batch_size = batch_size
-        self.keep_user_data = keep_user_data
-
-    def ready(self) -> int:
-        return os.getpid()
-
-    def annotate(self, shard: Shard, records: List[Tuple[Any, str]]) -> ShardDone:
-        cpu = sum(os.times()[:2])
-        data, n_words = annotate_records(self.nlp, records, self.fmt, self.batch_size,
-                                         self.keep_user_data)
-        return ShardDone(shard, data, len(records), n_words, os.getpid(), peak_rss_mb(),
-                         sum(os.times()[:2]) - cpu)
-
+from .worker import QUEUED_PER_WORKER, AnnotatorWorker
 
 def import_ray() -> Any:
     """``ray``, with a coded error if not installed (E508)."""

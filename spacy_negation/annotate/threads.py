@@ -1,9 +1,9 @@
 """The threads and memory of the annotating processes: torch's threads in this process
-and in the worker processes ``nlp.pipe(n_process=N)`` starts, the ``--threads`` option,
-the peak memory a worker reports with each shard."""
+and in the worker processes, the ``--threads`` option, the peak memory a worker reports
+with each shard."""
 import os
 import resource
-from typing import Any, Optional
+from typing import Optional
 
 from ..errors import Errors
 from ..limits import MAX_THREADS, check_count
@@ -24,6 +24,15 @@ def set_torch_threads(n: int) -> Optional[int]:
     old = torch.get_num_threads()
     torch.set_num_threads(n)
     return old
+
+
+def torch_threads() -> int:
+    """This process's torch threads (0 without torch)."""
+    try:
+        import torch
+    except ImportError:
+        return 0
+    return int(torch.get_num_threads())
 
 
 def resolve_threads(threads: Optional[int]) -> int:
@@ -50,26 +59,3 @@ def resolve_threads(threads: Optional[int]) -> int:
     if not 1 <= value <= MAX_THREADS:
         raise ValueError(Errors.E950.format(value=env, high=MAX_THREADS))
     return value
-
-
-class ChildThreads:
-    """Set ``OMP_NUM_THREADS`` for the worker processes that ``nlp.pipe(n_process=N)``
-    starts (a spawned process reads it when it imports torch; a forked one inherits the
-    parent's setting); the variable is restored on exit."""
-
-    def __init__(self, threads: int, n_process: int) -> None:
-        self.value = str(threads) if n_process > 1 else None
-        self.old: Optional[str] = None
-
-    def __enter__(self) -> None:
-        if self.value is not None:
-            self.old = os.environ.get("OMP_NUM_THREADS")
-            os.environ["OMP_NUM_THREADS"] = self.value
-
-    def __exit__(self, *exc: Any) -> None:
-        if self.value is None:
-            return
-        if self.old is None:
-            os.environ.pop("OMP_NUM_THREADS", None)
-        else:
-            os.environ["OMP_NUM_THREADS"] = self.old

@@ -27,6 +27,8 @@ class AnnotateErrors:
             "retries: {reason}. The finished shards are kept; run the command again to "
             "resume.")
     E512 = ("{path}: not a Parquet file: {reason}")
+    E513 = ("A worker process failed on shard {shard} (records {start}-{end}): {reason}. "
+            "The finished shards are kept; run the command again to resume.")
     E520 = ("The work folder {path} {what}; --work-dir is a folder, or a path where one can "
             "be made (default: OUTPUT.shards).")
     E521 = ("Ray cannot join or start the cluster ({where}): {reason}. Check the address "

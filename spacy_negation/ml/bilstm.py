@@ -16,6 +16,7 @@ from thinc.compat import torch
 from thinc.shims import PyTorchShim
 from thinc.types import Floats2d, Floats3d
 
+from .fork import register_fork_hook
 from .windows import CUE_AFFIX, CUE_NONE, CUE_WHOLE, N_CUE_TYPES, PaddedWindows
 
 # The cue types are defined with the windows (ml.windows); they are also importable from
@@ -91,6 +92,7 @@ def build_cue_bilstm(cue_width: int, hidden_width: int, depth: int,
         module.to(device)
         return module
 
+    register_fork_hook()  # a torch layer: nlp.pipe(n_process=N) forks safely
     model: Model = PyTorchWrapper_v2(
         None,
         convert_inputs=_convert_inputs,

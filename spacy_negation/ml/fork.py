@@ -1,4 +1,4 @@
-"""Fork safety of the transformer backbone.
+"""Fork safety of the torch layers (the transformer backbone and the BiLSTMs).
 
 ``nlp.pipe(texts, n_process=2)`` starts its worker processes with
 ``multiprocessing.Process`` in the default start method, which is ``fork`` on Linux
@@ -9,8 +9,9 @@ on a futex. Calling ``torch.set_num_threads(1)`` in the child before its first t
 operation avoids the pool altogether (a parallel region of one thread does not touch it).
 
 :func:`register_fork_hook` registers that call as an ``os.register_at_fork`` hook.
-``spacy-negation.TransformerModel.v1`` calls it, so it is in place as soon as a pipeline
-with a transformer exists, never at import. Each worker process then runs torch with
+``spacy-negation.TransformerModel.v1`` and the BiLSTM layer (:mod:`.bilstm`: the scope
+tagger of every pipeline, CNN ones included) call it, so it is in place as soon as a
+pipeline with a torch layer exists, never at import. Each worker process then runs torch with
 one thread: the worker processes are the parallelism. Processes started with ``spawn``
 or ``forkserver`` start afresh and are not affected.
 """

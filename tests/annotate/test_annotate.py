@@ -22,8 +22,10 @@ def run(*args, **kwargs):
     return annotate(*args, **kwargs)
 
 
-def test_records_hold_the_pipelines_negations_as_offsets(trained_cnn_dir, tmp_path):
+def test_records_hold_the_pipelines_negations_as_offsets(trained_cnn_dir, tmp_path, monkeypatch):
     import torch
+
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)  # threads: 1 (the default)
 
     from spacy_negation import get_negations
     from spacy_negation.annotate.core import load_pipeline

@@ -19,9 +19,10 @@ ray = pytest.importorskip("ray")
 
 @pytest.fixture(scope="module")
 def ray_cluster():
-    """A local Ray cluster for the module, shut down at its end."""
+    """A local Ray cluster of 2 CPUs for the module, shut down at its end."""
     mp = pytest.MonkeyPatch()
     mp.setenv("RAY_USAGE_STATS_ENABLED", "0")
+    mp.delenv("OMP_NUM_THREADS", raising=False)  # 1 thread (CPU) per worker: 2 workers fit
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         yield

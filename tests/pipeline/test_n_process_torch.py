@@ -1,4 +1,5 @@
-"""``nlp.pipe(texts, n_process=2)`` with a transformer negation pipeline finishes.
+"""``nlp.pipe(texts, n_process=2)`` with a transformer or CNN negation pipeline (both
+have a torch BiLSTM) finishes.
 
 Each case runs in a fresh interpreter (the test session itself runs torch with one
 thread, which hides the deadlock) under a timeout, so a regression fails instead of
@@ -64,7 +65,7 @@ def _run(mode: str, model: Path) -> str:
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate()
-        pytest.fail(f"nlp.pipe(n_process=2) with a transformer model ({mode}) did not finish "
+        pytest.fail(f"nlp.pipe(n_process=2) with {model} ({mode}) did not finish "
                     f"in {TIMEOUT} s: deadlock in the forked workers")
     assert proc.returncode == 0, err
     return out
@@ -73,6 +74,13 @@ def _run(mode: str, model: Path) -> str:
 @pytest.mark.parametrize("mode", ["load", "add_pipe"])
 def test_n_process_2_with_a_transformer_model_finishes(tiny_trf_model, mode):
     assert _run(mode, tiny_trf_model).split() == ["docs", "6"]
+
+
+@pytest.mark.parametrize("mode", ["load", "add_pipe"])
+def test_n_process_2_with_a_cnn_model_finishes(trained_cnn_dir, mode):
+    """The CNN pipelines' scope BiLSTM is torch too: the hook is there without a
+    transformer."""
+    assert _run(mode, trained_cnn_dir).split() == ["docs", "6"]
 
 
 def test_a_forked_child_runs_torch_with_one_thread():
