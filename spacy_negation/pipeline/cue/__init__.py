@@ -4,7 +4,7 @@
 * :mod:`.factory`: its factory ``negation_cue``, the settings' defaults and the default model;
 * :mod:`.labels`: the token labels and the gold labels of a doc;
 * :mod:`.label_data`: the labels and lexicons learned from the training examples;
-* :mod:`.decoding`: labels to cues (``spacy-negation.cue_decoder.v2``; ``.v1`` without aliases);
+* :mod:`.decoding`: labels to cues (``spacy-negation.cue_decoder.v3``; ``.v2`` keeps punctuation at the ends of a cue, ``.v1`` also without aliases);
 * :mod:`.speculation_decoding`: the speculation labels of a component with speculation;
 * :mod:`.lexicons`: the cue lexicons learned from the training data;
 * :mod:`.pattern_lists`: the user cue lists (``cue_patterns``): entries, shipped lists, reading;

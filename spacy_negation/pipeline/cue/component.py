@@ -45,7 +45,7 @@ from spacy.vocab import Vocab
 from ...errors import Errors
 from ...negation import register_extensions, set_negations, set_speculations
 from ..base import NEGATION_ONLY, NegationPipe, check_kinds
-from .decoding import CueDecoder, CueLexicons, make_cue_decoder_v2
+from .decoding import CueDecoder, CueLexicons, make_cue_decoder_v3
 from .label_data import initial_label_data, speculation_lexicon_of
 from .labels import OUTSIDE, SPECULATION, gold_cue_labels, label_kind
 from .patterns import PATTERNS_KEY, CuePatterns, cue_patterns_from_entries
@@ -109,7 +109,7 @@ class NegationCue(NegationPipe):
         self.prefilter = prefilter
         self._prefilter: Optional[CuePrefilter] = None
         self._prefilter_window = check_window(prefilter_window)
-        self.decoder = make_cue_decoder_v2() if decoder is None else decoder
+        self.decoder = make_cue_decoder_v3() if decoder is None else decoder
         self.scorer = scorer
         self.cfg: Dict[str, Any] = {
             "labels": [OUTSIDE],

@@ -1,5 +1,6 @@
 """The decoder of ``negation_cue`` (``spacy-negation.cue_decoder.v1``; ``.v2`` looks
-contractions up as their full forms): from the tagger's scores to
+contractions up as their full forms; ``.v3`` also trims punctuation tokens off the ends of
+a cue): from the tagger's scores to
 label ids (``label_ids``) and from label ids to cues (``cues``), with the learned
 lexicons (see :mod:`.lexicons`). The decoder is a registered function of the component's
 config (``[components.negation_cue.decoder]``), as spaCy's span categorizer takes its
@@ -10,6 +11,7 @@ token's text without its format characters and ANSI escapes (:mod:`..visible`).
 A component with speculation labels (``kinds = ["negation", "speculation"]``) decodes its
 negation labels with this decoder and its speculation labels by
 :mod:`.speculation_decoding`; both join a cue's tokens by :func:`join_positions`."""
+import unicodedata
 from dataclasses import dataclass, field, fields
 from typing import Any, Dict, Iterable, Iterator, List, Mapping, NamedTuple, Optional, Set, Tuple
 
@@ -97,6 +99,33 @@ def make_cue_decoder_v2(
     )
 
 
+@registry.misc("spacy-negation.cue_decoder.v3")
+def make_cue_decoder_v3(
+    affix_over_whole: bool = True,
+    affix_threshold: Optional[float] = 0.1,
+    multiword_cues: bool = True,
+    multiword_min_precision: float = 0.5,
+    min_word_precision: Optional[float] = None,
+    word_aliases: Optional[Dict[str, str]] = None,
+) -> "CueDecoder":
+    """The decoder of ``negation_cue``: ``cue_decoder.v2`` that trims the tokens of
+    punctuation only off the ends of every cue and drops a cue of punctuation only. A
+    tagger that saw "Allergies: None." once tags the colon of "Allergies: none." too;
+    the corpora's cues of whole tokens never start or end with a punctuation token but
+    as annotation noise (three in the English training splits), while "and / or" or
+    "rule - out" keep the punctuation inside them.
+
+    The settings: ``make_cue_decoder_v2``.
+    RETURNS (CueDecoder): the decoder.
+    """
+    return CueDecoder(
+        affix_over_whole=affix_over_whole, affix_threshold=affix_threshold, multiword_cues=multiword_cues,
+        multiword_min_precision=multiword_min_precision, min_word_precision=min_word_precision,
+        word_aliases=dict(CONTRACTION_ALIASES if word_aliases is None else word_aliases),
+        trim_punctuation=True,
+    )
+
+
 @dataclass
 class CueDecoder:
     """Decodes the cue tagger's scores; the settings are those of ``make_cue_decoder``.
@@ -111,6 +140,8 @@ class CueDecoder:
     min_word_precision: Optional[float] = None
     #: v2: word -> the word whose training evidence it takes when it has none (v1: none).
     word_aliases: Mapping[str, str] = field(default_factory=dict)
+    #: v3: punctuation tokens trimmed off the ends of a cue (v1, v2: kept).
+    trim_punctuation: bool = False
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.multiword_min_precision <= 1.0:
@@ -188,12 +219,15 @@ class CueDecoder:
             if lexicons.words is None:
                 raise ValueError(Errors.E305.format(name=name, value=self.min_word_precision))
             cues = filter_words(doc, cues, lexicons.words, self.min_word_precision, self.word_aliases)
+        if self.trim_punctuation and cues:
+            cues = trim_punctuation(doc, cues)
         return cues
 
 
-#: The settings of ``spacy-negation.cue_decoder.v1`` and their defaults (``.v2`` adds
-#: ``word_aliases``).
-CUE_DECODER_DEFAULTS: Dict[str, Any] = {f.name: f.default for f in fields(CueDecoder) if f.name != "word_aliases"}
+#: The settings of ``spacy-negation.cue_decoder.v1`` and their defaults (``.v2`` and
+#: ``.v3`` add ``word_aliases``).
+CUE_DECODER_DEFAULTS: Dict[str, Any] = {f.name: f.default for f in fields(CueDecoder)
+                                        if f.name not in ("word_aliases", "trim_punctuation")}
 
 
 def _fitting_affix_ids(affixes: AffixLexicon, text: str, parsed: List[Optional[Tuple[str, Optional[str]]]]) -> List[int]:
@@ -315,3 +349,33 @@ def filter_words(doc: Doc, cues: List[List[Part]], words: WordLexicon, min_preci
                 or words.is_cue(words.evidence_word(visible(doc[cue[0].i].lower_), aliases), min_precision))
 
     return [cue for cue in cues if keep(cue)]
+
+
+def is_punctuation(text: str) -> bool:
+    """Whether a token's text is punctuation only (every character of a Unicode P
+    category; its format characters and ANSI escapes left out)."""
+    chars = visible(text)
+    return bool(chars) and all(unicodedata.category(c).startswith("P") for c in chars)
+
+
+def trim_punctuation(doc: Doc, cues: List[List[Part]]) -> List[List[Part]]:
+    """The cues without the whole-token parts of punctuation only at their ends; a cue
+    of punctuation only is dropped.
+
+    doc (Doc): the doc.
+    cues (List[List[Part]]): the parts of each cue.
+    RETURNS (List[List[Part]]): the trimmed cues that are left.
+    """
+    def edge(part: Part) -> bool:
+        return not part.is_partial(doc) and is_punctuation(doc[part.i].text)
+
+    trimmed: List[List[Part]] = []
+    for cue in cues:
+        parts = sorted(cue, key=lambda part: (part.i, part.start))
+        while parts and edge(parts[0]):
+            parts.pop(0)
+        while parts and edge(parts[-1]):
+            parts.pop()
+        if parts:
+            trimmed.append(parts)
+    return trimmed

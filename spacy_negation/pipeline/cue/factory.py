@@ -30,7 +30,7 @@ DEFAULT_CUE_MODEL = Config().from_str(default_model_config + DEFAULT_TOK2VEC_CON
     default_config={
         "model": DEFAULT_CUE_MODEL,
         "lr_scale": 1.0,
-        "decoder": {"@misc": "spacy-negation.cue_decoder.v2"},
+        "decoder": {"@misc": "spacy-negation.cue_decoder.v3"},
         "cue_patterns": None,
         "convention": None,
         "annotate_unmarked": True,
@@ -60,7 +60,7 @@ def make_negation_cue(
     model (Model[List[Doc], List[Floats2d]]): per doc, scores over the cue labels.
     lr_scale (float): the component's learning rate relative to the optimizer's (e.g.
         10 for 2e-4 on a 2e-5 transformer; it applies to this component's own weights).
-    decoder (CueDecoder): turns the scores into cues (``spacy-negation.cue_decoder.v2``).
+    decoder (CueDecoder): turns the scores into cues (``spacy-negation.cue_decoder.v3``).
     cue_patterns (Any): a user cue list applied to the predicted cues: None, a
         shipped list's name ("en_clinical"), a JSONL file path, or a list of entries
         ({"pattern": "denies", "kind": "preceding"}), names and paths (a ``Setting``;

@@ -250,7 +250,7 @@ class WordLexicon:
 
     def evidence_word(self, word: str, aliases: Mapping[str, str]) -> str:
         """The word whose training counts stand for a word (lower case): its alias
-        (``cue_decoder.v2``'s ``word_aliases``, *n't* -> *not*) when it has no entry of its
+        (``cue_decoder.v2``/``.v3``'s ``word_aliases``, *n't* -> *not*) when it has no entry of its
         own, else itself.
 
         word (str): the word.

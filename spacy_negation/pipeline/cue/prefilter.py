@@ -12,7 +12,7 @@ A token is a candidate when its lower-case text is
 - a word with a learned negation affix, when the component learned affixal cues
   (ConanDoyle-neg: *un*happy, care*less*; BioScope and SFU Review annotate none);
 - a word the decoder looks up as one of those when it never was a cue itself
-  (``cue_decoder.v2``'s ``word_aliases``: *n't* as *not*);
+  (``cue_decoder.v2``/``.v3``'s ``word_aliases``: *n't* as *not*);
 - for a component that finds speculation cues too (and while it does:
   ``active_kinds``), a word that was a single-token speculation cue in at least
   ``MIN_SHARE`` of its training occurrences (*may*, *suggest*), or a word covering a
@@ -106,7 +106,7 @@ class CuePrefilter:
         """
         words = {w for w, (n_cue, n_seen) in (cue.words or {}).items() if n_cue > 0 and n_cue >= MIN_SHARE * n_seen}
         decoder = cue.decoder
-        # a word the decoder looks up as another (cue_decoder.v2: n't as not) is a candidate as that one is
+        # a word the decoder looks up as another (cue_decoder.v2/v3: n't as not) is a candidate as that one is
         lexicon = cue.lexicons.words
         aliases = getattr(decoder, "word_aliases", {})
         if lexicon is not None:

@@ -1,0 +1,70 @@
+"""The lexicon feature of ``spacy-negation.CueTagger.v2``: per token, whether it is a cue
+word of an entry of a negation lexicon, as three indicator columns (a one-word cue, the
+first word of a cue of several words, a later word of one). An entry matches where all of
+its words are in a row, the words that follow its cue outside it included ("negative
+[for]" flags *negative* before *for* only); token texts are compared in lower case without
+format characters.
+
+A tagger trained from these columns on the lexicon words its corpora hold can carry what
+it learned to the lexicon words they do not: the lever of Gubelmann & Handschuh (2022)'s
+point that pretrained models know negation words their fine-tuning data never showed
+them, made explicit for a small CPU model. The phrases are model attributes, serialized
+with the model, so a saved pipeline keeps the lexicon it was trained with.
+"""
+from typing import Callable, Dict, List, Sequence, Tuple, cast
+
+import numpy
+from spacy.tokens import Doc
+from thinc.api import Model
+from thinc.types import Floats2d
+
+from ..pipeline.visible import visible
+
+#: A phrase: its words (lower case) and how many of them, from the first, are the cue.
+Phrase = Tuple[Tuple[str, ...], int]
+#: The columns: a one-word cue, the first word of a cue of several words, a later word.
+N_FLAGS = 3
+
+
+def lexicon_flags(phrases: Sequence[Phrase]) -> Model[List[Doc], List[Floats2d]]:
+    """The lexicon-feature layer: docs -> per doc, a (tokens x 3) array of 0/1 flags.
+
+    phrases (Sequence[Phrase]): the lexicon's phrases (words, number of cue words).
+    RETURNS (Model[List[Doc], List[Floats2d]]): the layer (no weights, no gradient).
+    """
+    return Model("lexicon_flags", _forward, dims={"nO": N_FLAGS},
+                 attrs={"phrases": [[list(words), n_cue] for words, n_cue in phrases]})
+
+
+def flag_tokens(words: Sequence[str], index: Dict[str, List[Phrase]]) -> Floats2d:
+    """The flags of a doc's words (lower case, visible text).
+
+    words (Sequence[str]): the words.
+    index (Dict[str, List[Phrase]]): the phrases by their first word.
+    RETURNS (Floats2d): (len(words), 3) float32 flags.
+    """
+    flags = cast(Floats2d, numpy.zeros((len(words), N_FLAGS), dtype="float32"))
+    for i, word in enumerate(words):
+        for phrase, n_cue in index.get(word, ()):
+            if tuple(words[i:i + len(phrase)]) != phrase:
+                continue
+            if n_cue == 1:
+                flags[i, 0] = 1.0
+            else:
+                flags[i, 1] = 1.0
+                flags[i + 1:i + n_cue, 2] = 1.0
+    return flags
+
+
+def phrase_index(phrases: Sequence[Sequence]) -> Dict[str, List[Phrase]]:
+    """Phrases (as the layer's attribute holds them: [words, n_cue]) by their first word."""
+    index: Dict[str, List[Phrase]] = {}
+    for words, n_cue in phrases:
+        index.setdefault(words[0], []).append((tuple(words), int(n_cue)))
+    return index
+
+
+def _forward(model: Model, docs: List[Doc], is_train: bool) -> Tuple[List[Floats2d], Callable]:
+    index = phrase_index(model.attrs["phrases"])  # some 100 phrases: cheap per batch
+    Ys = [model.ops.asarray2f(flag_tokens([visible(t.lower_) for t in doc], index)) for doc in docs]
+    return Ys, lambda dYs: []

@@ -1,0 +1,79 @@
+"""The lexicon feature of ``spacy-negation.CueTagger.v2`` (spacy_negation.ml.lexicon_features):
+which tokens it flags, which lexicon splits it takes, and that it is saved with the model."""
+import numpy
+import pytest
+import spacy
+
+from spacy_negation.corpora.cue_lexicon import load_negation_lexicon
+from spacy_negation.ml.lexicon_features import flag_tokens, lexicon_flags, phrase_index
+from spacy_negation.ml.models import build_cue_tagger_v2
+
+from util import CNN_TINY, load_test_nlp, make_examples
+
+PHRASES = [(("not",), 1), (("ruled", "out"), 2), (("free", "of"), 1), (("rather", "than"), 2)]
+V2 = {"components.negation_cue.model.@architectures": "spacy-negation.CueTagger.v2"}
+
+
+@pytest.mark.parametrize("text,flags", [
+    ("he did not come", [0, 0, "S", 0]),
+    ("MI was ruled out .", [0, 0, "B", "I", 0]),
+    ("he is free of pain", [0, 0, "S", 0, 0]),
+    ("a free meal", [0, 0, 0]),                      # "free [of]" needs its "of"
+    ("rather than that", ["B", "I", 0]),
+    ("NOT now", ["S", 0]),                                # lower case
+    ("", []),
+])
+def test_flags_mark_the_cue_words_of_the_matching_phrases(text, flags):
+    got = flag_tokens(text.lower().split(), phrase_index([[list(w), n] for w, n in PHRASES]))
+    want = numpy.zeros((len(flags), 3), dtype="float32")
+    for i, flag in enumerate(flags):
+        if flag:
+            want[i, "SBI".index(flag)] = 1.0
+    assert got.shape == (len(flags), 3) and (got == want).all()
+
+
+def test_the_layer_flags_docs_and_has_no_gradient():
+    nlp = spacy.blank("en")
+    layer = lexicon_flags(PHRASES)
+    docs = [nlp("He did not come."), nlp(""), nlp("Rather than NOT\u200b now")]
+    Ys, backprop = layer(docs, is_train=True)
+    assert [y.shape for y in Ys] == [(5, 3), (0, 3), (4, 3)]
+    assert Ys[2][2].tolist() == [1, 0, 0]  # lower case, without its format character
+    assert Ys[0][:, 0].tolist() == [0, 0, 1, 0, 0] and Ys[2][:, 1:].tolist()[:2] == [[1, 0], [0, 1]]
+    assert backprop(Ys) == []
+
+
+def test_lexicon_splits_choose_the_flagged_words():
+    lexicon = load_negation_lexicon()
+    heldout = {entry.key for entry in lexicon if entry.split == "heldout"}
+    assert {"denies", "ruled out", "nobody"} <= heldout
+
+    def flagged(splits, text):
+        model = build_cue_tagger_v2(spacy.registry.architectures.get("spacy.HashEmbedCNN.v2")(
+            width=8, depth=1, embed_size=100, window_size=1, maxout_pieces=2, subword_features=False,
+            pretrained_vectors=None), lexicon_splits=splits)
+        layer = next(node for node in model.walk() if node.name == "lexicon_flags")
+        return layer.predict([spacy.blank("en")(text)])[0].sum(axis=1).tolist()
+
+    assert flagged(["train"], "She denies pain and lacks energy; it does n't hurt") == [0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0]
+    assert flagged(["train", "heldout"], "She denies pain") == [0, 1, 0]
+    with pytest.raises(ValueError, match=r"\[NEG-E379\] lexicon_splits .* \['test'\]"):
+        flagged(["train", "test"], "x")
+
+
+def test_a_v2_pipeline_trains_saves_and_keeps_its_lexicon(tmp_path):
+    nlp = load_test_nlp(CNN_TINY, {**V2, "components.negation_cue.model.lexicon_splits": ["train"]})
+    examples = make_examples(nlp)
+    optimizer = nlp.initialize(lambda: examples)
+    losses: dict = {}
+    for _ in range(3):
+        nlp.update(examples, sgd=optimizer, losses=losses)
+    assert losses["negation_cue"] > 0
+    nlp.to_disk(tmp_path / "model")
+    loaded = spacy.load(tmp_path / "model")
+    layers = [next(n for n in p.get_pipe("negation_cue").model.walk() if n.name == "lexicon_flags")
+              for p in (nlp, loaded)]
+    assert layers[0].attrs["phrases"] == layers[1].attrs["phrases"]
+    assert ["denies"] not in [words for words, _ in layers[1].attrs["phrases"]]
+    text = "He did not come without her."
+    assert [n.cue for n in nlp(text)._.negations] == [n.cue for n in loaded(text)._.negations]
