@@ -562,7 +562,25 @@ def train_command(config: Path, data: Path, out: Path, seed: int, steps: Optiona
     return cmd
 
 
+def lexicon_feature_sets(config: Path, splits: Sequence[str]) -> Tuple[List[str], List[str]]:
+    """The lexicon-feature lever: the training overrides that give every cue component of
+    the config ``spacy-negation.CueTagger.v2`` flagging the lexicon's ``splits``, and the
+    scoring overrides that turn its word filter off (a word never a cue in training is
+    what the lever is to find; compare with the baseline scored the same way)."""
+    train: List[str] = []
+    score: List[str] = []
+    for name in words_components(config):
+        train += [f"components.{name}.model.@architectures=spacy-negation.CueTagger.v2",
+                  f"components.{name}.model.lexicon_splits={json.dumps(list(splits))}"]
+        score.append(f"components.{name}.decoder.min_word_precision=null")
+    return train, score
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.lexicon_feature:
+        train_sets, score_sets = lexicon_feature_sets(args.config, args.lexicon_feature)
+        args.set = train_sets + list(args.set)
+        args.score_set = score_sets + list(args.score_set)
     folds = load_folds(args.folds)
     fold_ids = args.fold if args.fold else list(range(folds["k"]))
     data_dir = args.data_dir or Path("corpus/loco") / args.name
@@ -673,6 +691,10 @@ def _main(argv: Optional[Sequence[str]] = None) -> int:
                    help="another training override (spacy train --SECTION.KEY VALUE)")
     p.add_argument("--score-set", action="append", default=[], metavar="SECTION.KEY=VALUE",
                    help="a setting of the trained pipeline when scoring it (see score --set)")
+    p.add_argument("--lexicon-feature", nargs="+", default=None, metavar="SPLIT",
+                   choices=["train", "heldout"],
+                   help="a lever: every cue component a CueTagger.v2 flagging these splits of the lexicon, "
+                        "scored without the word filter")
     p.add_argument("--data-dir", type=Path, default=None)
     p.add_argument("--training-dir", type=Path, default=None)
     p.add_argument("--metrics-dir", type=Path, default=None)

@@ -367,6 +367,19 @@ def test_run_trains_each_fold_and_seed_with_the_folds_files_as_words_corpora(tmp
     assert not (tmp_path / "data").exists()  # a dry run writes nothing
 
 
+def test_the_lexicon_feature_lever_sets_every_cue_component():
+    train, score = loco.lexicon_feature_sets(REPO / "configs" / "general_fast.cfg", ["train"])
+    names = ["negation_cue", "negation_cue_cdsco", "negation_cue_sfu"]
+    assert train == [item for name in names for item in (
+        f"components.{name}.model.@architectures=spacy-negation.CueTagger.v2",
+        f'components.{name}.model.lexicon_splits=["train"]')]
+    assert score == [f"components.{name}.decoder.min_word_precision=null" for name in names]
+    config = spacy.util.load_config(REPO / "configs" / "general_fast.cfg", interpolate=False,
+                                    overrides=dict(loco.parse_sets(train)))
+    nlp = spacy.util.load_model_from_config(config, auto_fill=True, validate=True)
+    assert all("lexicon_flags" in nlp.get_pipe(name).model.name for name in names)
+
+
 @pytest.mark.slow
 def test_run_end_to_end_on_a_tiny_config(tmp_path, corpus_dir, sentences, run_script):
     """Filter, a 4-step training of the tiny CNN config and the score of every fold of a seed;
