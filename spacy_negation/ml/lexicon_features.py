@@ -11,7 +11,7 @@ point that pretrained models know negation words their fine-tuning data never sh
 them, made explicit for a small CPU model. The phrases are model attributes, serialized
 with the model, so a saved pipeline keeps the lexicon it was trained with.
 """
-from typing import Callable, Dict, List, Sequence, Tuple, cast
+from typing import Callable, Dict, FrozenSet, List, Sequence, Tuple, cast
 
 import numpy
 from spacy.tokens import Doc
@@ -62,6 +62,27 @@ def phrase_index(phrases: Sequence[Sequence]) -> Dict[str, List[Phrase]]:
     for words, n_cue in phrases:
         index.setdefault(words[0], []).append((tuple(words), int(n_cue)))
     return index
+
+
+def lexicon_cues(model: Model) -> List[Tuple[str, ...]]:
+    """The cues (their words, lower case) of the lexicon-feature layers of a model (none
+    without one), in lexicon order without repeats.
+
+    model (Model): e.g. a cue component's model.
+    RETURNS (List[Tuple[str, ...]]): the cues.
+    """
+    cues = [tuple(words[:n_cue]) for node in model.walk() if node.name == "lexicon_flags"
+            for words, n_cue in node.attrs["phrases"]]
+    return list(dict.fromkeys(cues))
+
+
+def lexicon_cue_words(model: Model) -> FrozenSet[str]:
+    """The one-word cues of the lexicon-feature layers of a model (none without one).
+
+    model (Model): e.g. a cue component's model.
+    RETURNS (FrozenSet[str]): the words, lower case.
+    """
+    return frozenset(cue[0] for cue in lexicon_cues(model) if len(cue) == 1)
 
 
 def _forward(model: Model, docs: List[Doc], is_train: bool) -> Tuple[List[Floats2d], Callable]:

@@ -77,3 +77,36 @@ def test_a_v2_pipeline_trains_saves_and_keeps_its_lexicon(tmp_path):
     assert ["denies"] not in [words for words, _ in layers[1].attrs["phrases"]]
     text = "He did not come without her."
     assert [n.cue for n in nlp(text)._.negations] == [n.cue for n in loaded(text)._.negations]
+
+
+def test_the_word_filter_keeps_flagged_words_the_training_never_showed_as_cues():
+    """A lexicon word never a cue in training passes min_word_precision; one whose training
+    counts say it is seldom a cue does not."""
+    from spacy_negation.negation import Part
+    from spacy_negation.pipeline.cue.decoding import filter_words
+    from spacy_negation.pipeline.cue.lexicons import WordLexicon
+
+    doc = spacy.blank("en").make_doc("without pain , negative culture")
+    cues = [[Part.whole(doc[0])], [Part.whole(doc[3])]]
+    words = WordLexicon({"not": [9, 10], "negative": [1, 149]})
+    assert filter_words(doc, cues, words, 0.1) == []
+    assert filter_words(doc, cues, words, 0.1, flagged={"without", "negative"}) == cues[:1]
+
+
+def test_a_v2_component_hands_its_flagged_words_to_the_decoder_and_the_prefilter():
+    from spacy_negation.pipeline.cue.prefilter import CuePrefilter
+
+    nlp = load_test_nlp(CNN_TINY, {**V2, "components.negation_cue.model.lexicon_splits": ["train"]})
+    nlp.initialize(lambda: make_examples(nlp))
+    cue = nlp.get_pipe("negation_cue")
+    flagged = cue.lexicons.flagged
+    assert {"without", "lacks", "not", "n't", "absence"} <= flagged and "denies" not in flagged
+    assert not {"of", "with", "the", "means"} & flagged  # one-word cues only
+    prefilter = CuePrefilter.of_component(cue, {"by", "no", "rather", "with", "the", "of"})
+    assert prefilter.is_candidate("without") and not prefilter.is_candidate("denies")
+    # a word of each cue of several words: "with the exception of" by "exception"
+    assert prefilter.is_candidate("exception") and not prefilter.is_candidate("the")
+    v1 = load_test_nlp(CNN_TINY)
+    v1.initialize(lambda: make_examples(v1))
+    assert v1.get_pipe("negation_cue").lexicons.flagged == frozenset()
+    assert not CuePrefilter.of_component(v1.get_pipe("negation_cue"), set()).is_candidate("without")

@@ -95,13 +95,12 @@ def test_bilstm_layer_one_array_per_window():
 
 def test_bilstm_cue_tagger_has_one_name():
     """``spacy-negation.BiLSTMCueTagger.v1`` is the BiLSTM cue tagger's one name; the
-    linear ``CueTagger.v1`` is another architecture."""
-    from catalogue import RegistryError
+    linear ``CueTagger.v1`` and its lexicon-feature ``.v2`` are other architectures."""
+    from spacy_negation.ml.models import build_cue_tagger_v2
 
     assert registry.architectures.get("spacy-negation.BiLSTMCueTagger.v1") is build_bilstm_cue_tagger
     assert registry.architectures.get("spacy-negation.CueTagger.v1") is build_cue_tagger
-    with pytest.raises(RegistryError):
-        registry.architectures.get("spacy-negation.CueTagger.v2")
+    assert registry.architectures.get("spacy-negation.CueTagger.v2") is build_cue_tagger_v2
 
 
 def test_cue_tagger_shapes_with_empty_doc(docs):

@@ -43,6 +43,7 @@ from spacy.training import Example, validate_get_examples
 from spacy.vocab import Vocab
 
 from ...errors import Errors
+from ...ml.lexicon_features import lexicon_cue_words
 from ...negation import register_extensions, set_negations, set_speculations
 from ..base import NEGATION_ONLY, NegationPipe, check_kinds
 from .decoding import CueDecoder, CueLexicons, make_cue_decoder_v3
@@ -222,7 +223,7 @@ class NegationCue(NegationPipe):
         words = self.words
         return CueLexicons(
             AffixLexicon(self.affixes), MultiwordLexicon(self.multiword),
-            None if words is None else WordLexicon(words),
+            None if words is None else WordLexicon(words), lexicon_cue_words(self.model),
         )
 
     def predict(self, docs: Iterable[Doc]) -> List[Optional[numpy.ndarray]]:

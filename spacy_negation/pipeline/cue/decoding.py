@@ -13,7 +13,8 @@ negation labels with this decoder and its speculation labels by
 :mod:`.speculation_decoding`; both join a cue's tokens by :func:`join_positions`."""
 import unicodedata
 from dataclasses import dataclass, field, fields
-from typing import Any, Dict, Iterable, Iterator, List, Mapping, NamedTuple, Optional, Set, Tuple
+from typing import (AbstractSet, Any, Dict, FrozenSet, Iterable, Iterator, List, Mapping, NamedTuple, Optional,
+                    Set, Tuple)
 
 import numpy
 from spacy.tokens import Doc
@@ -28,11 +29,13 @@ from ..visible import visible
 
 class CueLexicons(NamedTuple):
     """The learned lexicons a cue decoder uses (``words`` is None for a model trained
-    before the word lexicon existed)."""
+    before the word lexicon existed), and the cue words the model's lexicon feature flags
+    (``spacy-negation.CueTagger.v2``; empty for other models)."""
 
     affixes: AffixLexicon
     multiword: MultiwordLexicon
     words: Optional[WordLexicon]
+    flagged: FrozenSet[str] = frozenset()
 
 
 @registry.misc("spacy-negation.cue_decoder.v1")
@@ -218,7 +221,8 @@ class CueDecoder:
         if self.min_word_precision is not None and cues:
             if lexicons.words is None:
                 raise ValueError(Errors.E305.format(name=name, value=self.min_word_precision))
-            cues = filter_words(doc, cues, lexicons.words, self.min_word_precision, self.word_aliases)
+            cues = filter_words(doc, cues, lexicons.words, self.min_word_precision, self.word_aliases,
+                                lexicons.flagged)
         if self.trim_punctuation and cues:
             cues = trim_punctuation(doc, cues)
         return cues
@@ -330,9 +334,12 @@ def join_multiword(doc: Doc, cues: List[List[Part]], patterns: List[Pattern]) ->
 
 
 def filter_words(doc: Doc, cues: List[List[Part]], words: WordLexicon, min_precision: float,
-                 aliases: Optional[Mapping[str, str]] = None) -> List[List[Part]]:
+                 aliases: Optional[Mapping[str, str]] = None,
+                 flagged: AbstractSet[str] = frozenset()) -> List[List[Part]]:
     """The cues without the single-token cues of whole words that were a cue in less
-    than ``min_precision`` of their training occurrences (or never).
+    than ``min_precision`` of their training occurrences (or never, unless the model's
+    lexicon feature flags the word: a lexicon word the training data never showed as a
+    cue is the lexicon feature's point; one it did show is judged by its counts).
 
     doc (Doc): the doc.
     cues (List[List[Part]]): the parts of each cue.
@@ -340,13 +347,16 @@ def filter_words(doc: Doc, cues: List[List[Part]], words: WordLexicon, min_preci
     min_precision (float): the share, 0 to 1.
     aliases (Optional[Mapping[str, str]]): word -> the word looked up instead when the
         lexicon has no entry for it.
+    flagged (AbstractSet[str]): the cue words of the model's lexicon feature.
     RETURNS (List[List[Part]]): the cues kept.
     """
     aliases = aliases or {}
 
     def keep(cue: List[Part]) -> bool:
-        return (len(cue) != 1 or cue[0].is_partial(doc)
-                or words.is_cue(words.evidence_word(visible(doc[cue[0].i].lower_), aliases), min_precision))
+        if len(cue) != 1 or cue[0].is_partial(doc):
+            return True
+        word = words.evidence_word(visible(doc[cue[0].i].lower_), aliases)
+        return words.is_cue(word, min_precision) or (word in flagged and word not in words.counts)
 
     return [cue for cue in cues if keep(cue)]
 

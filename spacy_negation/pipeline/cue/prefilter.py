@@ -39,6 +39,7 @@ from spacy.util import get_lang_class
 from spacy.vocab import Vocab
 
 from ...errors import Errors
+from ...ml.lexicon_features import lexicon_cues
 from ...sentences import sentence_ranges
 from .patterns import CuePatterns
 from .lexicons import AffixLexicon, MultiwordLexicon
@@ -115,6 +116,10 @@ class CuePrefilter:
             patterns = cue.lexicons.multiword.patterns(decoder.multiword_min_precision)
             words |= covering_words([[w for segment in pattern for w in segment] for pattern in patterns],
                                     words, set(stop_words))
+        # the cues of the model's lexicon feature (CueTagger.v2) are found without training evidence:
+        # its one-word cues, and a word of each of its cues of several words
+        words |= cue.lexicons.flagged
+        words |= covering_words([c for c in lexicon_cues(cue.model) if len(c) > 1], words, set(stop_words))
         speculation = cue.speculation_lexicon
         if speculation is not None and cue.resolves_speculation:
             words |= speculation_candidates(speculation, words, stop_words)
