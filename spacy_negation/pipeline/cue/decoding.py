@@ -12,7 +12,7 @@ A component with speculation labels (``kinds = ["negation", "speculation"]``) de
 negation labels with this decoder and its speculation labels by
 :mod:`.speculation_decoding`; both join a cue's tokens by :func:`join_positions`."""
 import unicodedata
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import (AbstractSet, Any, Dict, FrozenSet, Iterable, Iterator, List, Mapping, NamedTuple, Optional,
                     Set, Tuple)
 
@@ -121,12 +121,9 @@ def make_cue_decoder_v3(
     The settings: ``make_cue_decoder_v2``.
     RETURNS (CueDecoder): the decoder.
     """
-    return CueDecoder(
-        affix_over_whole=affix_over_whole, affix_threshold=affix_threshold, multiword_cues=multiword_cues,
-        multiword_min_precision=multiword_min_precision, min_word_precision=min_word_precision,
-        word_aliases=dict(CONTRACTION_ALIASES if word_aliases is None else word_aliases),
-        trim_punctuation=True,
-    )
+    v2 = make_cue_decoder_v2(affix_over_whole, affix_threshold, multiword_cues, multiword_min_precision,
+                             min_word_precision, word_aliases)
+    return replace(v2, trim_punctuation=True)
 
 
 @dataclass
