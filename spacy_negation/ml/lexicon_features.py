@@ -18,7 +18,7 @@ from spacy.tokens import Doc
 from thinc.api import Model
 from thinc.types import Floats2d
 
-from ..pipeline.visible import visible
+from ..visible import visible
 
 #: A phrase: its words (lower case) and how many of them, from the first, are the cue.
 Phrase = Tuple[Tuple[str, ...], int]

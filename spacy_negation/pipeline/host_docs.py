@@ -23,7 +23,7 @@ from ..alignment import Part
 from ..errors import Errors
 from ..negation import NEGATIONS, SPECULATIONS, Instance, Kind, get_instances
 from ..negation.storage import store_instances
-from .visible import HIDDEN, hidden_spans
+from ..visible import HIDDEN, hidden_spans
 
 
 @dataclass(frozen=True)

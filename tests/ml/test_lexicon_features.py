@@ -110,3 +110,14 @@ def test_a_v2_component_hands_its_flagged_words_to_the_decoder_and_the_prefilter
     v1.initialize(lambda: make_examples(v1))
     assert v1.get_pipe("negation_cue").lexicons.flagged == frozenset()
     assert not CuePrefilter.of_component(v1.get_pipe("negation_cue"), set()).is_candidate("without")
+
+
+def test_the_layer_imports_first_in_a_fresh_interpreter():
+    """spaCy imports an architecture's module on its own through the entry point; the
+    module once imported the pipeline package, which imports it back (a circular import)."""
+    import subprocess
+    import sys
+
+    code = "import spacy_negation.ml.lexicon_features, spacy_negation.ml.models"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

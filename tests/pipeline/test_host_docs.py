@@ -13,7 +13,7 @@ from spacy.tokens import Doc
 from spacy_negation import get_negations
 from spacy_negation.alignment import Part
 from spacy_negation.pipeline.host_docs import TokenMap, VisibleTokens
-from spacy_negation.pipeline.visible import visible
+from spacy_negation.visible import visible
 
 from util import TEXTS
 

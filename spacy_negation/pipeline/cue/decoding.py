@@ -25,7 +25,7 @@ from ...negation import Part
 from ...sentences import sentence_ranges
 from .labels import OUTSIDE, parse_label
 from .lexicons import AffixLexicon, MultiwordLexicon, Pattern, WordLexicon, find_all
-from ..visible import visible
+from ...visible import visible
 
 class CueLexicons(NamedTuple):
     """The learned lexicons a cue decoder uses (``words`` is None for a model trained

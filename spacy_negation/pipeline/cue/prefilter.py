@@ -43,7 +43,7 @@ from ...ml.lexicon_features import lexicon_cues
 from ...sentences import sentence_ranges
 from .patterns import CuePatterns
 from .lexicons import AffixLexicon, MultiwordLexicon
-from ..visible import visible
+from ...visible import visible
 
 if TYPE_CHECKING:
     from .component import NegationCue

@@ -1,10 +1,10 @@
-"""Characters a reader does not see (spacy_negation.pipeline.visible): the format
+"""Characters a reader does not see (spacy_negation.visible): the format
 characters and ANSI escape sequences that the negation components read past."""
 import unicodedata
 
 import pytest
 
-from spacy_negation.pipeline.visible import FORMAT_CHARS, has_hidden, hidden_spans, visible
+from spacy_negation.visible import FORMAT_CHARS, has_hidden, hidden_spans, visible
 
 
 def _format_chars() -> list:
