@@ -562,23 +562,27 @@ def train_command(config: Path, data: Path, out: Path, seed: int, steps: Optiona
     return cmd
 
 
-def lexicon_feature_sets(config: Path, splits: Sequence[str]) -> Tuple[List[str], List[str]]:
+def lexicon_feature_sets(config: Path, splits: Sequence[str],
+                         flagged_dropout: float = 0.0) -> Tuple[List[str], List[str]]:
     """The lexicon-feature lever: the training overrides that give every cue component of
     the config ``spacy-negation.CueTagger.v2`` flagging the lexicon's ``splits``, and the
     scoring overrides that turn its word filter off (a word never a cue in training is
-    what the lever is to find; compare with the baseline scored the same way)."""
+    what the lever is to find; compare with the baseline scored the same way), with
+    ``flagged_dropout`` (the tagger's own setting) if not 0."""
     train: List[str] = []
     score: List[str] = []
     for name in words_components(config):
         train += [f"components.{name}.model.@architectures=spacy-negation.CueTagger.v2",
                   f"components.{name}.model.lexicon_splits={json.dumps(list(splits))}"]
+        if flagged_dropout:
+            train.append(f"components.{name}.model.flagged_dropout={flagged_dropout}")
         score.append(f"components.{name}.decoder.min_word_precision=null")
     return train, score
 
 
 def run(args: argparse.Namespace) -> int:
     if args.lexicon_feature:
-        train_sets, score_sets = lexicon_feature_sets(args.config, args.lexicon_feature)
+        train_sets, score_sets = lexicon_feature_sets(args.config, args.lexicon_feature, args.flagged_dropout)
         args.set = train_sets + list(args.set)
         args.score_set = score_sets + list(args.score_set)
     folds = load_folds(args.folds)
@@ -695,6 +699,8 @@ def _main(argv: Optional[Sequence[str]] = None) -> int:
                    choices=["train", "heldout"],
                    help="a lever: every cue component a CueTagger.v2 flagging these splits of the lexicon, "
                         "scored without the word filter")
+    p.add_argument("--flagged-dropout", type=float, default=0.0, metavar="RATE",
+                   help="with --lexicon-feature: CueTagger.v2's flagged_dropout")
     p.add_argument("--data-dir", type=Path, default=None)
     p.add_argument("--training-dir", type=Path, default=None)
     p.add_argument("--metrics-dir", type=Path, default=None)

@@ -64,6 +64,34 @@ def phrase_index(phrases: Sequence[Sequence]) -> Dict[str, List[Phrase]]:
     return index
 
 
+def flagged_dropout(rate: float) -> Model[List[Floats2d], List[Floats2d]]:
+    """In training, the token vectors of flagged tokens zeroed with probability ``rate``
+    (their flags kept): the tagger must then tag those tokens from their flags, as it must
+    at run time for a lexicon word the training never showed it; without this the word's
+    own vector explains every training cue and the flags' weights stay small. Identity in
+    prediction. The input is the token vectors concatenated with the 3 flag columns.
+
+    rate (float): the probability, 0 to 1.
+    RETURNS (Model[List[Floats2d], List[Floats2d]]): the layer.
+    """
+    return Model("flagged_dropout", _dropout_forward, attrs={"rate": rate})
+
+
+def _dropout_forward(model: Model, Xs: List[Floats2d], is_train: bool) -> Tuple[List[Floats2d], Callable]:
+    rate = model.attrs["rate"]
+    if not is_train or not rate:
+        return Xs, lambda dYs: dYs
+    keeps = []
+    for X in Xs:
+        flagged = model.ops.to_numpy(X[:, -N_FLAGS:]).any(axis=1)
+        drop = flagged & (numpy.random.random(len(flagged)) < rate)
+        keep = numpy.ones(X.shape, dtype="float32")
+        keep[drop, :-N_FLAGS] = 0.0
+        keeps.append(model.ops.asarray2f(cast(Floats2d, keep)))
+    Ys = [X * keep for X, keep in zip(Xs, keeps)]
+    return Ys, lambda dYs: [dY * keep for dY, keep in zip(dYs, keeps)]
+
+
 def lexicon_cues(model: Model) -> List[Tuple[str, ...]]:
     """The cues (their words, lower case) of the lexicon-feature layers of a model (none
     without one), in lexicon order without repeats.

@@ -61,6 +61,7 @@ def build_cue_tagger_v2(
     tok2vec: Model[List[Doc], List[Floats2d]],
     lexicon_splits: List[str] = ["train", "heldout"],
     lexicon_extra: List[str] = ["n't", "n\u2019t"],
+    flagged_dropout: float = 0.0,
     nO: Optional[int] = None,
 ) -> Model[List[Doc], List[Floats2d]]:
     """Cue tagger with a lexicon feature: ``CueTagger.v1`` whose softmax layer also reads,
@@ -74,12 +75,17 @@ def build_cue_tagger_v2(
         words apart).
     lexicon_extra (List[str]): more one-word cues to flag (the contracted *n't*, which the
         lexicon leaves out because no word replaces a clitic).
+    flagged_dropout (float): in training, the probability that a flagged token's vector
+        is zeroed, so that the tagger learns to tag from the flags (0 to 1; see
+        :func:`.lexicon_features.flagged_dropout`).
     nO (Optional[int]): the number of cue labels; inferred from the data if None.
     RETURNS (Model[List[Doc], List[Floats2d]]): per doc, scores (tokens x labels).
     """
     from ..corpora.cue_lexicon import SPLITS, load_negation_lexicon
-    from .lexicon_features import N_FLAGS, lexicon_flags
+    from .lexicon_features import N_FLAGS, flagged_dropout as dropout_layer, lexicon_flags
 
+    if not 0.0 <= flagged_dropout <= 1.0:
+        raise ValueError(Errors.E380.format(value=flagged_dropout))
     unknown = sorted(set(lexicon_splits) - set(SPLITS))
     if unknown:
         raise ValueError(Errors.E379.format(splits=unknown, known=", ".join(SPLITS)))
@@ -91,7 +97,8 @@ def build_cue_tagger_v2(
     output_layer = Softmax_v2(nO, width, init_W=zero_init, normalize_outputs=False)
     features: Model[List[Doc], List[Floats2d]] = concatenate(
         chain(tok2vec, _uniform_empty_widths()), lexicon_flags(phrases))
-    model: Model[List[Doc], List[Floats2d]] = chain(features, with_array(output_layer))
+    model: Model[List[Doc], List[Floats2d]] = chain(features, dropout_layer(flagged_dropout),
+                                                    with_array(output_layer))
     model.set_ref("tok2vec", tok2vec)
     model.set_ref("output_layer", output_layer)
     return model

@@ -121,3 +121,29 @@ def test_the_layer_imports_first_in_a_fresh_interpreter():
     code = "import spacy_negation.ml.lexicon_features, spacy_negation.ml.models"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_flagged_dropout_zeroes_only_flagged_vectors_in_training():
+    import numpy
+    from spacy_negation.ml.lexicon_features import flagged_dropout
+
+    X = numpy.ones((4, 5), dtype="float32")
+    X[:, 2:] = 0.0
+    X[1, 2] = X[3, 4] = 1.0  # tokens 1 and 3 flagged
+    layer = flagged_dropout(1.0)
+    Y, backprop = layer([X], is_train=True)
+    assert Y[0][:, :2].tolist() == [[1, 1], [0, 0], [1, 1], [0, 0]]
+    assert (Y[0][:, 2:] == X[:, 2:]).all()  # the flags are kept
+    dX = backprop([numpy.ones_like(X)])[0]
+    assert dX[:, :2].tolist() == [[1, 1], [0, 0], [1, 1], [0, 0]]
+    assert (layer.predict([X])[0] == X).all() and (flagged_dropout(0.0)([X], is_train=True)[0][0] == X).all()
+    with pytest.raises(ValueError, match=r"\[NEG-E380\]"):
+        build_cue_tagger_v2(spacy.registry.architectures.get("spacy.HashEmbedCNN.v2")(
+            width=8, depth=1, embed_size=100, window_size=1, maxout_pieces=2, subword_features=False,
+            pretrained_vectors=None), flagged_dropout=1.5)
+    nlp = load_test_nlp(CNN_TINY, {**V2, "components.negation_cue.model.flagged_dropout": 0.5})
+    examples = make_examples(nlp)
+    optimizer = nlp.initialize(lambda: examples)
+    losses: dict = {}
+    nlp.update(examples, sgd=optimizer, losses=losses)
+    assert losses["negation_cue"] > 0
