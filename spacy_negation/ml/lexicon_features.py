@@ -1,17 +1,23 @@
-"""The lexicon feature of ``spacy-negation.CueTagger.v2``: per token, whether it is a cue
-word of an entry of a negation lexicon, as three indicator columns (a one-word cue, the
-first word of a cue of several words, a later word of one). An entry matches where all of
-its words are in a row, the words that follow its cue outside it included ("negative
-[for]" flags *negative* before *for* only); token texts are compared in lower case without
-format characters.
+"""The lexicon feature of ``spacy-negation.CueTagger.v2``: the token vectors, each followed
+by three indicator columns saying whether the token is a cue word of an entry of a negation
+lexicon (a one-word cue, the first word of a cue of several words, a later word of one). An
+entry matches where all of its words are in a row, the words that follow its cue outside it
+included ("negative [for]" flags *negative* before *for* only); token texts are compared in
+lower case without format characters.
 
-A tagger trained from these columns on the lexicon words its corpora hold can carry what
-it learned to the lexicon words they do not: the lever of Gubelmann & Handschuh (2022)'s
-point that pretrained models know negation words their fine-tuning data never showed
-them, made explicit for a small CPU model. The phrases are model attributes, serialized
-with the model, so a saved pipeline keeps the lexicon it was trained with.
+A flagged word the training never showed has a vector that says nothing about negation:
+trained on words whose vectors explain every training cue, a tagger tags such a word *O*
+whatever its flags (the leave-cues-out evaluation found so). The layer therefore backs off
+to the flags alone for them: in training it zeroes a flagged token's vector with
+probability ``rate`` (the flags kept), so the tagger learns to tag from the flags; it
+records the flagged words it saw; in prediction it zeroes the vector of a flagged word that
+training never showed, so that such a word is tagged from its flags, as the dropped
+vectors were in training. A flagged word training did show keeps its vector and its
+training evidence ("negative" in BioScope is seldom a cue).
+
+The phrases and the words seen are model attributes, serialized with the model.
 """
-from typing import Callable, Dict, FrozenSet, List, Sequence, Tuple, cast
+from typing import Any, Callable, Dict, FrozenSet, List, Sequence, Set, Tuple, cast
 
 import numpy
 from spacy.tokens import Doc
@@ -24,16 +30,26 @@ from ..visible import visible
 Phrase = Tuple[Tuple[str, ...], int]
 #: The columns: a one-word cue, the first word of a cue of several words, a later word.
 N_FLAGS = 3
+#: The layer's name (the cue words of a model are read from the layers of this name).
+NAME = "lexicon_flags"
 
 
-def lexicon_flags(phrases: Sequence[Phrase]) -> Model[List[Doc], List[Floats2d]]:
-    """The lexicon-feature layer: docs -> per doc, a (tokens x 3) array of 0/1 flags.
+def lexicon_flags(tok2vec: Model[List[Doc], List[Floats2d]], phrases: Sequence[Phrase],
+                  rate: float = 0.0) -> Model[List[Doc], List[Floats2d]]:
+    """The lexicon-feature layer: docs -> per doc, the token vectors of ``tok2vec`` with
+    the 3 flag columns after them (the vectors of novel flagged words zeroed, see above).
 
+    tok2vec (Model[List[Doc], List[Floats2d]]): the token vectors (one array per doc, all
+        of one width).
     phrases (Sequence[Phrase]): the lexicon's phrases (words, number of cue words).
-    RETURNS (Model[List[Doc], List[Floats2d]]): the layer (no weights, no gradient).
+    rate (float): in training, the probability that a flagged token's vector is zeroed.
+    RETURNS (Model[List[Doc], List[Floats2d]]): the layer.
     """
-    return Model("lexicon_flags", _forward, dims={"nO": N_FLAGS},
-                 attrs={"phrases": [[list(words), n_cue] for words, n_cue in phrases]})
+    width = tok2vec.get_dim("nO") if tok2vec.has_dim("nO") else None
+    return Model(NAME, _forward, layers=[tok2vec], init=_init,
+                 dims={"nO": None if width is None else width + N_FLAGS},
+                 attrs={"phrases": [[list(words), n_cue] for words, n_cue in phrases],
+                        "rate": rate, "seen": []})
 
 
 def flag_tokens(words: Sequence[str], index: Dict[str, List[Phrase]]) -> Floats2d:
@@ -64,34 +80,6 @@ def phrase_index(phrases: Sequence[Sequence]) -> Dict[str, List[Phrase]]:
     return index
 
 
-def flagged_dropout(rate: float) -> Model[List[Floats2d], List[Floats2d]]:
-    """In training, the token vectors of flagged tokens zeroed with probability ``rate``
-    (their flags kept): the tagger must then tag those tokens from their flags, as it must
-    at run time for a lexicon word the training never showed it; without this the word's
-    own vector explains every training cue and the flags' weights stay small. Identity in
-    prediction. The input is the token vectors concatenated with the 3 flag columns.
-
-    rate (float): the probability, 0 to 1.
-    RETURNS (Model[List[Floats2d], List[Floats2d]]): the layer.
-    """
-    return Model("flagged_dropout", _dropout_forward, attrs={"rate": rate})
-
-
-def _dropout_forward(model: Model, Xs: List[Floats2d], is_train: bool) -> Tuple[List[Floats2d], Callable]:
-    rate = model.attrs["rate"]
-    if not is_train or not rate:
-        return Xs, lambda dYs: dYs
-    keeps = []
-    for X in Xs:
-        flagged = model.ops.to_numpy(X[:, -N_FLAGS:]).any(axis=1)
-        drop = flagged & (numpy.random.random(len(flagged)) < rate)
-        keep = numpy.ones(X.shape, dtype="float32")
-        keep[drop, :-N_FLAGS] = 0.0
-        keeps.append(model.ops.asarray2f(cast(Floats2d, keep)))
-    Ys = [X * keep for X, keep in zip(Xs, keeps)]
-    return Ys, lambda dYs: [dY * keep for dY, keep in zip(dYs, keeps)]
-
-
 def lexicon_cues(model: Model) -> List[Tuple[str, ...]]:
     """The cues (their words, lower case) of the lexicon-feature layers of a model (none
     without one), in lexicon order without repeats.
@@ -99,7 +87,7 @@ def lexicon_cues(model: Model) -> List[Tuple[str, ...]]:
     model (Model): e.g. a cue component's model.
     RETURNS (List[Tuple[str, ...]]): the cues.
     """
-    cues = [tuple(words[:n_cue]) for node in model.walk() if node.name == "lexicon_flags"
+    cues = [tuple(words[:n_cue]) for node in model.walk() if node.name == NAME
             for words, n_cue in node.attrs["phrases"]]
     return list(dict.fromkeys(cues))
 
@@ -113,7 +101,42 @@ def lexicon_cue_words(model: Model) -> FrozenSet[str]:
     return frozenset(cue[0] for cue in lexicon_cues(model) if len(cue) == 1)
 
 
+def _init(model: Model, X: Any = None, Y: Any = None) -> None:
+    tok2vec = model.layers[0]
+    tok2vec.initialize(X=X)
+    if tok2vec.has_dim("nO") and tok2vec.get_dim("nO") is not None:
+        model.set_dim("nO", tok2vec.get_dim("nO") + N_FLAGS, force=True)
+
+
 def _forward(model: Model, docs: List[Doc], is_train: bool) -> Tuple[List[Floats2d], Callable]:
+    Xs, backprop_t2v = model.layers[0](docs, is_train)
     index = phrase_index(model.attrs["phrases"])  # some 100 phrases: cheap per batch
-    Ys = [model.ops.asarray2f(flag_tokens([visible(t.lower_) for t in doc], index)) for doc in docs]
-    return Ys, lambda dYs: []
+    rate = float(model.attrs["rate"])
+    seen: Set[str] = set(model.attrs["seen"])
+    n_seen = len(seen)
+    keeps: List[Floats2d] = []
+    Ys: List[Floats2d] = []
+    for doc, X in zip(docs, Xs):
+        words = [visible(t.lower_) for t in doc]
+        flags = flag_tokens(words, index)
+        flagged = cast(numpy.ndarray, numpy.asarray(flags).any(axis=1))
+        if is_train:
+            seen.update(w for w, f in zip(words, flagged) if f)
+            drop = flagged & (numpy.random.random(len(words)) < rate)
+        else:
+            drop = flagged & numpy.array([w not in seen for w in words], dtype=bool)
+        keep = numpy.ones((len(words), 1), dtype="float32")
+        keep[drop] = 0.0
+        keeps.append(model.ops.asarray2f(cast(Floats2d, keep)))
+        if len(X):
+            Ys.append(model.ops.xp.hstack([X * keeps[-1], model.ops.asarray2f(flags)]))
+        else:  # an empty doc: the width of the others (the tok2vec may give it (0, 0))
+            Ys.append(model.ops.alloc2f(0, model.get_dim("nO")))
+    if len(seen) > n_seen:
+        model.attrs["seen"] = sorted(seen)
+
+    def backprop(dYs: List[Floats2d]) -> List[Floats2d]:
+        return backprop_t2v([dY[:, :-N_FLAGS] * keep if len(X) else model.ops.alloc2f(*X.shape)
+                             for dY, keep, X in zip(dYs, keeps, Xs)])
+
+    return Ys, backprop

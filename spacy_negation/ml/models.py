@@ -23,7 +23,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from spacy.tokens import Doc
 from spacy.util import registry
-from thinc.api import Dropout, Model, Softmax_v2, chain, concatenate, with_array, with_getitem, zero_init
+from thinc.api import Dropout, Model, Softmax_v2, chain, with_array, with_getitem, zero_init
 from thinc.types import Floats2d
 
 from ..errors import Errors
@@ -76,13 +76,14 @@ def build_cue_tagger_v2(
     lexicon_extra (List[str]): more one-word cues to flag (the contracted *n't*, which the
         lexicon leaves out because no word replaces a clitic).
     flagged_dropout (float): in training, the probability that a flagged token's vector
-        is zeroed, so that the tagger learns to tag from the flags (0 to 1; see
-        :func:`.lexicon_features.flagged_dropout`).
+        is zeroed, so that the tagger learns to tag from the flags, as it does in
+        prediction for a flagged word the training never showed (0 to 1; see
+        :mod:`.lexicon_features`).
     nO (Optional[int]): the number of cue labels; inferred from the data if None.
     RETURNS (Model[List[Doc], List[Floats2d]]): per doc, scores (tokens x labels).
     """
     from ..corpora.cue_lexicon import SPLITS, load_negation_lexicon
-    from .lexicon_features import N_FLAGS, flagged_dropout as dropout_layer, lexicon_flags
+    from .lexicon_features import lexicon_flags
 
     if not 0.0 <= flagged_dropout <= 1.0:
         raise ValueError(Errors.E380.format(value=flagged_dropout))
@@ -92,13 +93,10 @@ def build_cue_tagger_v2(
     phrases = [(entry.words, entry.n_cue) for entry in load_negation_lexicon()
                if entry.split in lexicon_splits]
     phrases += [((word.lower(),), 1) for word in lexicon_extra]
-    t2v_width = tok2vec.get_dim("nO") if tok2vec.has_dim("nO") else None
-    width = t2v_width + N_FLAGS if t2v_width is not None else None
+    features = lexicon_flags(chain(tok2vec, _uniform_empty_widths()), phrases, flagged_dropout)
+    width = features.get_dim("nO") if features.has_dim("nO") else None
     output_layer = Softmax_v2(nO, width, init_W=zero_init, normalize_outputs=False)
-    features: Model[List[Doc], List[Floats2d]] = concatenate(
-        chain(tok2vec, _uniform_empty_widths()), lexicon_flags(phrases))
-    model: Model[List[Doc], List[Floats2d]] = chain(features, dropout_layer(flagged_dropout),
-                                                    with_array(output_layer))
+    model: Model[List[Doc], List[Floats2d]] = chain(features, with_array(output_layer))
     model.set_ref("tok2vec", tok2vec)
     model.set_ref("output_layer", output_layer)
     return model

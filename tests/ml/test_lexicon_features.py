@@ -32,15 +32,48 @@ def test_flags_mark_the_cue_words_of_the_matching_phrases(text, flags):
     assert got.shape == (len(flags), 3) and (got == want).all()
 
 
-def test_the_layer_flags_docs_and_has_no_gradient():
+def ones(width=2):
+    """Token vectors of ones (a stand-in tok2vec), with their backprop recorded."""
+    from thinc.api import Model
+
+    def forward(model, docs, is_train):
+        def backprop(dXs):
+            model.attrs["dXs"] = dXs
+            return []
+        return [model.ops.alloc2f(len(doc), width) + 1 for doc in docs], backprop
+
+    return Model("ones", forward, dims={"nO": width}, attrs={"dXs": None})
+
+
+def test_the_layer_appends_the_flags_to_the_token_vectors():
     nlp = spacy.blank("en")
-    layer = lexicon_flags(PHRASES)
+    t2v = ones()
+    layer = lexicon_flags(t2v, PHRASES)
+    assert layer.get_dim("nO") == 5
     docs = [nlp("He did not come."), nlp(""), nlp("Rather than NOT\u200b now")]
     Ys, backprop = layer(docs, is_train=True)
-    assert [y.shape for y in Ys] == [(5, 3), (0, 3), (4, 3)]
-    assert Ys[2][2].tolist() == [1, 0, 0]  # lower case, without its format character
-    assert Ys[0][:, 0].tolist() == [0, 0, 1, 0, 0] and Ys[2][:, 1:].tolist()[:2] == [[1, 0], [0, 1]]
-    assert backprop(Ys) == []
+    assert [y.shape for y in Ys] == [(5, 5), (0, 5), (4, 5)]
+    assert Ys[0][:, 2].tolist() == [0, 0, 1, 0, 0] and Ys[2][:, 3:].tolist()[:2] == [[1, 0], [0, 1]]
+    assert Ys[2][2, 2:].tolist() == [1, 0, 0]  # lower case, without its format character
+    assert (Ys[0][:, :2] == 1).all()  # rate 0: no vector dropped in training
+    assert layer.attrs["seen"] == ["not", "rather", "than"]  # the flagged words training saw
+    backprop([y + 1 for y in Ys])
+    assert [dx.shape for dx in t2v.attrs["dXs"]] == [(5, 2), (0, 2), (4, 2)]
+
+
+def test_novel_flagged_words_are_tagged_from_their_flags_alone():
+    """In prediction the vector of a flagged word training never showed is zeroed (its
+    flags kept); in training, a flagged token's vector is zeroed with probability rate."""
+    nlp = spacy.blank("en")
+    layer = lexicon_flags(ones(), PHRASES, rate=1.0)
+    layer([nlp("He did not come")], is_train=True)
+    Y = layer.predict([nlp("It was not ruled out")])[0]
+    assert Y[:, :2].tolist() == [[1, 1], [1, 1], [1, 1], [0, 0], [0, 0]]  # "ruled out" is novel
+    assert Y[3:, 2:].tolist() == [[0, 1, 0], [0, 0, 1]]
+    Ytrain, backprop = layer([nlp("He did not come")], is_train=True)
+    assert Ytrain[0][:, :2].tolist() == [[1, 1], [1, 1], [0, 0], [1, 1]]  # rate 1: "not" dropped
+    backprop([numpy.ones_like(Ytrain[0])])
+    assert layer.layers[0].attrs["dXs"][0].tolist() == [[1, 1], [1, 1], [0, 0], [1, 1]]
 
 
 def test_lexicon_splits_choose_the_flagged_words():
@@ -53,7 +86,8 @@ def test_lexicon_splits_choose_the_flagged_words():
             width=8, depth=1, embed_size=100, window_size=1, maxout_pieces=2, subword_features=False,
             pretrained_vectors=None), lexicon_splits=splits)
         layer = next(node for node in model.walk() if node.name == "lexicon_flags")
-        return layer.predict([spacy.blank("en")(text)])[0].sum(axis=1).tolist()
+        layer.initialize()
+        return layer.predict([spacy.blank("en")(text)])[0][:, -3:].sum(axis=1).tolist()
 
     assert flagged(["train"], "She denies pain and lacks energy; it does n't hurt") == [0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0]
     assert flagged(["train", "heldout"], "She denies pain") == [0, 1, 0]
@@ -74,6 +108,7 @@ def test_a_v2_pipeline_trains_saves_and_keeps_its_lexicon(tmp_path):
     layers = [next(n for n in p.get_pipe("negation_cue").model.walk() if n.name == "lexicon_flags")
               for p in (nlp, loaded)]
     assert layers[0].attrs["phrases"] == layers[1].attrs["phrases"]
+    assert layers[0].attrs["seen"] == layers[1].attrs["seen"] and "not" in layers[1].attrs["seen"]
     assert ["denies"] not in [words for words, _ in layers[1].attrs["phrases"]]
     text = "He did not come without her."
     assert [n.cue for n in nlp(text)._.negations] == [n.cue for n in loaded(text)._.negations]
@@ -123,20 +158,7 @@ def test_the_layer_imports_first_in_a_fresh_interpreter():
     assert done.returncode == 0, done.stderr
 
 
-def test_flagged_dropout_zeroes_only_flagged_vectors_in_training():
-    import numpy
-    from spacy_negation.ml.lexicon_features import flagged_dropout
-
-    X = numpy.ones((4, 5), dtype="float32")
-    X[:, 2:] = 0.0
-    X[1, 2] = X[3, 4] = 1.0  # tokens 1 and 3 flagged
-    layer = flagged_dropout(1.0)
-    Y, backprop = layer([X], is_train=True)
-    assert Y[0][:, :2].tolist() == [[1, 1], [0, 0], [1, 1], [0, 0]]
-    assert (Y[0][:, 2:] == X[:, 2:]).all()  # the flags are kept
-    dX = backprop([numpy.ones_like(X)])[0]
-    assert dX[:, :2].tolist() == [[1, 1], [0, 0], [1, 1], [0, 0]]
-    assert (layer.predict([X])[0] == X).all() and (flagged_dropout(0.0)([X], is_train=True)[0][0] == X).all()
+def test_flagged_dropout_is_checked_and_trains():
     with pytest.raises(ValueError, match=r"\[NEG-E380\]"):
         build_cue_tagger_v2(spacy.registry.architectures.get("spacy.HashEmbedCNN.v2")(
             width=8, depth=1, embed_size=100, window_size=1, maxout_pieces=2, subword_features=False,
