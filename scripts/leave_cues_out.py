@@ -562,13 +562,13 @@ def train_command(config: Path, data: Path, out: Path, seed: int, steps: Optiona
     return cmd
 
 
-def lexicon_feature_sets(config: Path, splits: Sequence[str],
-                         flagged_dropout: float = 0.0) -> Tuple[List[str], List[str]]:
+def lexicon_feature_sets(config: Path, splits: Sequence[str], flagged_dropout: float = 0.0,
+                         flagged_min_seen: Optional[int] = None) -> Tuple[List[str], List[str]]:
     """The lexicon-feature lever: the training overrides that give every cue component of
     the config ``spacy-negation.CueTagger.v2`` flagging the lexicon's ``splits``, and the
     scoring overrides that turn its word filter off (a word never a cue in training is
     what the lever is to find; compare with the baseline scored the same way), with
-    ``flagged_dropout`` (the tagger's own setting) if not 0."""
+    ``flagged_dropout`` if not 0 and ``flagged_min_seen`` if given (the tagger's settings)."""
     train: List[str] = []
     score: List[str] = []
     for name in words_components(config):
@@ -576,13 +576,16 @@ def lexicon_feature_sets(config: Path, splits: Sequence[str],
                   f"components.{name}.model.lexicon_splits={json.dumps(list(splits))}"]
         if flagged_dropout:
             train.append(f"components.{name}.model.flagged_dropout={flagged_dropout}")
+        if flagged_min_seen is not None:
+            train.append(f"components.{name}.model.flagged_min_seen={flagged_min_seen}")
         score.append(f"components.{name}.decoder.min_word_precision=null")
     return train, score
 
 
 def run(args: argparse.Namespace) -> int:
     if args.lexicon_feature:
-        train_sets, score_sets = lexicon_feature_sets(args.config, args.lexicon_feature, args.flagged_dropout)
+        train_sets, score_sets = lexicon_feature_sets(args.config, args.lexicon_feature, args.flagged_dropout,
+                                                      args.flagged_min_seen)
         args.set = train_sets + list(args.set)
         args.score_set = score_sets + list(args.score_set)
     folds = load_folds(args.folds)
@@ -701,6 +704,8 @@ def _main(argv: Optional[Sequence[str]] = None) -> int:
                         "scored without the word filter")
     p.add_argument("--flagged-dropout", type=float, default=0.0, metavar="RATE",
                    help="with --lexicon-feature: CueTagger.v2's flagged_dropout")
+    p.add_argument("--flagged-min-seen", type=int, default=None, metavar="N",
+                   help="with --lexicon-feature: CueTagger.v2's flagged_min_seen (default: its own)")
     p.add_argument("--data-dir", type=Path, default=None)
     p.add_argument("--training-dir", type=Path, default=None)
     p.add_argument("--metrics-dir", type=Path, default=None)

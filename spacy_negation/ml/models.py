@@ -62,6 +62,7 @@ def build_cue_tagger_v2(
     lexicon_splits: List[str] = ["train", "heldout"],
     lexicon_extra: List[str] = ["n't", "n\u2019t"],
     flagged_dropout: float = 0.0,
+    flagged_min_seen: int = 50,
     nO: Optional[int] = None,
 ) -> Model[List[Doc], List[Floats2d]]:
     """Cue tagger with a lexicon feature: ``CueTagger.v1`` whose softmax layer also reads,
@@ -79,6 +80,8 @@ def build_cue_tagger_v2(
         is zeroed, so that the tagger learns to tag from the flags, as it does in
         prediction for a flagged word the training never showed (0 to 1; see
         :mod:`.lexicon_features`).
+    flagged_min_seen (int): in prediction, a flagged word in fewer training sentences is
+        novel: its vector is zeroed and it is tagged from its flags (at least 1).
     nO (Optional[int]): the number of cue labels; inferred from the data if None.
     RETURNS (Model[List[Doc], List[Floats2d]]): per doc, scores (tokens x labels).
     """
@@ -87,13 +90,16 @@ def build_cue_tagger_v2(
 
     if not 0.0 <= flagged_dropout <= 1.0:
         raise ValueError(Errors.E380.format(value=flagged_dropout))
+    if flagged_min_seen < 1:
+        raise ValueError(Errors.E381.format(value=flagged_min_seen))
     unknown = sorted(set(lexicon_splits) - set(SPLITS))
     if unknown:
         raise ValueError(Errors.E379.format(splits=unknown, known=", ".join(SPLITS)))
     phrases = [(entry.words, entry.n_cue) for entry in load_negation_lexicon()
                if entry.split in lexicon_splits]
     phrases += [((word.lower(),), 1) for word in lexicon_extra]
-    features = lexicon_flags(chain(tok2vec, _uniform_empty_widths()), phrases, flagged_dropout)
+    features = lexicon_flags(chain(tok2vec, _uniform_empty_widths()), phrases, flagged_dropout,
+                             flagged_min_seen)
     width = features.get_dim("nO") if features.has_dim("nO") else None
     output_layer = Softmax_v2(nO, width, init_W=zero_init, normalize_outputs=False)
     model: Model[List[Doc], List[Floats2d]] = chain(features, with_array(output_layer))

@@ -374,6 +374,9 @@ def test_the_lexicon_feature_lever_sets_every_cue_component():
         f"components.{name}.model.@architectures=spacy-negation.CueTagger.v2",
         f'components.{name}.model.lexicon_splits=["train"]')]
     assert score == [f"components.{name}.decoder.min_word_precision=null" for name in names]
+    more, _ = loco.lexicon_feature_sets(REPO / "configs" / "general_fast.cfg", ["train"], 0.5, 1)
+    assert more[2:4] == ["components.negation_cue.model.flagged_dropout=0.5",
+                         "components.negation_cue.model.flagged_min_seen=1"]
     config = spacy.util.load_config(REPO / "configs" / "general_fast.cfg", interpolate=False,
                                     overrides=dict(loco.parse_sets(train)))
     nlp = spacy.util.load_model_from_config(config, auto_fill=True, validate=True)
