@@ -10,9 +10,9 @@ trained on words whose vectors explain every training cue, a tagger tags such a 
 whatever its flags (the leave-cues-out evaluation found so). The layer therefore backs off
 to the flags alone for them: in training it zeroes a flagged token's vector with
 probability ``rate`` (the flags kept), so the tagger learns to tag from the flags; it
-counts the training sentences of each flagged word; in prediction it zeroes the vector of a flagged word that
-training showed fewer than ``min_seen`` times, so that such a word is tagged from its flags,
-as the dropped vectors were in training. A flagged word training showed often keeps its
+counts the training sentences of each flagged word; in prediction it zeroes the vector of a
+flagged word in fewer than ``min_seen`` training sentences, so that such a word is tagged
+from its flags, as the dropped vectors were in training. A flagged word training showed often keeps its
 vector and its training evidence ("negative" in BioScope is seldom a cue). (Counting, not
 just noting, matters: spaCy's tokenizer splits a few gold tokens such as "Can't" and
 "no-one", so a word held out of the training data still turns up a few times.)
@@ -34,13 +34,13 @@ Phrase = Tuple[Tuple[str, ...], int]
 N_FLAGS = 3
 #: The layer's name (the cue words of a model are read from the layers of this name).
 NAME = "lexicon_flags"
-#: Per layer (by its id), the (sentence text, token) pairs its counts hold: a sentence
-#: of an epoch after the first is not counted again.
-_COUNTED: Dict[int, Set[Tuple[str, int]]] = {}
+#: Per layer (by its id), the (sentence text hash, token) pairs its counts hold: a
+#: sentence of an epoch after the first is not counted again.
+_COUNTED: Dict[int, Set[Tuple[int, int]]] = {}
 
 
 def lexicon_flags(tok2vec: Model[List[Doc], List[Floats2d]], phrases: Sequence[Phrase],
-                  rate: float = 0.0, min_seen: int = 10) -> Model[List[Doc], List[Floats2d]]:
+                  rate: float = 0.0, min_seen: int = 50) -> Model[List[Doc], List[Floats2d]]:
     """The lexicon-feature layer: docs -> per doc, the token vectors of ``tok2vec`` with
     the 3 flag columns after them (the vectors of novel flagged words zeroed, see above).
 
@@ -128,9 +128,10 @@ def _forward(model: Model, docs: List[Doc], is_train: bool) -> Tuple[List[Floats
         flagged = cast(numpy.ndarray, numpy.asarray(flags).any(axis=1))
         if is_train:  # count each training sentence once, however many epochs see it
             counted = _COUNTED.setdefault(model.id, set())
+            text_hash = hash(doc.text)  # Doc.text joins the tokens anew at every call
             for i, (word, flag) in enumerate(zip(words, flagged)):
-                if flag and (doc.text, i) not in counted:
-                    counted.add((doc.text, i))
+                if flag and (text_hash, i) not in counted:
+                    counted.add((text_hash, i))
                     seen[word] = seen.get(word, 0) + 1
             drop = flagged & (numpy.random.random(len(words)) < rate)
         else:
